@@ -1,0 +1,39 @@
+# Two commands for a newcomer: `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEVSTAMP := $(VENV)/.installed-dev
+
+.PHONY: run test lint typecheck bench simulate clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(DEVSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP) $@
+
+run: $(STAMP)
+	$(BIN)/python -m app
+
+test: $(DEVSTAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(DEVSTAMP)
+	$(BIN)/ruff check engine app tests bench
+	$(BIN)/mypy engine
+
+bench: $(DEVSTAMP)
+	$(BIN)/python bench/engine_bench.py
+
+simulate: $(STAMP)
+	$(BIN)/python -m engine simulate --variant taiwan --hands 200 --seed 1
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

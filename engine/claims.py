@@ -1,0 +1,140 @@
+"""Claim windows (吃碰槓胡) after a discard, and the 搶槓 window after an added kong.
+
+The window collects one answer from every entitled seat, then resolves by priority
+胡 > 碰 = 槓 > 吃; several winners only where the variant allows 一炮多響, otherwise the first
+counterclockwise from the discarder (截胡).  Robbing a kong is always first-counterclockwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine.actions import Action, ActionKind
+from engine.scoring.situation import WinKind
+from engine.tiles import TILES, Tile
+from engine.variants.base import PassLock
+
+if TYPE_CHECKING:
+    from engine.state import HandState
+
+PRIORITY = {ActionKind.WIN: 3, ActionKind.KONG: 2, ActionKind.PONG: 2, ActionKind.CHOW: 1,
+            ActionKind.PASS: 0}
+
+
+@dataclass
+class ClaimWindow:
+    """``options[seat]`` are the answers a seat may give (always including 過); ``answers`` so far."""
+
+    kind: str  # "discard" or "rob"
+    from_seat: int
+    tile: Tile
+    options: dict[int, list[Action]] = field(default_factory=dict)
+    answers: dict[int, Action] = field(default_factory=dict)
+
+
+def _win_allowed(state: HandState, seat: int, t: Tile) -> bool:
+    s = state.seats[seat]
+    return t not in s.no_win and state.can_win_with(seat, t)
+
+
+def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[Action]:
+    s = state.seats[seat]
+    if s.locked or t in state.wildcards:
+        return []
+    out: list[Action] = []
+    held = s.counts[t]
+    if held >= 2 and t not in s.no_pong:
+        out.append(Action(ActionKind.PONG, seat, t))
+    if held == 3 and state.wall.remaining > state.reserve():
+        out.append(Action(ActionKind.KONG, seat, t))
+    if state.variant.has_chow and seat == (from_seat + 1) % state.n and t.is_suited:
+        out.extend(_chows(state, seat, t))
+    return out
+
+
+def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
+    """Every chow containing ``t`` made with two natural (non-財神) tiles of the same suit."""
+    counts = state.seats[seat].counts
+    rank, base = t % 9, t - t % 9
+    out = []
+    for start in range(max(0, rank - 2), min(6, rank) + 1):
+        run = [base + start + i for i in range(3)]
+        others = [x for x in run if x != t]
+        if all(counts[x] > 0 and x not in state.wildcards for x in others):
+            out.append(Action(ActionKind.CHOW, seat, t, tuple(TILES[x] for x in run)))
+    return out
+
+
+def open_discard_window(state: HandState, from_seat: int, t: Tile, win_only: bool) -> ClaimWindow:
+    w = ClaimWindow("discard", from_seat, t)
+    for k in range(1, state.n):
+        seat = (from_seat + k) % state.n
+        opts: list[Action] = []
+        if _win_allowed(state, seat, t):
+            opts.append(Action(ActionKind.WIN, seat))
+        if not win_only:
+            opts.extend(_meld_options(state, seat, t, from_seat))
+        _offer(state, w, seat, opts)
+    return w
+
+
+def open_rob_window(state: HandState, konger: int, t: Tile) -> ClaimWindow:
+    """搶槓 (§1.1 r18, §3.1 r8): only an added kong can be robbed."""
+    w = ClaimWindow("rob", konger, t)
+    for k in range(1, state.n):
+        seat = (konger + k) % state.n
+        if _win_allowed(state, seat, t):
+            _offer(state, w, seat, [Action(ActionKind.WIN, seat)])
+    return w
+
+
+def _offer(state: HandState, w: ClaimWindow, seat: int, opts: list[Action]) -> None:
+    if not opts:
+        return
+    w.options[seat] = [*opts, Action(ActionKind.PASS, seat)]
+    win = Action(ActionKind.WIN, seat)
+    if state.seats[seat].reveals_others and win in opts:
+        w.answers[seat] = win  # C-9: a 眼牌 declarer's win is declared for them
+
+
+def resolve_window(state: HandState) -> None:
+    w = state.window
+    assert w is not None
+    _apply_pass_locks(state, w)
+    order = [(w.from_seat + k) % state.n for k in range(1, state.n)]
+    winners = [s for s in order if w.answers.get(s, Action(ActionKind.PASS, s)).kind is ActionKind.WIN]
+    if winners:
+        if w.kind == "rob" or not state.variant.multiple_winners:
+            winners = winners[:1]
+        if w.kind == "rob":
+            state.seats[w.from_seat].remove(w.tile)
+        else:
+            state.seats[w.from_seat].river.pop()
+        kind = WinKind.ROB_KONG if w.kind == "rob" else WinKind.DISCARD
+        state._finish(winners, kind, w.tile, w.from_seat)
+        return
+    if w.kind == "rob":
+        state.window = None
+        state._complete_added_kong(w.from_seat, w.tile)
+        return
+    best = max((a for a in w.answers.values()), key=lambda a: PRIORITY[a.kind], default=None)
+    if best is not None and best.kind is not ActionKind.PASS:
+        state.claim_meld(best.seat, best, w.from_seat, w.tile)
+    else:
+        state.window = None
+        state._draw_for((w.from_seat + 1) % state.n)
+
+
+def _apply_pass_locks(state: HandState, w: ClaimWindow) -> None:
+    """過胡 / 過水 and 過碰: a seat that was offered a win or pong and did not take it."""
+    v = state.variant
+    for seat, opts in w.options.items():
+        chosen = w.answers.get(seat)
+        kinds = {a.kind for a in opts}
+        took = chosen.kind if chosen is not None else ActionKind.PASS
+        s = state.seats[seat]
+        if ActionKind.WIN in kinds and took is not ActionKind.WIN and v.pass_win_lock is not PassLock.NONE:
+            s.no_win.add(w.tile)
+        if ActionKind.PONG in kinds and took is ActionKind.PASS and v.pass_pong_lock:
+            s.no_pong.add(w.tile)

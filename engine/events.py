@@ -1,0 +1,28 @@
+"""Events: every change to a hand is one numbered event that says who may see what (事件)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """``public`` is seen by every seat; ``private[seat]`` adds what only that seat may see.
+
+    A draw, for instance, is public as ``{"type": "draw", "seat": 2}`` and carries the tile only in
+    ``private[2]`` (and for a seat whose 眼牌 reveals others' hands).
+    """
+
+    seq: int
+    type: str
+    public: Mapping[str, Any]
+    private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (``None``: a spectator, public part only)."""
+        out = {"seq": self.seq, "type": self.type, **self.public}
+        if seat is not None and seat in self.private:
+            out.update(self.private[seat])
+        return out

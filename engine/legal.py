@@ -1,0 +1,102 @@
+"""What a seat may do now (legal_actions) and what a timeout or 托管 does (default_action)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.actions import Action, ActionKind, Declare
+from engine.tiles import TILES
+
+if TYPE_CHECKING:
+    from engine.state import HandState
+
+
+def legal_actions(state: HandState, seat: int) -> list[Action]:
+    from engine.state import Phase, Source
+
+    if state.phase is Phase.ENDED or not 0 <= seat < state.n:
+        return []
+    if state.phase in (Phase.CLAIMS, Phase.ROB):
+        w = state.window
+        if w is None or seat in w.answers:
+            return []
+        return list(w.options.get(seat, []))
+    if seat != state.current:
+        return []
+    if state.phase is Phase.SPLIT:
+        return [Action(ActionKind.WIN, seat), Action(ActionKind.PASS, seat)]
+    s = state.seats[seat]
+    if s.locked and state.context.source is not Source.CLAIM and s.drawn is not None:
+        return _locked_turn(state, seat)
+    out = _discards(state, seat)
+    if state.context.source is not Source.CLAIM:
+        if state.can_win_with(seat) and state._self_win_allowed(seat):
+            out.append(Action(ActionKind.WIN, seat))
+        if not s.locked and not state.context.last:
+            out.extend(_own_kongs(state, seat))
+        if state.variant.can_kill_pig(state, seat):
+            out.append(Action(ActionKind.KILL_PIG, seat))
+    return out
+
+
+def _locked_turn(state: HandState, seat: int) -> list[Action]:
+    """聽: win or discard the drawn tile (the engine auto-discards when no win is possible)."""
+    s = state.seats[seat]
+    out = []
+    if s.drawn is not None and s.drawn not in state.wildcards:
+        out.append(Action(ActionKind.DISCARD, seat, s.drawn))
+    else:
+        out.extend(_discards(state, seat, declarations=False))
+    if state.can_win_with(seat) and state._self_win_allowed(seat):
+        out.append(Action(ActionKind.WIN, seat))
+    return out
+
+
+def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Action]:
+    """Any concealed tile but a 財神; plus the declarations the variant offers with it."""
+    s = state.seats[seat]
+    kinds = [TILES[k] for k, n in enumerate(s.counts) if n and TILES[k] not in state.wildcards]
+    out = [Action(ActionKind.DISCARD, seat, t) for t in kinds]
+    if not declarations:
+        return out
+    for name in state.variant.can_declare(state, seat):
+        declare = Declare(name)
+        for t in kinds:
+            if declare is not Declare.READY or state.is_ready_after_discard(seat, t):
+                out.append(Action(ActionKind.DISCARD, seat, t, declare=declare))
+    return out
+
+
+def _own_kongs(state: HandState, seat: int) -> list[Action]:
+    """暗槓 of four concealed, 加槓 onto an own pong; never with 財神 (§2.1 r9)."""
+    s = state.seats[seat]
+    if state.wall.remaining <= 0:
+        return []
+    out = []
+    for k, n in enumerate(s.counts):
+        if not n or TILES[k] in state.wildcards:
+            continue
+        if n == 4 or s.pong_of(k) is not None:
+            out.append(Action(ActionKind.KONG, seat, TILES[k]))
+    return out
+
+
+def default_action(state: HandState, seat: int, auto_play: bool = False) -> Action | None:
+    """RULES.md §8: a timeout passes a claim or discards the drawn tile (after a claim, the rightmost
+    tile); 托管 also declares any available win, and never chows, pongs or kongs."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        return None
+    if auto_play:
+        for a in legal:
+            if a.kind in (ActionKind.WIN, ActionKind.KILL_PIG):
+                return a
+    for a in legal:
+        if a.kind is ActionKind.PASS:
+            return a
+    plain = [a for a in legal if a.kind is ActionKind.DISCARD and a.declare is None]
+    drawn = state.seats[seat].drawn
+    for a in plain:
+        if a.tile == drawn:
+            return a
+    return max(plain, key=lambda a: a.tile or 0) if plain else legal[0]

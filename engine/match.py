@@ -1,0 +1,56 @@
+"""A game (一將 / 一局) of several hands: dealer rotation, dealer streak (連莊), wind rounds (圈)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.state import HandState
+from engine.variants import Variant
+
+
+@dataclass
+class Match:
+    """Plays hands in order; ``options['rounds']`` 圈 end the game.
+
+    A 圈 ends when the deal has gone round every seat once; a dealer who stays (連莊) does not
+    advance it (RULES.md §1.1 r32, §3.1 r3).
+    """
+
+    variant: Variant
+    first_dealer: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
+    dealer: int = -1
+    dealer_streak: int = 0
+    round_wind: int = 0
+    hands_played: int = 0
+    finished: bool = False
+
+    def __post_init__(self) -> None:
+        self.options = self.variant.resolve_options(self.options)
+        if self.dealer < 0:
+            self.dealer = self.first_dealer
+
+    def new_hand(self, seed: int | str | bytes) -> HandState:
+        if self.finished:
+            raise ValueError("the game is over")
+        return HandState.deal(self.variant, seed=seed, dealer=self.dealer, round_wind=self.round_wind,
+                              dealer_streak=self.dealer_streak, options=self.options)
+
+    def record(self, hand: HandState) -> None:
+        """Advance dealer, streak and 圈 after a finished hand."""
+        result = hand.result
+        if result is None:
+            raise ValueError("the hand is not over")
+        self.hands_played += 1
+        nxt = self.variant.next_dealer(self.dealer, result.dealer_won(self.dealer), result.is_draw,
+                                       result.kongs, self.options)
+        if nxt == self.dealer:
+            self.dealer_streak += 1
+            return
+        self.dealer, self.dealer_streak = nxt, 0
+        if nxt == self.first_dealer:
+            self.round_wind += 1
+            if self.round_wind >= int(self.options["rounds"]):
+                self.finished = True

@@ -1,0 +1,67 @@
+"""One player's part of a hand (座位): concealed tiles as counts, melds, flowers, river."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.actions import Declare
+from engine.melds import Meld, MeldKind
+from engine.tiles import N_KINDS, TILES, Tile
+
+
+@dataclass
+class SeatState:
+    """Mutable during a hand; only ``HandState`` changes it.
+
+    ``counts`` is the 42-long count vector of the concealed tiles.  ``drawn`` is the tile most recently
+    received on this seat's turn (the timeout discard).  ``no_pong`` / ``no_win`` are the 過碰 / 過胡 /
+    過水 locks.  ``set_aside`` holds 台炮 分牌 tiles that were not won on.
+    """
+
+    counts: list[int] = field(default_factory=lambda: [0] * N_KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    flowers: list[Tile] = field(default_factory=list)
+    river: list[Tile] = field(default_factory=list)
+    set_aside: list[Tile] = field(default_factory=list)
+    drawn: Tile | None = None
+    declaration: Declare | None = None
+    no_pong: set[int] = field(default_factory=set)
+    no_win: set[int] = field(default_factory=set)
+    draws: int = 0  # normal draws from the head (not the deal, not replacements)
+    discards_made: int = 0
+
+    @property
+    def locked(self) -> bool:
+        """聽 (台炮) or 眼牌 / Miji (台灣) lock the hand."""
+        return self.declaration is not None
+
+    @property
+    def reveals_others(self) -> bool:
+        """眼牌 / Miji show this seat the other hands (RULES.md §3.1 r14)."""
+        return self.declaration in (Declare.EYE, Declare.MIJI)
+
+    def tiles(self) -> list[Tile]:
+        """Concealed tiles, sorted."""
+        return [TILES[k] for k, n in enumerate(self.counts) for _ in range(n)]
+
+    def concealed_count(self) -> int:
+        return sum(self.counts)
+
+    def add(self, t: int) -> None:
+        self.counts[t] += 1
+
+    def remove(self, t: int, n: int = 1) -> None:
+        if self.counts[t] < n:
+            raise AssertionError(f"seat does not hold {n}× {TILES[t]}")
+        self.counts[t] -= n
+
+    def pong_of(self, t: int) -> int | None:
+        """Index of an exposed pong of ``t`` (for 加槓), if any."""
+        for i, m in enumerate(self.melds):
+            if m.kind is MeldKind.PONG and m.tiles[0] == t:
+                return i
+        return None
+
+    def size(self) -> int:
+        """Hand size counting every meld as 3 (a kong's 4th tile is its replacement's place)."""
+        return self.concealed_count() + 3 * len(self.melds)

@@ -1,0 +1,475 @@
+"""One hand (盤) of any variant: the authoritative state machine.
+
+``HandState.deal(...)`` shuffles with the given seed and plays the automatic part (deal, 補花);
+then ``legal_actions(seat)`` / ``apply(action)`` drive it.  Every change is an ``Event`` in
+``events``; ``actions`` is the replay log (the seed plus the actions rebuild the hand bit for bit).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from engine.actions import Action, ActionKind, Declare, IllegalAction, Refusal
+from engine.claims import ClaimWindow, open_discard_window, open_rob_window, resolve_window
+from engine.events import Event
+from engine.hand import is_win
+from engine.melds import Meld, MeldKind
+from engine.outcome import HandResult, finish_hand
+from engine.scoring.situation import KongKind, WinKind
+from engine.seat import SeatState
+from engine.tiles import TILES, Tile
+from engine.variants import Variant, WallEnd
+from engine.variants.base import PassLock
+from engine.wall import Wall
+
+
+class Phase(str, Enum):
+    TURN = "turn"  # the current seat draws/claimed and must act (打牌 / 自摸 / 槓)
+    CLAIMS = "claims"  # claim window after a discard (吃碰槓胡)
+    ROB = "rob"  # window to rob an added kong (搶槓)
+    SPLIT = "split"  # 台炮 分牌: the current seat may only win on its tile
+    ENDED = "ended"
+
+
+class Source(str, Enum):
+    """How the current seat came to its turn (decides 自摸 / 槓上開花 / 天胡 …)."""
+
+    DEAL = "deal"
+    DRAW = "draw"
+    CLAIM = "claim"
+    KONG = "kong"
+    FLOWER = "flower"
+
+
+@dataclass
+class TurnContext:
+    source: Source
+    last: bool = False  # the 海底 draw
+    kong_kind: KongKind | None = None
+    kong_tile: Tile | None = None
+
+
+class HandState:
+    """The state of one hand.  Create with ``HandState.deal``."""
+
+    def __init__(self, variant: Variant, options: Mapping[str, Any], dealer: int, round_wind: int,
+                 dealer_streak: int, seed: int | str | bytes) -> None:
+        self.variant = variant
+        self.options = dict(options)
+        self.n = variant.n_seats
+        self.dealer = dealer
+        self.round_wind = round_wind
+        self.dealer_streak = dealer_streak
+        self.seed = seed
+        self.seats = [SeatState() for _ in range(self.n)]
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.phase = Phase.TURN
+        self.current = dealer
+        self.context = TurnContext(Source.DEAL)
+        self.window: ClaimWindow | None = None
+        self.kongs = 0
+        self.discards_total = 0
+        self.any_claim = False
+        self.last_discard: tuple[int, Tile] | None = None
+        self.split_order: list[int] = []
+        self.result: HandResult | None = None
+        rng = random.Random(seed)
+        self.wall = Wall.shuffled(variant.kinds, rng)
+        self.dice = tuple(rng.randint(1, 6) for _ in range(variant.dice_count))
+        self.open_seat = variant.open_seat(dealer, self.dice)
+        self.indicators = tuple(self.wall.peek_tail(variant.indicator_count()))
+        self.wildcards: tuple[Tile, ...] = variant.wildcard_faces(self.indicators)
+        self.seat_winds = [variant.seat_wind(s, dealer, self.open_seat, self.options) for s in range(self.n)]
+
+    # -- construction ------------------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, variant: Variant, *, seed: int | str | bytes, dealer: int = 0, round_wind: int = 0,
+             dealer_streak: int = 0, options: Mapping[str, Any] | None = None) -> HandState:
+        """Shuffle, throw the dice, deal, replace bonus tiles; the dealer is then to act."""
+        state = cls(variant, variant.resolve_options(options), dealer, round_wind, dealer_streak, seed)
+        state._deal_tiles()
+        state._initial_bonus_replacement()
+        if state.phase is not Phase.ENDED:
+            state._begin_turn()
+        return state
+
+    def _order_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.n for i in range(self.n)]
+
+    def _deal_tiles(self) -> None:
+        """§1.1 r7 / §3.1 r4: four at a time, then singles, then the dealer's extra tile."""
+        size = self.variant.hand_size
+        order = self._order_from(self.dealer)
+        for _ in range(size // 4):
+            for s in order:
+                for _ in range(4):
+                    self.seats[s].add(self.wall.draw())
+        for _ in range(size % 4):
+            for s in order:
+                self.seats[s].add(self.wall.draw())
+        extra = self.wall.draw()
+        self.seats[self.dealer].add(extra)
+        self.seats[self.dealer].drawn = extra
+        self._emit(
+            "deal",
+            {"dealer": self.dealer, "dice": list(self.dice), "open_seat": self.open_seat,
+             "seat_winds": self.seat_winds, "wildcards": [str(t) for t in self.wildcards],
+             "indicators": [str(t) for t in self.indicators], "wall": self.wall.remaining},
+            {s: {"tiles": [str(t) for t in self.seats[s].tiles()]} for s in range(self.n)},
+        )
+
+    def _initial_bonus_replacement(self) -> None:
+        """§1.1 r8 / §2.1 r8 / §3.1 r5: passes from the dealer; a replacement bonus waits a pass."""
+        while self.phase is not Phase.ENDED:
+            replaced = False
+            for s in self._order_from(self.dealer):
+                seat = self.seats[s]
+                bonus = [t for t in seat.tiles() if self.variant.is_bonus(t, self.wildcards)]
+                for t in bonus:
+                    replaced = True
+                    seat.remove(t)
+                    seat.flowers.append(t)
+                    self._emit("flower", {"seat": s, "tile": str(t), "wall": self.wall.remaining})
+                    if self._check_flower_win(s):
+                        return
+                    new = self.wall.draw_tail()
+                    seat.add(new)
+                    if s == self.dealer:
+                        seat.drawn = new
+                    self._emit_draw(s, new, tail=True)
+            if not replaced:
+                return
+
+    # -- events ------------------------------------------------------------------------------------
+
+    def _emit(self, type_: str, public: dict[str, Any],
+              private: Mapping[int, Mapping[str, Any]] | None = None) -> Event:
+        ev = Event(len(self.events) + 1, type_, public, dict(private or {}))
+        self.events.append(ev)
+        return ev
+
+    def _watchers(self, seat: int) -> list[int]:
+        """Seats that may see ``seat``'s concealed tiles: itself and any 眼牌 declarer."""
+        return [s for s in range(self.n) if s == seat or self.seats[s].reveals_others]
+
+    def _emit_draw(self, seat: int, t: Tile, tail: bool = False) -> None:
+        self._emit("draw", {"seat": seat, "tail": tail, "wall": self.wall.remaining},
+                   {w: {"tile": str(t)} for w in self._watchers(seat)})
+
+    # -- queries -----------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.ENDED
+
+    def jokers_and_counts(self, seat: int, extra: int | None = None) -> tuple[list[int], int]:
+        """The seat's counts with 財神 faces taken out as jokers (plus an optional extra tile)."""
+        counts = list(self.seats[seat].counts)
+        if extra is not None:
+            counts[extra] += 1
+        jokers = 0
+        for f in self.wildcards:
+            jokers += counts[f]
+            counts[f] = 0
+        return counts, jokers
+
+    def can_win_with(self, seat: int, extra: int | None = None) -> bool:
+        counts, jokers = self.jokers_and_counts(seat, extra)
+        return is_win(counts, jokers)
+
+    def is_ready_after_discard(self, seat: int, t: int) -> bool:
+        """Tenpai after discarding ``t``: one tile from a win ⇔ a win with one more joker."""
+        counts, jokers = self.jokers_and_counts(seat)
+        counts[t] -= 1
+        return is_win(counts, jokers + 1)
+
+    def first_turn_open(self) -> bool:
+        """The dealer's first turn, before any discard or kong (天胡)."""
+        return self.context.source is Source.DEAL and self.discards_total == 0 and self.kongs == 0
+
+    def is_dealers_first_discard(self) -> bool:
+        """The claim window is on the dealer's first discard of the hand (天台/台炮 地胡)."""
+        return (self.window is not None and self.window.from_seat == self.dealer
+                and self.discards_total == 1 and not self.any_claim)
+
+    def reserve(self) -> int:
+        return self.variant.reserve(self)
+
+    def awaiting(self) -> list[int]:
+        """Seats that must answer now (the table actor prompts these)."""
+        if self.phase in (Phase.TURN, Phase.SPLIT):
+            return [self.current]
+        if self.window is not None:
+            return [s for s in self.window.options if s not in self.window.answers]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        from engine.legal import legal_actions
+
+        return legal_actions(self, seat)
+
+    def default_action(self, seat: int, auto_play: bool = False) -> Action | None:
+        from engine.legal import default_action
+
+        return default_action(self, seat, auto_play)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        from engine.view import seat_view
+
+        return seat_view(self, seat)
+
+    # -- applying actions --------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action; returns the events it caused.  Illegal → ``IllegalAction``, no change."""
+        self._check(action)
+        start = len(self.events)
+        self.actions.append(action)
+        if self.phase in (Phase.CLAIMS, Phase.ROB):
+            self._answer(action)
+        elif self.phase is Phase.SPLIT:
+            self._split_answer(action)
+        else:
+            self._turn_action(action)
+        return self.events[start:]
+
+    def _check(self, action: Action) -> None:
+        if self.phase is Phase.ENDED:
+            raise IllegalAction(Refusal.HAND_OVER, action)
+        if not 0 <= action.seat < self.n:
+            raise IllegalAction(Refusal.BAD_SEAT, action)
+        if self.window is not None and action.seat in self.window.answers:
+            raise IllegalAction(Refusal.ALREADY_ANSWERED, action)
+        legal = self.legal_actions(action.seat)
+        if not legal:
+            raise IllegalAction(Refusal.NOT_YOUR_TURN, action)
+        if action not in legal:
+            raise IllegalAction(Refusal.NOT_LEGAL, action)
+
+    def _turn_action(self, a: Action) -> None:
+        if a.kind is ActionKind.DISCARD:
+            assert a.tile is not None
+            self._discard(a.seat, a.tile, a.declare)
+        elif a.kind is ActionKind.WIN:
+            self._self_win(a.seat)
+        elif a.kind is ActionKind.KONG:
+            assert a.tile is not None
+            self._own_kong(a.seat, a.tile)
+        elif a.kind is ActionKind.KILL_PIG:
+            self._finish([a.seat], WinKind.KILL_PIG, None, None)
+
+    # -- turn flow ---------------------------------------------------------------------------------
+
+    def _begin_turn(self) -> None:
+        """Automatic play for a locked hand (聽 / 眼牌): win if forced, otherwise discard the draw."""
+        seat = self.seats[self.current]
+        if not seat.locked or self.context.source is Source.CLAIM or seat.drawn is None:
+            return
+        if self.can_win_with(self.current) and self._self_win_allowed(self.current):
+            if seat.reveals_others:  # C-9: a 眼牌 declarer cannot pass a win
+                self._self_win(self.current)
+            return
+        if seat.drawn not in self.wildcards:
+            self._discard(self.current, seat.drawn, None)
+
+    def _self_win_allowed(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return not (self.variant.pass_win_lock is PassLock.UNTIL_OWN_DISCARD and s.drawn in s.no_win)
+
+    def _draw_for(self, seat: int) -> None:
+        """A normal draw from the head, or the end of the wall (流局 / 分牌)."""
+        reserve = self.reserve()
+        if self.wall.remaining <= reserve:
+            if self.variant.wall_end is WallEnd.SPLIT_DEAL:
+                self._start_split(seat)
+            else:
+                self._finish([], None, None, None)
+            return
+        last = self.wall.remaining == reserve + 1
+        s = self.seats[seat]
+        if self.variant.pass_win_lock is PassLock.UNTIL_OWN_DRAW:
+            s.no_win.clear()
+        s.no_pong.clear()
+        s.draws += 1
+        t = self.wall.draw()
+        self.current, self.phase = seat, Phase.TURN
+        self.context = TurnContext(Source.DRAW, last=last)
+        self._emit_draw(seat, t)
+        self._receive(seat, t)
+
+    def _receive(self, seat: int, t: Tile) -> None:
+        """Take a drawn tile into the hand, replacing bonus tiles from the tail (補花)."""
+        s = self.seats[seat]
+        while self.variant.is_bonus(t, self.wildcards):
+            s.flowers.append(t)
+            self._emit("flower", {"seat": seat, "tile": str(t), "wall": self.wall.remaining})
+            if self._check_flower_win(seat):
+                return
+            t = self.wall.draw_tail()
+            self.context = TurnContext(Source.FLOWER, last=False)
+            self._emit_draw(seat, t, tail=True)
+        s.add(t)
+        s.drawn = t
+        self._begin_turn()
+
+    def _check_flower_win(self, seat: int) -> bool:
+        won = self.variant.flower_win(self)
+        if won is None:
+            return False
+        winner, kind = won
+        self._finish([winner], WinKind(kind), None, None)
+        return True
+
+    def _discard(self, seat: int, t: Tile, declare: Declare | None) -> None:
+        s = self.seats[seat]
+        s.remove(t)
+        s.river.append(t)
+        s.drawn = None
+        s.discards_made += 1
+        self.discards_total += 1
+        if self.variant.pass_win_lock is PassLock.UNTIL_OWN_DISCARD:
+            s.no_win.clear()
+        public: dict[str, Any] = {"seat": seat, "tile": str(t)}
+        if declare is not None:
+            s.declaration = declare
+            public["declare"] = declare.value
+        self._emit("discard", public)
+        if declare is not None and s.reveals_others:
+            self._emit("reveal", {"seat": seat}, {seat: {"hands": {
+                o: [str(x) for x in self.seats[o].tiles()] for o in range(self.n) if o != seat}}})
+        self.last_discard = (seat, t)
+        win_only = self.variant.last_discard_win_only and self.context.last
+        self.window = open_discard_window(self, seat, t, win_only)
+        self._after_answers()
+
+    def _after_answers(self) -> None:
+        """Resolve the open window once everyone entitled has answered."""
+        w = self.window
+        assert w is not None
+        if not w.options:
+            self.window = None
+            if w.kind == "rob":
+                self._complete_added_kong(w.from_seat, w.tile)
+            else:
+                self._draw_for((w.from_seat + 1) % self.n)
+            return
+        self.phase = Phase.ROB if w.kind == "rob" else Phase.CLAIMS
+        if len(w.answers) == len(w.options):
+            resolve_window(self)
+
+    def _answer(self, a: Action) -> None:
+        assert self.window is not None
+        self.window.answers[a.seat] = a
+        self._after_answers()
+
+    def _self_win(self, seat: int) -> None:
+        ctx = self.context
+        kind = {Source.KONG: WinKind.KONG_REPLACEMENT, Source.FLOWER: WinKind.FLOWER_REPLACEMENT}.get(
+            ctx.source, WinKind.SELF_DRAW)
+        self._finish([seat], kind, self.seats[seat].drawn, None, ctx.kong_kind, ctx.kong_tile)
+
+    # -- kongs -------------------------------------------------------------------------------------
+
+    def _own_kong(self, seat: int, t: Tile) -> None:
+        s = self.seats[seat]
+        if s.counts[t] == 4:
+            s.remove(t, 4)
+            s.melds.append(Meld(MeldKind.AKONG, (t,) * 4))
+            self.kongs += 1
+            self._emit("kong", {"seat": seat, "kind": "akong",
+                                "tile": str(t) if self.variant.akong_revealed else None},
+                       {w: {"tile": str(t)} for w in self._watchers(seat)})
+            self._replacement(seat, KongKind.CONCEALED, t)
+            return
+        self._emit("kong_attempt", {"seat": seat, "tile": str(t)})
+        self.window = open_rob_window(self, seat, t)
+        self._after_answers()
+
+    def _complete_added_kong(self, seat: int, t: Tile) -> None:
+        s = self.seats[seat]
+        i = s.pong_of(t)
+        assert i is not None
+        old = s.melds[i]
+        s.remove(t)
+        s.melds[i] = Meld(MeldKind.KONG, (t,) * 4, old.claimed, old.from_seat, added=True)
+        self.kongs += 1
+        self._emit("kong", {"seat": seat, "kind": "added", "tile": str(t)})
+        self._replacement(seat, KongKind.ADDED, t)
+
+    def claim_meld(self, seat: int, a: Action, from_seat: int, t: Tile) -> None:
+        """Take a discard into a chow, pong or 明槓 (called by the claim resolution)."""
+        s = self.seats[seat]
+        self.seats[from_seat].river.pop()
+        self.any_claim = True
+        if a.kind is ActionKind.CHOW:
+            for x in a.tiles:
+                if x != t:
+                    s.remove(x)
+            meld = Meld(MeldKind.CHOW, a.tiles, t, from_seat)
+        else:
+            n = 3 if a.kind is ActionKind.KONG else 2
+            s.remove(t, n)
+            kind = MeldKind.KONG if a.kind is ActionKind.KONG else MeldKind.PONG
+            meld = Meld(kind, (t,) * (n + 1), t, from_seat)
+        s.melds.append(meld)
+        self._emit(a.kind.value, {"seat": seat, "from": from_seat, "tile": str(t),
+                                  "tiles": [str(x) for x in meld.tiles]})
+        self.window = None
+        if a.kind is ActionKind.KONG:
+            self.kongs += 1
+            self._replacement(seat, KongKind.EXPOSED, t)
+        else:
+            self.current, self.phase = seat, Phase.TURN
+            self.context = TurnContext(Source.CLAIM)
+            s.drawn = None
+
+    def _replacement(self, seat: int, kind: KongKind, t: Tile) -> None:
+        new = self.wall.draw_tail()
+        self.current, self.phase = seat, Phase.TURN
+        self.context = TurnContext(Source.KONG, kong_kind=kind, kong_tile=t)
+        self._emit_draw(seat, new, tail=True)
+        self._receive(seat, new)
+
+    # -- 台炮 分牌 ---------------------------------------------------------------------------------
+
+    def _start_split(self, seat: int) -> None:
+        """§2.1 r15: from the seat due to draw, each player draws one tile and may only win on it."""
+        self._emit("split_deal", {"from": seat, "wall": self.wall.remaining})
+        self.split_order = self._order_from(seat)
+        self._next_split()
+
+    def _next_split(self) -> None:
+        while self.split_order:
+            seat = self.split_order.pop(0)
+            s = self.seats[seat]
+            t = self.wall.draw()
+            self.current, self.phase = seat, Phase.SPLIT
+            self._emit_draw(seat, t)
+            s.set_aside.append(t)
+            if not self.variant.is_bonus(t, self.wildcards) and self.can_win_with(seat, t):
+                return
+        self._finish([], None, None, None)
+
+    def _split_answer(self, a: Action) -> None:
+        s = self.seats[a.seat]
+        if a.kind is ActionKind.WIN:
+            t = s.set_aside.pop()
+            self._finish([a.seat], WinKind.SPLIT_DEAL, t, None)
+        else:
+            self._next_split()
+
+    # -- the end -----------------------------------------------------------------------------------
+
+    def _finish(self, winners: list[int], kind: WinKind | None, tile: Tile | None, discarder: int | None,
+                kong_kind: KongKind | None = None, kong_tile: Tile | None = None) -> None:
+        self.phase = Phase.ENDED
+        self.window = None
+        self.result = finish_hand(self, winners, kind, tile, discarder, kong_kind, kong_tile)
+        self._emit("hand_end", self.result.public_json(self))
+

@@ -1,0 +1,178 @@
+"""A variant is data plus a few overridable hooks (規則變體).
+
+The hand flow in ``engine.state`` asks its ``Variant`` every question whose answer differs between
+天台, 台炮 and 台灣; nothing else in the engine tests a variant's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from engine.tiles import FLOWER_BASE, HONOUR_BASE, Tile
+
+if TYPE_CHECKING:
+    from engine.state import HandState
+
+
+class PassLock(str, Enum):
+    """What passing a claim forbids afterwards (過碰 / 過胡 / 過水)."""
+
+    NONE = "none"
+    UNTIL_OWN_DRAW = "until_own_draw"  # 天台 過碰/過胡: discards and robs only; a self-drawn X is fine
+    UNTIL_OWN_DISCARD = "until_own_discard"  # 台灣 過水: discards, robs and self-draws
+
+
+class WallEnd(str, Enum):
+    """What happens when a normal draw is due and only the reserve is left."""
+
+    EXHAUSTED = "exhausted"  # 流局
+    SPLIT_DEAL = "split_deal"  # 台炮 分牌, then 黄牌
+
+
+def standard_kinds(suits: str = "mps", honours: bool = True, flowers: bool = True) -> tuple[int, ...]:
+    """Every physical tile as its kind: 4 of each suited/honour kind, 1 of each flower."""
+    kinds: list[int] = []
+    for i, s in enumerate("mps"):
+        if s in suits:
+            kinds.extend(k for k in range(9 * i, 9 * i + 9) for _ in range(4))
+    if honours:
+        kinds.extend(k for k in range(HONOUR_BASE, FLOWER_BASE) for _ in range(4))
+    if flowers:
+        kinds.extend(range(FLOWER_BASE, FLOWER_BASE + 8))
+    return tuple(kinds)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One room option with its default and allowed values (RULES.md §8)."""
+
+    default: Any
+    kind: type
+    choices: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    doc: str = ""
+
+    def check(self, key: str, value: Any) -> Any:
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
+            raise ValueError(f"option {key!r} must be {self.kind.__name__}, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"option {key!r} must be one of {list(self.choices)}, got {value!r}")
+        if self.low is not None and value < self.low:
+            raise ValueError(f"option {key!r} must be ≥ {self.low}, got {value!r}")
+        if self.high is not None and value > self.high:
+            raise ValueError(f"option {key!r} must be ≤ {self.high}, got {value!r}")
+        return value
+
+
+COMMON_OPTIONS: dict[str, Option] = {
+    "rounds": Option(4, int, low=1, high=4, doc="圈 per game"),
+    "discard_seconds": Option(30.0, float, low=1, high=600, doc="time to discard after a draw or claim"),
+    "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="claim window after a discard"),
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The data of a rule set; subclasses override hooks where the rules differ."""
+
+    name: str
+    chinese: str
+    n_seats: int
+    hand_size: int  # tiles dealt to a non-dealer; the dealer gets one more
+    kinds: tuple[int, ...]  # every physical tile, as kinds
+    reserve_tiles: int  # R: tiles never drawn normally (RULES.md §0)
+    has_chow: bool
+    multiple_winners: bool  # 一炮多響 on a discard (robs are always first-counterclockwise)
+    dice_count: int
+    pass_pong_lock: bool
+    pass_win_lock: PassLock
+    last_discard_win_only: bool  # the discard after the 海底 draw may only be won on
+    wall_end: WallEnd = WallEnd.EXHAUSTED
+    akong_revealed: bool = False  # 天台 turns one tile of an 暗槓 face up (§1.1 r17)
+    options: Mapping[str, Option] = field(default_factory=dict)
+
+    # -- options ---------------------------------------------------------------------------------
+
+    def all_options(self) -> dict[str, Option]:
+        return {**COMMON_OPTIONS, **self.options}
+
+    def resolve_options(self, overrides: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults merged with the room's overrides; play options are type- and range-checked.
+
+        Keys the play rules do not know are passed through for the scorer, which checks its own.
+        """
+        known = self.all_options()
+        out = {k: o.default for k, o in known.items()}
+        for key, value in (overrides or {}).items():
+            out[key] = known[key].check(key, value) if key in known else value
+        return out
+
+    # -- hooks -------------------------------------------------------------------------------------
+
+    def wildcard_faces(self, indicators: Sequence[Tile]) -> tuple[Tile, ...]:
+        """財神 faces for this hand; none by default."""
+        return ()
+
+    def indicator_count(self) -> int:
+        """How many tail tiles are turned face up to choose 財神."""
+        return 0
+
+    def is_bonus(self, tile: Tile, wildcards: tuple[Tile, ...]) -> bool:
+        """Bonus tiles are shown and replaced from the tail (花)."""
+        return tile >= FLOWER_BASE and tile not in wildcards
+
+    def open_seat(self, dealer: int, dice: Sequence[int]) -> int | None:
+        """台灣 隨開門; None where seat winds simply follow the dealer."""
+        return None
+
+    def seat_wind(self, seat: int, dealer: int, open_seat: int | None, options: Mapping[str, Any]) -> int:
+        """Wind index 0..3 (東南西北) of a seat for this hand."""
+        return (seat - dealer) % self.n_seats
+
+    def reserve(self, state: HandState) -> int:
+        return self.reserve_tiles
+
+    def flower_win(self, state: HandState) -> tuple[int, str] | None:
+        """(winner, kind) when a flower count ends the hand (八仙過海 / 七搶一); None by default."""
+        return None
+
+    def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:
+        """Declarations a discard may carry now ("ready", "eye", "miji")."""
+        return ()
+
+    def can_kill_pig(self, state: HandState, seat: int) -> bool:
+        return False
+
+    def first_turn_flags(self, state: HandState, winner: int, self_drawn: bool) -> dict[str, bool]:
+        """天胡 / 地胡 / 人胡 as this variant defines them (RULES.md §1.1 r24-25, §2.1 r18, §3.2)."""
+        out = {"heavenly": False, "earthly": False, "human": False}
+        if self_drawn and winner == state.dealer and state.first_turn_open():
+            out["heavenly"] = True
+        elif not self_drawn and state.is_dealers_first_discard() and winner != state.dealer:
+            out["earthly"] = True
+        return out
+
+    def next_dealer(self, dealer: int, dealer_won: bool, drawn: bool, kongs: int,
+                    options: Mapping[str, Any]) -> int:
+        """Who deals next: the dealer stays after winning, otherwise the 下家 deals."""
+        return dealer if dealer_won else (dealer + 1) % self.n_seats
+
+    def hand_tiles(self, seat_is_dealer: bool) -> int:
+        return self.hand_size + (1 if seat_is_dealer else 0)
+
+    def is_honour_or_suited(self, tile: Tile) -> bool:
+        return tile < FLOWER_BASE
+
+    @property
+    def wall_size(self) -> int:
+        return len(self.kinds)
+
+    @property
+    def winds_index_base(self) -> int:
+        return HONOUR_BASE

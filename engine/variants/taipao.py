@@ -1,0 +1,63 @@
+"""台炮麻将: 4 players, 144 tiles, 16-tile hands, two revealed 財神 faces, 分牌 (RULES.md §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from engine.tiles import FLOWER_BASE, Tile
+from engine.variants.base import Option, PassLock, Variant, WallEnd, standard_kinds
+
+if TYPE_CHECKING:
+    from engine.state import HandState
+
+WHITE = 33  # 白板 7z
+
+
+class Taipao(Variant):
+    def indicator_count(self) -> int:
+        """§2.1 r6: the two tiles of the last stack at the tail are turned face up."""
+        return 2
+
+    def wildcard_faces(self, indicators: Sequence[Tile]) -> tuple[Tile, ...]:
+        """Their faces are 財神; the same face twice gives one face (same-face mode)."""
+        return tuple(dict.fromkeys(indicators))
+
+    def is_bonus(self, tile: Tile, wildcards: tuple[Tile, ...]) -> bool:
+        """§2.1 r7-8: flowers and 白板 are bonus tiles unless they are a 財神 face."""
+        return (tile >= FLOWER_BASE or tile == WHITE) and tile not in wildcards
+
+    def reserve(self, state: HandState) -> int:
+        """§2.1 r15: 分牌 starts when 24 + 2K tiles remain (杠一过二)."""
+        return 24 + 2 * state.kongs
+
+    def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:
+        """§2.1 r13: 聽 locks the hand; it is offered once, on a discard that leaves the hand ready."""
+        return () if state.seats[seat].locked else ("ready",)
+
+    def can_kill_pig(self, state: HandState, seat: int) -> bool:
+        """§2.1 r17: 3+ of one face and 1+ of the other, or 2+ in same-face mode."""
+        held = [state.seats[seat].counts[f] for f in state.wildcards]
+        if len(held) == 1:
+            return held[0] >= 2
+        return (held[0] >= 3 and held[1] >= 1) or (held[1] >= 3 and held[0] >= 1)
+
+
+TAIPAO = Taipao(
+    name="taipao",
+    chinese="台炮麻将",
+    n_seats=4,
+    hand_size=16,
+    kinds=standard_kinds(),
+    reserve_tiles=24,
+    has_chow=True,
+    multiple_winners=False,
+    dice_count=2,
+    pass_pong_lock=False,
+    pass_win_lock=PassLock.NONE,
+    last_discard_win_only=False,
+    wall_end=WallEnd.SPLIT_DEAL,
+    options={
+        "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="§8: 10 s claim window"),
+    },
+)

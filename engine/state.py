@@ -8,7 +8,7 @@ then ``legal_actions(seat)`` / ``apply(action)`` drive it.  Every change is an `
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -57,7 +57,8 @@ class HandState:
     """The state of one hand.  Create with ``HandState.deal``."""
 
     def __init__(self, variant: Variant, options: Mapping[str, Any], dealer: int, round_wind: int,
-                 dealer_streak: int, seed: int | str | bytes) -> None:
+                 dealer_streak: int, seed: int | str | bytes,
+                 wall: Sequence[Tile] | None = None) -> None:
         self.variant = variant
         self.options = dict(options)
         self.n = variant.n_seats
@@ -79,7 +80,7 @@ class HandState:
         self.split_order: list[int] = []
         self.result: HandResult | None = None
         rng = random.Random(seed)
-        self.wall = Wall.shuffled(variant.kinds, rng)
+        self.wall = Wall.shuffled(variant.kinds, rng) if wall is None else Wall(wall)
         self.dice = tuple(rng.randint(1, 6) for _ in range(variant.dice_count))
         self.open_seat = variant.open_seat(dealer, self.dice)
         self.indicators = tuple(self.wall.peek_tail(variant.indicator_count()))
@@ -90,9 +91,15 @@ class HandState:
 
     @classmethod
     def deal(cls, variant: Variant, *, seed: int | str | bytes, dealer: int = 0, round_wind: int = 0,
-             dealer_streak: int = 0, options: Mapping[str, Any] | None = None) -> HandState:
-        """Shuffle, throw the dice, deal, replace bonus tiles; the dealer is then to act."""
-        state = cls(variant, variant.resolve_options(options), dealer, round_wind, dealer_streak, seed)
+             dealer_streak: int = 0, options: Mapping[str, Any] | None = None,
+             wall: Sequence[Tile] | None = None) -> HandState:
+        """Shuffle, throw the dice, deal, replace bonus tiles; the dealer is then to act.
+
+        ``wall`` replaces the shuffle with a given tile order (tests and puzzles; see engine.rigging).
+        """
+        if wall is not None and sorted(wall) != sorted(variant.kinds):
+            raise ValueError("a given wall must hold exactly the variant's tiles")
+        state = cls(variant, variant.resolve_options(options), dealer, round_wind, dealer_streak, seed, wall)
         state._deal_tiles()
         state._initial_bonus_replacement()
         if state.phase is not Phase.ENDED:

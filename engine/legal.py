@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare
+from engine.melds import MeldKind
 from engine.tiles import TILES
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Ac
         return out
     for name in state.variant.can_declare(state, seat):
         declare = Declare(name)
+        if declare is Declare.READY and not state.may_be_ready_after_a_discard(seat):
+            continue
         for t in kinds:
             if declare is not Declare.READY or state.is_ready_after_discard(seat, t):
                 out.append(Action(ActionKind.DISCARD, seat, t, declare=declare))
@@ -72,13 +75,9 @@ def _own_kongs(state: HandState, seat: int) -> list[Action]:
     s = state.seats[seat]
     if state.wall.remaining <= 0:
         return []
-    out = []
-    for k, n in enumerate(s.counts):
-        if not n or TILES[k] in state.wildcards:
-            continue
-        if n == 4 or s.pong_of(k) is not None:
-            out.append(Action(ActionKind.KONG, seat, TILES[k]))
-    return out
+    kongs = {k for k, n in enumerate(s.counts) if n == 4}
+    kongs.update(m.tiles[0] for m in s.melds if m.kind is MeldKind.PONG and s.counts[m.tiles[0]])
+    return [Action(ActionKind.KONG, seat, TILES[k]) for k in sorted(kongs) if k not in state.wildcards]
 
 
 def default_action(state: HandState, seat: int, auto_play: bool = False) -> Action | None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.actions import Declare
+from engine.hand import HandCode
 from engine.melds import Meld, MeldKind
-from engine.tiles import N_KINDS, TILES, Tile
+from engine.tiles import FLOWER_BASE, N_KINDS, TILES, Tile
 
 
 @dataclass
@@ -29,6 +30,11 @@ class SeatState:
     no_win: set[int] = field(default_factory=set)
     draws: int = 0  # normal draws from the head (not the deal, not replacements)
     discards_made: int = 0
+    rev: int = 0  # bumped on every change of ``counts``: keys the cached waits
+    wait_cache: tuple[int, frozenset[int]] | None = None
+    wild: frozenset[int] = frozenset()  # this hand's 財神 faces
+    code: HandCode = field(default_factory=HandCode)  # the natural (non-財神) tiles, kept incrementally
+    jokers: int = 0  # 財神 held
 
     @property
     def locked(self) -> bool:
@@ -49,11 +55,22 @@ class SeatState:
 
     def add(self, t: int) -> None:
         self.counts[t] += 1
+        self.rev += 1
+        if t in self.wild:
+            self.jokers += 1
+        elif t < FLOWER_BASE:  # a dealt flower sits in the hand only until 補花
+            self.code.add(t)
 
     def remove(self, t: int, n: int = 1) -> None:
         if self.counts[t] < n:
             raise AssertionError(f"seat does not hold {n}× {TILES[t]}")
         self.counts[t] -= n
+        self.rev += 1
+        if t in self.wild:
+            self.jokers -= n
+        elif t < FLOWER_BASE:
+            for _ in range(n):
+                self.code.remove(t)
 
     def pong_of(self, t: int) -> int | None:
         """Index of an exposed pong of ``t`` (for 加槓), if any."""

@@ -16,7 +16,6 @@ from typing import Any
 from engine.actions import Action, ActionKind, Declare, IllegalAction, Refusal
 from engine.claims import ClaimWindow, open_discard_window, open_rob_window, resolve_window
 from engine.events import Event
-from engine.hand import is_win
 from engine.melds import Meld, MeldKind
 from engine.outcome import HandResult, finish_hand
 from engine.scoring.situation import KongKind, WinKind
@@ -66,7 +65,6 @@ class HandState:
         self.round_wind = round_wind
         self.dealer_streak = dealer_streak
         self.seed = seed
-        self.seats = [SeatState() for _ in range(self.n)]
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self.phase = Phase.TURN
@@ -79,12 +77,14 @@ class HandState:
         self.last_discard: tuple[int, Tile] | None = None
         self.split_order: list[int] = []
         self.result: HandResult | None = None
+        self._legal_cache: dict[int, list[Action]] = {}
         rng = random.Random(seed)
         self.wall = Wall.shuffled(variant.kinds, rng) if wall is None else Wall(wall)
         self.dice = tuple(rng.randint(1, 6) for _ in range(variant.dice_count))
         self.open_seat = variant.open_seat(dealer, self.dice)
         self.indicators = tuple(self.wall.peek_tail(variant.indicator_count()))
         self.wildcards: tuple[Tile, ...] = variant.wildcard_faces(self.indicators)
+        self.seats = [SeatState(wild=frozenset(self.wildcards)) for _ in range(self.n)]
         self.seat_winds = [variant.seat_wind(s, dealer, self.open_seat, self.options) for s in range(self.n)]
 
     # -- construction ------------------------------------------------------------------------------
@@ -102,8 +102,7 @@ class HandState:
         state = cls(variant, variant.resolve_options(options), dealer, round_wind, dealer_streak, seed, wall)
         state._deal_tiles()
         state._initial_bonus_replacement()
-        if state.phase is not Phase.ENDED:
-            state._begin_turn()
+        state._run_automatic()
         return state
 
     def _order_from(self, seat: int) -> list[int]:
@@ -187,14 +186,46 @@ class HandState:
         return counts, jokers
 
     def can_win_with(self, seat: int, extra: int | None = None) -> bool:
-        counts, jokers = self.jokers_and_counts(seat, extra)
-        return is_win(counts, jokers)
+        """Is the seat's hand (plus ``extra``) a win?  With ``extra``, answered from cached waits."""
+        if extra is not None:
+            return extra in self.winning_tiles(seat)
+        s = self.seats[seat]
+        return s.code.is_win(s.jokers)
+
+    def winning_tiles(self, seat: int) -> frozenset[int]:
+        """Every tile that would complete the seat's 3n+1 hand, cached until the hand changes.
+
+        A claim window asks this of up to three seats per discard; the hand changes only on the
+        seat's own turn, and a hand that is not even one tile from a win costs one table lookup.
+        """
+        s = self.seats[seat]
+        if s.wait_cache is not None and s.wait_cache[0] == s.rev:
+            return s.wait_cache[1]
+        found: frozenset[int] = frozenset()
+        if s.code.is_win(s.jokers + 1):
+            natural = [t for t in s.code.waits(s.jokers) if t not in s.wild]
+            found = frozenset(natural) | s.wild
+        s.wait_cache = (s.rev, found)
+        return found
+
+    def may_be_ready_after_a_discard(self, seat: int) -> bool:
+        """A cheap necessary condition for any discard leaving the hand ready.
+
+        Ready after discarding t ⇔ need(H−t) ≤ J+1; and need(H) ≤ need(H−t) + 2 (t plus two jokers
+        make a pung), so some discard can only work when H wins with J+3 jokers: one lookup instead
+        of one per tile.
+        """
+        s = self.seats[seat]
+        return s.code.is_win(s.jokers + 3)
 
     def is_ready_after_discard(self, seat: int, t: int) -> bool:
         """Tenpai after discarding ``t``: one tile from a win ⇔ a win with one more joker."""
-        counts, jokers = self.jokers_and_counts(seat)
-        counts[t] -= 1
-        return is_win(counts, jokers + 1)
+        s = self.seats[seat]
+        s.code.remove(t)
+        try:
+            return s.code.is_win(s.jokers + 1)
+        finally:
+            s.code.add(t)
 
     def first_turn_open(self) -> bool:
         """The dealer's first turn, before any discard or kong (天胡)."""
@@ -217,9 +248,13 @@ class HandState:
         return []
 
     def legal_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now (cached until the next applied action; do not mutate)."""
         from engine.legal import legal_actions
 
-        return legal_actions(self, seat)
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self._legal_cache[seat] = legal_actions(self, seat)
+        return cached
 
     def default_action(self, seat: int, auto_play: bool = False) -> Action | None:
         from engine.legal import default_action
@@ -238,12 +273,14 @@ class HandState:
         self._check(action)
         start = len(self.events)
         self.actions.append(action)
+        self._legal_cache.clear()
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             self._answer(action)
         elif self.phase is Phase.SPLIT:
             self._split_answer(action)
         else:
             self._turn_action(action)
+        self._run_automatic()
         return self.events[start:]
 
     def _check(self, action: Action) -> None:
@@ -273,17 +310,29 @@ class HandState:
 
     # -- turn flow ---------------------------------------------------------------------------------
 
-    def _begin_turn(self) -> None:
-        """Automatic play for a locked hand (聽 / 眼牌): win if forced, otherwise discard the draw."""
+    def _run_automatic(self) -> None:
+        """Play the turns nobody chooses, in a loop (not recursion: a locked hand may draw and
+        discard many times in a row)."""
+        while self._automatic_step():
+            pass
+        self._legal_cache.clear()
+
+    def _automatic_step(self) -> bool:
+        """A locked hand (聽 / 眼牌) wins when forced, otherwise discards its draw (§2.1 r13, §3.1 r14)."""
+        if self.phase is not Phase.TURN:
+            return False
         seat = self.seats[self.current]
         if not seat.locked or self.context.source is Source.CLAIM or seat.drawn is None:
-            return
+            return False
         if self.can_win_with(self.current) and self._self_win_allowed(self.current):
             if seat.reveals_others:  # C-9: a 眼牌 declarer cannot pass a win
                 self._self_win(self.current)
-            return
-        if seat.drawn not in self.wildcards:
-            self._discard(self.current, seat.drawn, None)
+                return True
+            return False
+        if seat.drawn in self.wildcards:
+            return False
+        self._discard(self.current, seat.drawn, None)
+        return True
 
     def _self_win_allowed(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -323,7 +372,6 @@ class HandState:
             self._emit_draw(seat, t, tail=True)
         s.add(t)
         s.drawn = t
-        self._begin_turn()
 
     def _check_flower_win(self, seat: int) -> bool:
         won = self.variant.flower_win(self)

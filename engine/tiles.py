@@ -95,12 +95,14 @@ class Tile(int):
         return CHINESE_FLOWERS[self - FLOWER_BASE]
 
     def __repr__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return NAMES[self]
 
     __str__ = __repr__
 
 
 TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(N_KINDS))
+NAMES: tuple[str, ...] = tuple(f"{t.rank}{t.suit}" for t in TILES)
+"""Notation of every kind, by index: ``NAMES[t]`` is the fast ``str(t)``."""
 
 
 def tile(code: str) -> Tile:

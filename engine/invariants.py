@@ -45,9 +45,7 @@ def check_hand_sizes(state: HandState) -> None:
         size = s.size()
         if state.phase is Phase.ENDED:
             allowed = {base, base + 1}
-        elif state.phase is Phase.TURN and i == state.current:
-            allowed = {base + 1}
-        elif state.phase is Phase.ROB and state.window is not None and i == state.window.from_seat:
+        elif state.phase is Phase.TURN and i == state.current or state.phase is Phase.ROB and state.window is not None and i == state.window.from_seat:
             allowed = {base + 1}
         else:
             allowed = {base}

@@ -62,7 +62,4 @@ def build_wall(variant: Variant, *, dealer: int = 0, hands: Sequence[str], draws
         wall[head + i] = TILES[t]
     for i, t in enumerate(tail_tiles):
         wall[len(wall) - 1 - i] = TILES[t]
-    for i, t in enumerate(wall):
-        if t is None:
-            wall[i] = filler.pop(0)
-    return [t for t in wall if t is not None]
+    return [t if t is not None else filler.pop(0) for t in wall]

@@ -20,7 +20,7 @@ from engine.melds import Meld, MeldKind
 from engine.outcome import HandResult, finish_hand
 from engine.scoring.situation import KongKind, WinKind
 from engine.seat import SeatState
-from engine.tiles import TILES, Tile
+from engine.tiles import Tile
 from engine.variants import Variant, WallEnd
 from engine.variants.base import PassLock
 from engine.wall import Wall

@@ -63,9 +63,10 @@ class Option:
             raise ValueError(f"option {key!r} must be {self.kind.__name__}, got {value!r}")
         if self.choices and value not in self.choices:
             raise ValueError(f"option {key!r} must be one of {list(self.choices)}, got {value!r}")
-        if self.low is not None and value < self.low:
+        number = float(value) if isinstance(value, int | float) else None
+        if self.low is not None and number is not None and number < self.low:
             raise ValueError(f"option {key!r} must be ≥ {self.low}, got {value!r}")
-        if self.high is not None and value > self.high:
+        if self.high is not None and number is not None and number > self.high:
             raise ValueError(f"option {key!r} must be ≤ {self.high}, got {value!r}")
         return value
 

@@ -105,6 +105,17 @@ class HandState:
         state._run_automatic()
         return state
 
+    @classmethod
+    def replay(cls, variant: Variant, actions: Sequence[Action], *, seed: int | str | bytes,
+               dealer: int = 0, round_wind: int = 0, dealer_streak: int = 0,
+               options: Mapping[str, Any] | None = None) -> HandState:
+        """Re-deal from the seed and re-apply the actions: the same events, bit for bit."""
+        state = cls.deal(variant, seed=seed, dealer=dealer, round_wind=round_wind,
+                         dealer_streak=dealer_streak, options=options)
+        for action in actions:
+            state.apply(action)
+        return state
+
     def _order_from(self, seat: int) -> list[int]:
         return [(seat + i) % self.n for i in range(self.n)]
 

@@ -1,0 +1,617 @@
+"""Hand analysis (牌型判定): win check, waits and decompositions, with 財神 jokers.
+
+The design follows ``notes/win-detection.md``:
+
+* Every suit is one base-5 integer ``code = Σ count[r]·5^r`` (``5^9`` keys); the 7 honours form one 7-digit
+  base-5 code.  ``HandCode`` keeps the four codes up to date on ``add``/``remove``.
+* Per code, a precomputed table holds ``NEED0`` (fewest jokers turning the group into melds only) and
+  ``NEED1`` (fewest jokers turning it into melds + exactly one pair).  Jokers may fill any slot of a chow,
+  pung or pair, also a "5th copy".
+* A hand of real tiles plus ``J`` jokers is a standard win (n sets + 1 pair) iff
+
+      base = Σ NEED0[g],  dmin = min(2, min_g NEED1[g] − NEED0[g]),  r = J − base − dmin,
+      r ≥ 0 and r ≡ 0 (mod 3).
+
+  The ``r ≡ 0`` test replaces the hand-size test: every completion uses ``2 − size (mod 3)`` jokers, so
+  the leftover (which forms joker-only sets) is a multiple of 3 exactly when the size is ``3n+2``.
+
+The tables (1.95 M + 78 k entries, one byte each on disk: ``NEED0 << 2 | (NEED1 − NEED0 + 1)``) are built by
+``build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
+``python -m engine.hand --build`` regenerates the file.  They are loaded on first use into lists of ints
+laid out for one addition per group::
+
+    value = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
+
+so ``S = Σ value`` carries the base in ``S >> 12`` and a histogram of the four ``NEED1 − NEED0`` values in
+the low 12 bits, whose minimum ``_DMIN`` looks up.  (The lists take ~16 MB; ``bytes`` tables would take 2 MB
+but make a check ~1.5–2× slower in CPython.)
+
+Decompositions (needed for scoring only, on a confirmed win) are enumerated by backtracking over the lowest
+real tile, pruned with the same tables so that every explored branch leads to a decomposition.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, cast
+
+from engine.tiles import TILES, Tile
+
+__all__ = [
+    "Group",
+    "HandCode",
+    "build_tables",
+    "decompositions",
+    "is_win",
+    "waits",
+]
+
+# --------------------------------------------------------------------------------------------------
+# Layout constants
+
+N_PLAY: Final = 34  # suited + honour kinds; flowers (34..41) are never part of a hand shape
+_SUIT_KEYS: Final = 5**9
+_HON_KEYS: Final = 5**7
+_POW5: Final[tuple[int, ...]] = tuple(5**r for r in range(10))
+
+#: per tile kind: which code it lives in (0 m, 1 p, 2 s, 3 honours) and the weight ``5^rank``.
+_GROUP_OF: Final = tuple(t // 9 for t in range(N_PLAY))
+_WEIGHT: Final = tuple(_POW5[t % 9] for t in range(N_PLAY))
+#: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.
+_P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * _POW5[k] for d in range(5)) for k in range(1, 9))
+
+DATA_PATH: Final = Path(__file__).resolve().parent / "data" / "hand_tables.zlib"
+_MAGIC: Final = b"HANDTAB1"
+
+# --------------------------------------------------------------------------------------------------
+# Table construction
+
+
+def _build_suit_needs() -> tuple[bytearray, bytearray]:
+    """NEED0/NEED1 for every 9-rank base-5 code, by the lowest-tile recursion of the note.
+
+    Codes are filled by (lowest rank ``i`` descending, digit ``c`` ascending); for a fixed ``i, c`` and the
+    next two digits, the codes form an arithmetic progression, and so does each option's sub-code, so each
+    option is one strided slice and the minimum over options is a C-level ``map(min, ...)``.
+    """
+    big = 99
+    n0 = bytearray([big]) * _SUIT_KEYS
+    n1 = bytearray([big]) * _SUIT_KEYS
+    n0[0] = 0
+    n1[0] = 2  # a pair of two jokers
+    plus = [bytes(min(255, x + j) for x in range(256)) for j in range(3)]
+    P = _POW5
+    for i in range(8, -1, -1):
+        has1, has2 = i + 1 <= 8, i + 2 <= 8
+        top = min(i + 3, 9)
+        stride, count = P[top], P[9 - top]
+        span = stride * (count - 1) + 1
+        for c in range(1, 5):
+            for d1 in range(5) if has1 else (0,):
+                for d2 in range(5) if has2 else (0,):
+                    start = c * P[i] + (d1 * P[i + 1] if has1 else 0) + (d2 * P[i + 2] if has2 else 0)
+
+                    def sub(
+                        tab: bytearray,
+                        delta: int,
+                        jokers: int,
+                        start: int = start,
+                        span: int = span,
+                        stride: int = stride,
+                    ) -> bytes:
+                        s = start - delta
+                        seq = bytes(tab[s : s + span : stride])
+                        return seq.translate(plus[jokers]) if jokers else seq
+
+                    o0: list[bytes] = []
+                    o1: list[bytes] = []
+                    for k in range(1, min(c, 3) + 1):  # triplet with k real tiles + 3-k jokers
+                        o0.append(sub(n0, k * P[i], 3 - k))
+                        o1.append(sub(n1, k * P[i], 3 - k))
+                    for k in range(1, min(c, 2) + 1):  # the pair, k real + 2-k jokers
+                        o1.append(sub(n0, k * P[i], 2 - k))
+                    if has2 and d1 and d2:  # i, i+1, i+2
+                        o0.append(sub(n0, P[i] + P[i + 1] + P[i + 2], 0))
+                        o1.append(sub(n1, P[i] + P[i + 1] + P[i + 2], 0))
+                    if has1 and d1:  # i, i+1, J   (≡ J, i, i+1)
+                        o0.append(sub(n0, P[i] + P[i + 1], 1))
+                        o1.append(sub(n1, P[i] + P[i + 1], 1))
+                    if has2 and d2:  # i, J, i+2
+                        o0.append(sub(n0, P[i] + P[i + 2], 1))
+                        o1.append(sub(n1, P[i] + P[i + 2], 1))
+                    # (i, J, J) costs the same as a triplet with one real tile and is omitted.
+                    n0[start : start + span : stride] = bytes(map(min, *o0)) if len(o0) > 1 else o0[0]
+                    n1[start : start + span : stride] = bytes(map(min, *o1))
+    return n0, n1
+
+
+#: NEED0 / NEED1 of one honour kind by its count 0..4 (the note's §3.2).
+_HON_NEED0: Final = (0, 2, 1, 0, 2)
+_HON_NEED1: Final = (2, 1, 0, 2, 1)
+
+
+def build_tables() -> bytes:
+    """The raw table payload: ``5^9`` suit bytes then ``5^7`` honour bytes, each ``NEED0 << 2 | (D + 1)``.
+
+    ``D = NEED1 − NEED0`` lies in −1..2; for the honours the entry holds ``Σ NEED0`` and ``min D`` over the
+    seven kinds (an empty kind contributes D = 2, the joker pair).
+    """
+    n0, n1 = _build_suit_needs()
+    suit = bytes((a << 2) | (b - a + 1) for a, b in zip(n0, n1, strict=True))
+    hon = bytearray(_HON_KEYS)
+    for code in range(_HON_KEYS):
+        base, dmin, x = 0, 2, code
+        for _ in range(7):
+            c = x % 5
+            x //= 5
+            base += _HON_NEED0[c]
+            dmin = min(dmin, _HON_NEED1[c] - _HON_NEED0[c])
+        hon[code] = (base << 2) | (dmin + 1)
+    return suit + bytes(hon)
+
+
+def write_tables(path: Path = DATA_PATH) -> int:
+    """Build and write the compressed table file; returns its size in bytes."""
+    blob = _MAGIC + zlib.compress(build_tables(), 9)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(blob)
+    return len(blob)
+
+
+def read_table_payload(path: Path = DATA_PATH) -> bytes:
+    """The raw payload from the shipped file (see ``build_tables``)."""
+    blob = path.read_bytes()
+    if not blob.startswith(_MAGIC):
+        raise ValueError(f"{path}: not a hand table file")
+    raw = zlib.decompress(blob[len(_MAGIC) :])
+    if len(raw) != _SUIT_KEYS + _HON_KEYS:
+        raise ValueError(f"{path}: wrong table size {len(raw)}")
+    return raw
+
+
+# --------------------------------------------------------------------------------------------------
+# Runtime tables (loaded lazily)
+
+#: ``_DMIN[h]`` = min D over the groups, from the 4×3-bit histogram ``h`` of ``D + 1`` values.
+_DMIN: Final = tuple(next((k - 1 for k in range(4) if (h >> (3 * k)) & 7), 2) for h in range(4096))
+
+
+class _LazyTable:
+    """Stands in for a table until first use, then loads the real ones and rebinds the globals."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: int) -> int:
+        _load_tables()
+        return _SUIT[index] if self is _LAZY_SUIT else _HON[index]
+
+
+_LAZY_SUIT: Final = _LazyTable()
+_LAZY_HON: Final = _LazyTable()
+_SUIT: list[int] = cast("list[int]", _LAZY_SUIT)
+_HON: list[int] = cast("list[int]", _LAZY_HON)
+
+
+def _load_tables() -> None:
+    global _SUIT, _HON
+    if isinstance(_SUIT, list):
+        return
+    raw = read_table_payload()
+    conv = [((v >> 2) << 12) | (1 << (3 * (v & 3))) for v in range(256)]
+    _HON = list(map(conv.__getitem__, raw[_SUIT_KEYS:]))
+    _SUIT = list(map(conv.__getitem__, raw[:_SUIT_KEYS]))
+
+
+def _need(value: int) -> tuple[int, int]:
+    """(NEED0, NEED1) from a runtime table value (for tests and debugging)."""
+    need0 = value >> 12
+    d = (value & 4095).bit_length() // 3 - 1
+    return need0, need0 + d
+
+
+def suit_needs(code: int) -> tuple[int, int]:
+    """(NEED0, NEED1) of one 9-rank suit code."""
+    return _need(_SUIT[code])
+
+
+def honour_needs(code: int) -> tuple[int, int]:
+    """(Σ NEED0, Σ NEED0 + min D) of the 7-digit honour code."""
+    return _need(_HON[code])
+
+
+# --------------------------------------------------------------------------------------------------
+# Codes from count vectors
+
+
+def codes_of(counts: Sequence[int]) -> tuple[int, int, int, int]:
+    """The four base-5 codes (m, p, s, honours) of a count vector (34 or 42 long; flowers ignored)."""
+    if len(counts) == 42:
+        (a0, a1, a2, a3, a4, a5, a6, a7, a8,
+         b0, b1, b2, b3, b4, b5, b6, b7, b8,
+         c0, c1, c2, c3, c4, c5, c6, c7, c8,
+         h0, h1, h2, h3, h4, h5, h6, _, _, _, _, _, _, _, _) = counts  # fmt: skip
+    else:
+        (a0, a1, a2, a3, a4, a5, a6, a7, a8,
+         b0, b1, b2, b3, b4, b5, b6, b7, b8,
+         c0, c1, c2, c3, c4, c5, c6, c7, c8,
+         h0, h1, h2, h3, h4, h5, h6) = counts if len(counts) == 34 else counts[:34]  # fmt: skip
+    return (
+        a0 + _P1[a1] + _P2[a2] + _P3[a3] + _P4[a4] + _P5[a5] + _P6[a6] + _P7[a7] + _P8[a8],
+        b0 + _P1[b1] + _P2[b2] + _P3[b3] + _P4[b4] + _P5[b5] + _P6[b6] + _P7[b7] + _P8[b8],
+        c0 + _P1[c1] + _P2[c2] + _P3[c3] + _P4[c4] + _P5[c5] + _P6[c6] + _P7[c7] + _P8[c8],
+        h0 + _P1[h1] + _P2[h2] + _P3[h3] + _P4[h4] + _P5[h5] + _P6[h6],
+    )
+
+
+def _check_counts(counts: Sequence[int]) -> None:
+    if len(counts) < N_PLAY:
+        raise ValueError(f"expected a 34- or 42-long count vector, got {len(counts)}")
+    for t in range(N_PLAY):
+        if not 0 <= counts[t] <= 4:
+            raise ValueError(f"count of {TILES[t]} is {counts[t]}: must be 0..4")
+
+
+# --------------------------------------------------------------------------------------------------
+# Win check
+
+
+def is_win(counts: Sequence[int], jokers: int = 0) -> bool:
+    """Do the concealed ``counts`` plus ``jokers`` wildcards form n sets + exactly one pair?
+
+    ``counts`` is a 42-long (or 34-long) count vector, each entry 0..4; flower slots are ignored.  Jokers
+    may stand for any suited or honour tile.  A hand whose size is not ``3n+2`` is never a win.
+    """
+    if len(counts) == 42:
+        (a0, a1, a2, a3, a4, a5, a6, a7, a8,
+         b0, b1, b2, b3, b4, b5, b6, b7, b8,
+         c0, c1, c2, c3, c4, c5, c6, c7, c8,
+         h0, h1, h2, h3, h4, h5, h6, _, _, _, _, _, _, _, _) = counts  # fmt: skip
+    else:
+        (a0, a1, a2, a3, a4, a5, a6, a7, a8,
+         b0, b1, b2, b3, b4, b5, b6, b7, b8,
+         c0, c1, c2, c3, c4, c5, c6, c7, c8,
+         h0, h1, h2, h3, h4, h5, h6) = counts if len(counts) == 34 else counts[:34]  # fmt: skip
+    T = _SUIT
+    S = (
+        T[a0 + _P1[a1] + _P2[a2] + _P3[a3] + _P4[a4] + _P5[a5] + _P6[a6] + _P7[a7] + _P8[a8]]
+        + T[b0 + _P1[b1] + _P2[b2] + _P3[b3] + _P4[b4] + _P5[b5] + _P6[b6] + _P7[b7] + _P8[b8]]
+        + T[c0 + _P1[c1] + _P2[c2] + _P3[c3] + _P4[c4] + _P5[c5] + _P6[c6] + _P7[c7] + _P8[c8]]
+        + _HON[h0 + _P1[h1] + _P2[h2] + _P3[h3] + _P4[h4] + _P5[h5] + _P6[h6]]
+    )
+    r = jokers - (S >> 12) - _DMIN[S & 4095]
+    return r >= 0 and r % 3 == 0
+
+
+class HandCode:
+    """The four base-5 codes of a concealed hand, kept up to date tile by tile.
+
+    >>> from engine.tiles import parse_tiles
+    >>> h = HandCode(parse_tiles("123m 456p 789s 111z 5z"))
+    >>> h.is_win_with(parse_tiles("5z")[0]), h.is_win(jokers=1), h.is_win()
+    (True, True, False)
+    """
+
+    __slots__ = ("_c", "_n")
+
+    def __init__(self, tiles: Iterable[int] = ()) -> None:
+        self._c: list[int] = [0, 0, 0, 0]
+        self._n: int = 0
+        for t in tiles:
+            self.add(t)
+
+    @classmethod
+    def from_counts(cls, counts: Sequence[int]) -> HandCode:
+        _check_counts(counts)
+        h = cls()
+        h._c = list(codes_of(counts))
+        h._n = sum(counts[:N_PLAY])
+        return h
+
+    def add(self, t: int) -> None:
+        """Add one tile kind (0..33).  Raises ``ValueError`` for flowers or a 5th copy."""
+        if not 0 <= t < N_PLAY:
+            raise ValueError(f"{TILES[t] if 0 <= t < len(TILES) else t} cannot be part of a hand shape")
+        g, w = _GROUP_OF[t], _WEIGHT[t]
+        c = self._c
+        if c[g] // w % 5 == 4:
+            raise ValueError(f"a 5th {TILES[t]}")
+        c[g] += w
+        self._n += 1
+
+    def remove(self, t: int) -> None:
+        """Remove one tile kind.  Raises ``ValueError`` if the hand holds none."""
+        if not 0 <= t < N_PLAY:
+            raise ValueError(f"{TILES[t] if 0 <= t < len(TILES) else t} cannot be part of a hand shape")
+        g, w = _GROUP_OF[t], _WEIGHT[t]
+        c = self._c
+        if c[g] // w % 5 == 0:
+            raise ValueError(f"no {TILES[t]} to remove")
+        c[g] -= w
+        self._n -= 1
+
+    def count(self, t: int) -> int:
+        """How many of kind ``t`` are held."""
+        return self._c[_GROUP_OF[t]] // _WEIGHT[t] % 5
+
+    def counts(self) -> list[int]:
+        """A fresh 42-long count vector."""
+        return [self.count(t) for t in range(N_PLAY)] + [0] * 8
+
+    def __len__(self) -> int:
+        return self._n
+
+    @property
+    def codes(self) -> tuple[int, int, int, int]:
+        """The (m, p, s, honours) base-5 codes."""
+        m, p, s, h = self._c
+        return m, p, s, h
+
+    def is_win(self, jokers: int = 0) -> bool:
+        """Is the hand, with ``jokers`` wildcards, a standard win?"""
+        m, p, s, h = self._c
+        T = _SUIT
+        S = T[m] + T[p] + T[s] + _HON[h]
+        r = jokers - (S >> 12) - _DMIN[S & 4095]
+        return r >= 0 and r % 3 == 0
+
+    def is_win_with(self, t: int, jokers: int = 0) -> bool:
+        """Would the hand win with one more ``t`` (a real tile, not a joker)?  No mutation.
+
+        False when 4 copies of ``t`` are already held, or for flowers.
+        """
+        if not 0 <= t < N_PLAY:
+            return False
+        c = self._c
+        m, p, s, h = c
+        g, w = _GROUP_OF[t], _WEIGHT[t]
+        T = _SUIT
+        old = c[g]
+        if old // w % 5 == 4:
+            return False
+        S = T[m] + T[p] + T[s] + (_HON[h + w] if g == 3 else _HON[h] - T[old] + T[old + w])
+        r = jokers - (S >> 12) - _DMIN[S & 4095]
+        return r >= 0 and r % 3 == 0
+
+    def waits(self, jokers: int = 0, kinds: Iterable[int] = range(N_PLAY)) -> list[Tile]:
+        """As the module-level ``waits``, for this hand."""
+        return _waits_from_codes(self._c, jokers, kinds)
+
+    def copy(self) -> HandCode:
+        h = HandCode()
+        h._c = self._c[:]
+        h._n = self._n
+        return h
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandCode) and self._c == other._c
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        from engine.tiles import format_tiles
+
+        kinds = [t for t in range(N_PLAY) for _ in range(self.count(t))]
+        return f"HandCode({format_tiles(kinds)!r})"
+
+
+# --------------------------------------------------------------------------------------------------
+# Waits
+
+
+def waits(counts: Sequence[int], jokers: int = 0, kinds: Iterable[int] = range(N_PLAY)) -> list[Tile]:
+    """Every kind in ``kinds`` (in that order) that, added to the hand, makes it a win.
+
+    Meaningful for a hand of size ``3n+1`` (otherwise the answer is ``[]``).  Kinds of which the hand
+    already holds 4 are excluded, as are flower kinds.  A drawn joker is not a "kind" here: the caller
+    maps wildcard faces (see ``engine.cli_waits``).
+    """
+    return _waits_from_codes(codes_of(counts), jokers, kinds)
+
+
+def _waits_from_codes(codes: Sequence[int], jokers: int, kinds: Iterable[int]) -> list[Tile]:
+    T, H = _SUIT, _HON
+    m, p, s, h = codes
+    tv = (T[m], T[p], T[s], H[h])
+    S = tv[0] + tv[1] + tv[2] + tv[3]
+    # A joker is at least as good as any real tile: no win with J+1 jokers means no waits at all.
+    r = jokers + 1 - (S >> 12) - _DMIN[S & 4095]
+    if r < 0 or r % 3:
+        return []
+    out: list[Tile] = []
+    for t in kinds:
+        if not 0 <= t < N_PLAY:
+            continue
+        g, w = _GROUP_OF[t], _WEIGHT[t]
+        old = codes[g]
+        if old // w % 5 == 4:
+            continue
+        S2 = S - tv[g] + (H[old + w] if g == 3 else T[old + w])
+        r = jokers - (S2 >> 12) - _DMIN[S2 & 4095]
+        if r >= 0 and r % 3 == 0:
+            out.append(TILES[t])
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Decompositions
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One set or the pair of a decomposition.
+
+    ``kind`` is ``"chow" | "pung" | "pair" | "wild_set" | "wild_pair"``.  ``tiles`` are the faces the group
+    represents, sorted, joker slots given their concrete face; empty for the joker-only groups
+    ``wild_set`` (3 jokers) and ``wild_pair`` (2 jokers), whose meaning the scorer chooses.  ``wild`` is
+    the number of jokers in the group.
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    wild: int = 0
+
+
+def _group_catalogue() -> tuple[tuple[Group, ...], dict[tuple[str, int, int], int]]:
+    """Every group a decomposition can contain, ordered by first face then pair < pung < chow, wild last."""
+    groups: list[Group] = []
+    index: dict[tuple[str, int, int], int] = {}
+
+    def put(kind: str, first: int, tiles: tuple[Tile, ...], wild: int) -> None:
+        index[kind, first, wild] = len(groups)
+        groups.append(Group(kind, tiles, wild))
+
+    for f in range(N_PLAY):
+        for w in (0, 1):
+            put("pair", f, (TILES[f],) * 2, w)
+        for w in (0, 1, 2):
+            put("pung", f, (TILES[f],) * 3, w)
+        if f < 27 and f % 9 <= 6:
+            for w in (0, 1, 2):
+                put("chow", f, (TILES[f], TILES[f + 1], TILES[f + 2]), w)
+    put("wild_pair", -1, (), 2)
+    put("wild_set", -1, (), 3)
+    return tuple(groups), index
+
+
+_GROUPS, _GROUP_INDEX = _group_catalogue()
+_WILD_PAIR: Final = _GROUP_INDEX["wild_pair", -1, 2]
+_WILD_SET: Final = _GROUP_INDEX["wild_set", -1, 3]
+
+# An option at lowest real tile i: (group id, required real tiles as ((kind, n), ...), code group,
+# code delta, jokers used, is_pair).  Options without jokers come first, so that for J = 0 the search
+# scans a prefix of the same list (the option index is kept across a joker count change).
+_Option = tuple[int, tuple[tuple[int, int], ...], int, int, int, bool]
+
+
+def _options_for(i: int) -> tuple[list[_Option], int]:
+    opts: list[_Option] = []
+    g, w = _GROUP_OF[i], _WEIGHT[i]
+    for k in (3, 2, 1):
+        opts.append((_GROUP_INDEX["pung", i, 3 - k], ((i, k),), g, k * w, 3 - k, False))
+    for k in (2, 1):
+        opts.append((_GROUP_INDEX["pair", i, 2 - k], ((i, k),), g, k * w, 2 - k, True))
+    if i < 27:
+        r = i % 9
+        for start in (r - 2, r - 1, r):
+            if start < 0 or start > 6:
+                continue
+            faces = [i - r + start + d for d in range(3)]
+            above = [f for f in faces if f > i]  # faces below i are necessarily jokers
+            for mask in range(1 << len(above)):
+                real = [i] + [f for b, f in enumerate(above) if mask >> b & 1]
+                jn = 3 - len(real)
+                if jn == 3:
+                    continue
+                opts.append(
+                    (
+                        _GROUP_INDEX["chow", faces[0], jn],
+                        tuple((f, 1) for f in real),
+                        g,
+                        sum(_WEIGHT[f] for f in real),
+                        jn,
+                        False,
+                    )
+                )
+    opts.sort(key=lambda o: o[4] > 0)  # stable: joker-free options first
+    n_free = sum(1 for o in opts if o[4] == 0)
+    return opts, n_free
+
+
+_OPTIONS: Final = tuple(_options_for(i)[0] for i in range(N_PLAY))
+_N_FREE: Final = tuple(_options_for(i)[1] for i in range(N_PLAY))
+
+
+def decompositions(counts: Sequence[int], jokers: int = 0) -> list[tuple[Group, ...]]:
+    """Every distinct split (as a multiset of groups) of counts + jokers into sets + exactly one pair.
+
+    Jokers fill concrete slots of groups that contain at least one real tile (in every possible way,
+    including a "5th copy"); groups made of jokers only are ``wild_set`` / ``wild_pair``.  Each
+    decomposition is a tuple of groups sorted by first face (joker-only groups last); the list is sorted
+    too.  ``[]`` when the hand is not a win.
+    """
+    if jokers < 0:
+        raise ValueError("jokers must be >= 0")
+    _check_counts(counts)
+    if not is_win(counts, jokers):
+        return []
+    cs = [*counts[:N_PLAY], 1]  # sentinel at 34
+    cd = list(codes_of(counts))
+    T, H, DMIN, OPTS, NFREE = _SUIT, _HON, _DMIN, _OPTIONS, _N_FREE
+    acc: list[int] = []
+    found: set[tuple[int, ...]] = set()
+
+    def leaf(j: int, pair: bool) -> None:
+        tail = [_WILD_SET] * (j // 3)
+        if not pair:
+            tail.append(_WILD_PAIR)  # j ≡ 2 (mod 3), guaranteed by the pruning
+        found.add((*sorted(acc), *tail))
+
+    def rec(i: int, k0: int, j: int, pair: bool) -> None:
+        if not cs[i]:
+            k0 = 0
+            i += 1
+            while not cs[i]:
+                i += 1
+            if i == N_PLAY:
+                leaf(j, pair)
+                return
+        opts = OPTS[i]
+        for idx in range(k0, len(opts) if j else NFREE[i]):
+            gid, req, g, delta, jn, isp = opts[idx]
+            if jn > j or (isp and pair):
+                continue
+            for f, n in req:
+                if cs[f] < n:
+                    break
+            else:
+                cd[g] -= delta
+                S = T[cd[0]] + T[cd[1]] + T[cd[2]] + H[cd[3]]
+                p2 = pair or isp
+                r = j - jn - (S >> 12)
+                if not p2:
+                    r -= DMIN[S & 4095]
+                if r >= 0:
+                    for f, n in req:
+                        cs[f] -= n
+                    acc.append(gid)
+                    rec(i, idx, j - jn, p2)
+                    acc.pop()
+                    for f, n in req:
+                        cs[f] += n
+                cd[g] += delta
+
+    i0 = 0
+    while not cs[i0]:
+        i0 += 1
+    if i0 == N_PLAY:
+        leaf(jokers, False)
+    else:
+        rec(i0, 0, jokers, False)
+    G = _GROUPS
+    return [tuple(G[x] for x in key) for key in sorted(found)]
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line: python -m engine.hand --build | --check
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--build"]:
+        size = write_tables()
+        print(f"wrote {DATA_PATH} ({size} bytes)")
+        return 0
+    if args == ["--check"]:
+        ok = read_table_payload() == build_tables()
+        print("tables match a rebuild" if ok else "tables DIFFER from a rebuild")
+        return 0 if ok else 1
+    print("usage: python -m engine.hand --build | --check", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

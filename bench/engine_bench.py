@@ -190,8 +190,36 @@ def _versus_mahjong(rng: random.Random, n: int) -> list[Row]:
     return rows
 
 
+def _play_random_hand(variant_name: str, seed: int) -> None:
+    from engine.bots import random_policy
+    from engine.state import HandState
+    from engine.variants import find_variant
+
+    variant = find_variant(variant_name)
+    hand = HandState.deal(variant, seed=seed, dealer=seed % variant.n_seats)
+    rng = random.Random(seed)
+    while not hand.is_over:
+        hand.apply(random_policy(hand, hand.awaiting()[0], rng))
+
+
+def section_play(hands: int = 100) -> list[Row]:
+    """full-rule hands with random players (deal, every action, scoring), per variant"""
+    rows: list[Row] = []
+    for name in ("tiantai", "taipao", "taiwan"):
+        seeds = iter(range(10**9))
+
+        def batch(name: str = name) -> None:
+            for _ in range(hands):
+                _play_random_hand(name, next(seeds))
+
+        us = median_us(batch, hands, repeats=5)
+        rows.append((f"{name}: one random hand", us, f"{1e6 / us:,.0f} hands/s (target ≥ 1,000)"))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "hand": section_hand,
+    "play": section_play,
 }
 
 

@@ -76,6 +76,20 @@ class Action:
         return " ".join(parts)
 
 
+_INTERNED: dict[tuple[ActionKind, int, Tile | None, tuple[Tile, ...], Declare | None], Action] = {}
+
+
+def act(kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = (),
+        declare: Declare | None = None) -> Action:
+    """An interned ``Action``: legal-action lists are rebuilt every turn, and building frozen
+    dataclasses dominated that; the set of distinct actions is small (kinds × seats × tiles)."""
+    key = (kind, seat, tile, tiles, declare)
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = Action(kind, seat, tile, tiles, declare)
+    return found
+
+
 class Refusal(str, Enum):
     """Why an action was refused."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, ActionKind
+from engine.actions import Action, ActionKind, act
 from engine.scoring.situation import WinKind
 from engine.tiles import TILES, Tile
 from engine.variants.base import PassLock
@@ -45,9 +45,9 @@ def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[
     out: list[Action] = []
     held = s.counts[t]
     if held >= 2 and t not in s.no_pong:
-        out.append(Action(ActionKind.PONG, seat, t))
+        out.append(act(ActionKind.PONG, seat, t))
     if held == 3 and state.wall.remaining > state.reserve():
-        out.append(Action(ActionKind.KONG, seat, t))
+        out.append(act(ActionKind.KONG, seat, t))
     if state.variant.has_chow and seat == (from_seat + 1) % state.n and t.is_suited:
         out.extend(_chows(state, seat, t))
     return out
@@ -62,7 +62,7 @@ def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
         run = [base + start + i for i in range(3)]
         others = [x for x in run if x != t]
         if all(counts[x] > 0 and x not in state.wildcards for x in others):
-            out.append(Action(ActionKind.CHOW, seat, t, tuple(TILES[x] for x in run)))
+            out.append(act(ActionKind.CHOW, seat, t, tuple(TILES[x] for x in run)))
     return out
 
 
@@ -72,7 +72,7 @@ def open_discard_window(state: HandState, from_seat: int, t: Tile, win_only: boo
         seat = (from_seat + k) % state.n
         opts: list[Action] = []
         if _win_allowed(state, seat, t):
-            opts.append(Action(ActionKind.WIN, seat))
+            opts.append(act(ActionKind.WIN, seat))
         if not win_only:
             opts.extend(_meld_options(state, seat, t, from_seat))
         _offer(state, w, seat, opts)
@@ -85,15 +85,15 @@ def open_rob_window(state: HandState, konger: int, t: Tile) -> ClaimWindow:
     for k in range(1, state.n):
         seat = (konger + k) % state.n
         if _win_allowed(state, seat, t):
-            _offer(state, w, seat, [Action(ActionKind.WIN, seat)])
+            _offer(state, w, seat, [act(ActionKind.WIN, seat)])
     return w
 
 
 def _offer(state: HandState, w: ClaimWindow, seat: int, opts: list[Action]) -> None:
     if not opts:
         return
-    w.options[seat] = [*opts, Action(ActionKind.PASS, seat)]
-    win = Action(ActionKind.WIN, seat)
+    w.options[seat] = [*opts, act(ActionKind.PASS, seat)]
+    win = act(ActionKind.WIN, seat)
     if state.seats[seat].reveals_others and win in opts:
         w.answers[seat] = win  # C-9: a 眼牌 declarer's win is declared for them
 
@@ -103,7 +103,7 @@ def resolve_window(state: HandState) -> None:
     assert w is not None
     _apply_pass_locks(state, w)
     order = [(w.from_seat + k) % state.n for k in range(1, state.n)]
-    winners = [s for s in order if w.answers.get(s, Action(ActionKind.PASS, s)).kind is ActionKind.WIN]
+    winners = [s for s in order if w.answers.get(s, act(ActionKind.PASS, s)).kind is ActionKind.WIN]
     if winners:
         if w.kind == "rob" or not state.variant.multiple_winners:
             winners = winners[:1]

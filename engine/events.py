@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
-    """``public`` is seen by every seat; ``private[seat]`` adds what only that seat may see.
+    """Treat as immutable (not frozen only because frozen dataclasses are slow to build).
+
+    ``public`` is seen by every seat; ``private[seat]`` adds what only that seat may see.
 
     A draw, for instance, is public as ``{"type": "draw", "seat": 2}`` and carries the tile only in
     ``private[2]`` (and for a seat whose 眼牌 reveals others' hands).

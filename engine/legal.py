@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, ActionKind, Declare
+from engine.actions import Action, ActionKind, act, Declare
 from engine.melds import MeldKind
 from engine.tiles import TILES
 
@@ -25,18 +25,18 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     if seat != state.current:
         return []
     if state.phase is Phase.SPLIT:
-        return [Action(ActionKind.WIN, seat), Action(ActionKind.PASS, seat)]
+        return [act(ActionKind.WIN, seat), act(ActionKind.PASS, seat)]
     s = state.seats[seat]
     if s.locked and state.context.source is not Source.CLAIM and s.drawn is not None:
         return _locked_turn(state, seat)
     out = _discards(state, seat)
     if state.context.source is not Source.CLAIM:
         if state.can_win_with(seat) and state._self_win_allowed(seat):
-            out.append(Action(ActionKind.WIN, seat))
+            out.append(act(ActionKind.WIN, seat))
         if not s.locked and not state.context.last:
             out.extend(_own_kongs(state, seat))
         if state.variant.can_kill_pig(state, seat):
-            out.append(Action(ActionKind.KILL_PIG, seat))
+            out.append(act(ActionKind.KILL_PIG, seat))
     return out
 
 
@@ -45,19 +45,20 @@ def _locked_turn(state: HandState, seat: int) -> list[Action]:
     s = state.seats[seat]
     out = []
     if s.drawn is not None and s.drawn not in state.wildcards:
-        out.append(Action(ActionKind.DISCARD, seat, s.drawn))
+        out.append(act(ActionKind.DISCARD, seat, s.drawn))
     else:
         out.extend(_discards(state, seat, declarations=False))
     if state.can_win_with(seat) and state._self_win_allowed(seat):
-        out.append(Action(ActionKind.WIN, seat))
+        out.append(act(ActionKind.WIN, seat))
     return out
 
 
 def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Action]:
     """Any concealed tile but a 財神; plus the declarations the variant offers with it."""
     s = state.seats[seat]
-    kinds = [TILES[k] for k, n in enumerate(s.counts) if n and TILES[k] not in state.wildcards]
-    out = [Action(ActionKind.DISCARD, seat, t) for t in kinds]
+    wild = s.wild
+    kinds = [TILES[k] for k, n in enumerate(s.counts) if n and k not in wild]
+    out = [act(ActionKind.DISCARD, seat, t) for t in kinds]
     if not declarations:
         return out
     for name in state.variant.can_declare(state, seat):
@@ -66,18 +67,18 @@ def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Ac
             continue
         for t in kinds:
             if declare is not Declare.READY or state.is_ready_after_discard(seat, t):
-                out.append(Action(ActionKind.DISCARD, seat, t, declare=declare))
+                out.append(act(ActionKind.DISCARD, seat, t, declare=declare))
     return out
 
 
 def _own_kongs(state: HandState, seat: int) -> list[Action]:
     """暗槓 of four concealed, 加槓 onto an own pong; never with 財神 (§2.1 r9)."""
     s = state.seats[seat]
-    if state.wall.remaining <= 0:
+    if state.wall.remaining <= state.reserve():  # the reserve is never drawn into (§1.1 r10, r20)
         return []
     kongs = {k for k, n in enumerate(s.counts) if n == 4}
     kongs.update(m.tiles[0] for m in s.melds if m.kind is MeldKind.PONG and s.counts[m.tiles[0]])
-    return [Action(ActionKind.KONG, seat, TILES[k]) for k in sorted(kongs) if k not in state.wildcards]
+    return [act(ActionKind.KONG, seat, TILES[k]) for k in sorted(kongs) if k not in state.wildcards]
 
 
 def default_action(state: HandState, seat: int, auto_play: bool = False) -> Action | None:

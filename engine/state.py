@@ -20,7 +20,7 @@ from engine.melds import Meld, MeldKind
 from engine.outcome import HandResult, finish_hand
 from engine.scoring.situation import KongKind, WinKind
 from engine.seat import SeatState
-from engine.tiles import Tile
+from engine.tiles import HONOUR_BASE, N_KINDS, TILES, Tile
 from engine.variants import Variant, WallEnd
 from engine.variants.base import PassLock
 from engine.wall import Wall
@@ -85,6 +85,7 @@ class HandState:
         self.indicators = tuple(self.wall.peek_tail(variant.indicator_count()))
         self.wildcards: tuple[Tile, ...] = variant.wildcard_faces(self.indicators)
         self.seats = [SeatState(wild=frozenset(self.wildcards)) for _ in range(self.n)]
+        self.bonus_kinds = [k for k in range(HONOUR_BASE, N_KINDS) if variant.is_bonus(TILES[k], self.wildcards)]
         self.seat_winds = [variant.seat_wind(s, dealer, self.open_seat, self.options) for s in range(self.n)]
 
     # -- construction ------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ class HandState:
             replaced = False
             for s in self._order_from(self.dealer):
                 seat = self.seats[s]
-                bonus = [t for t in seat.tiles() if self.variant.is_bonus(t, self.wildcards)]
+                bonus = [TILES[k] for k in self.bonus_kinds for _ in range(seat.counts[k])]
                 for t in bonus:
                     replaced = True
                     seat.remove(t)
@@ -304,7 +305,8 @@ class HandState:
         legal = self.legal_actions(action.seat)
         if not legal:
             raise IllegalAction(Refusal.NOT_YOUR_TURN, action)
-        if action not in legal:
+        # identity first: legal lists hold interned actions, and dataclass == is slow
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalAction(Refusal.NOT_LEGAL, action)
 
     def _turn_action(self, a: Action) -> None:
@@ -379,7 +381,8 @@ class HandState:
             if self._check_flower_win(seat):
                 return
             t = self.wall.draw_tail()
-            self.context = TurnContext(Source.FLOWER, last=False)
+            # a flower's replacement inherits 海底: no kong on it, its discard only won on (§1.1 r20)
+            self.context = TurnContext(Source.FLOWER, last=self.context.last)
             self._emit_draw(seat, t, tail=True)
         s.add(t)
         s.drawn = t
@@ -535,7 +538,8 @@ class HandState:
     def _finish(self, winners: list[int], kind: WinKind | None, tile: Tile | None, discarder: int | None,
                 kong_kind: KongKind | None = None, kong_tile: Tile | None = None) -> None:
         self.phase = Phase.ENDED
-        self.window = None
+        # the window is still needed by the 地胡 test (is_dealers_first_discard) while the result is built
         self.result = finish_hand(self, winners, kind, tile, discarder, kong_kind, kong_tile)
+        self.window = None
         self._emit("hand_end", self.result.public_json(self))
 

@@ -1,0 +1,147 @@
+"""Scoring one seat: B for everyone, and the winner's best reading (§0 maximisation, §2.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.hand import decompositions
+from engine.melds import MeldKind
+from engine.scoring.result import ScoreItem
+from engine.scoring.situation import KongKind, Situation, WinKind
+from engine.scoring.taipao.held import Held
+from engine.scoring.taipao.options import Options
+from engine.scoring.taipao.shape import Reading, Shape, meld_part, nonwinner_shape, readings
+from engine.scoring.taipao.table import BASE, RULES, Hit, Rule, Win, drop_replaced, evaluate
+from engine.tiles import format_tiles
+
+ORDER = {r.key: i for i, r in enumerate(RULES)}
+RULE = {r.key: r for r in RULES}
+FED = (WinKind.DISCARD, WinKind.ROB_KONG)
+NORMAL_KINDS = frozenset(WinKind) - {WinKind.KILL_PIG, WinKind.EIGHT_FLOWERS, WinKind.SEVEN_ROB_ONE}
+KONG_MELD = {KongKind.EXPOSED: MeldKind.KONG, KongKind.ADDED: MeldKind.KONG, KongKind.CONCEALED: MeldKind.AKONG}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    seat: int
+    base: int
+    bonus: int
+    items: tuple[ScoreItem, ...]
+    reading: Reading | None = None
+
+    @property
+    def total(self) -> int:
+        return self.base + self.bonus
+
+
+_ITEMS: dict[tuple[str, int], ScoreItem] = {}
+
+
+def _item(r: Rule, v: int) -> ScoreItem:
+    """ScoreItems are immutable: one instance per (key, value)."""
+    got = _ITEMS.get((r.key, v))
+    if got is None:
+        got = ScoreItem(r.key, r.name, v)
+        if len(_ITEMS) < 4096:
+            _ITEMS[r.key, v] = got
+    return got
+
+
+def _items(hits: list[Hit]) -> tuple[ScoreItem, ...]:
+    if len(hits) > 1:
+        hits = sorted(hits, key=lambda h: ORDER[h[0].key])
+    return tuple(_item(r, v) for r, v in hits)
+
+
+def _sums(hits: list[Hit]) -> tuple[int, int]:
+    base = bonus = 0
+    for r, v in hits:
+        if r.layer == BASE:
+            base += v
+        else:
+            bonus += v
+    return base, bonus
+
+
+def score_loser(h: Held, opts: Options) -> SeatResult:
+    """B of a non-winner: 財神 placed where they add most (B-20); never doubled."""
+    hits = evaluate(opts.seat_base, h) + evaluate(opts.shape_base, h, nonwinner_shape(h, meld_part(h)))
+    base = sum(v for _, v in hits)
+    return SeatResult(h.seat, base, 0, _items(hits))
+
+
+def win_of(sit: Situation, h: Held) -> Win:
+    """Check how a normal win happened; ValueError names what is impossible."""
+    kind = sit.win_kind
+    assert kind is not None
+    if kind in FED and (sit.discarder is None or sit.discarder == h.seat or not 0 <= sit.discarder < 4):
+        raise ValueError(f"a {kind.value} win needs the feeding seat in 'discarder' (not the winner)")
+    if kind is WinKind.KONG_REPLACEMENT:
+        if sit.kong_kind is None:
+            raise ValueError("a kong_replacement win needs kong_kind")
+        kongs = [m for m in h.melds if m.kind is KONG_MELD[sit.kong_kind]]
+        if sit.kong_tile is not None:
+            kongs = [m for m in kongs if m.tiles[0] == sit.kong_tile]
+        if not kongs:
+            raise ValueError(f"winner {h.seat} has no {sit.kong_kind.value} meld for the kong replacement win")
+    if sit.heavenly and h.seat != sit.dealer:
+        raise ValueError("天胡 is the dealer's win (§2.1 rule 18)")
+    if sit.earthly and h.seat == sit.dealer:
+        raise ValueError("地胡 is a non-dealer's win (§2.1 rule 18)")
+    if sit.winning_tile is not None and sit.winning_tile not in sit.seats[h.seat].concealed:
+        raise ValueError(f"the winning tile {sit.winning_tile} is not in the winner's concealed tiles")
+    return Win(kind, sit.kong_kind, sit.kong_tile, sit.heavenly, sit.earthly)
+
+
+def score_winner(h: Held, win: Win, opts: Options) -> SeatResult:
+    """The highest-scoring reading of the winner's hand: B and X together (§0; seed 002:L72)."""
+    fixed = evaluate(opts.seat_base, h) + evaluate(opts.win_bonus, h, win)
+    shape_rules = opts.shape_all
+    best: list[Hit] = []
+    best_total = -1
+    best_reading: Reading | None = None
+    seen: set[Shape] = set()
+    for rd in readings(h, decompositions(h.counts, h.jokers), meld_part(h)):
+        if rd.shape in seen:
+            continue
+        seen.add(rd.shape)
+        hits = drop_replaced(fixed + evaluate(shape_rules, h, rd.shape))
+        total = sum(v for _, v in hits)
+        if total > best_total:
+            best, best_total, best_reading = hits, total, rd
+    if best_reading is None:
+        raise ValueError(f"winner {h.seat}'s concealed tiles do not form a winning hand (5 sets + 1 pair)")
+    base, bonus = _sums(best)
+    return SeatResult(h.seat, base, bonus, _items(best), best_reading)
+
+
+def score_special(h: Held, kind: WinKind, opts: Options) -> SeatResult:
+    """Plain 杀猪 or 花胡: the item's value is the whole X and B is not added (§2.2, B-12, B-26)."""
+    if kind is WinKind.KILL_PIG:
+        r: Rule = RULE["shazhu"]
+        value = r.fn(h, opts.values["shazhu"])
+    else:
+        if opts.eight_flowers == "off":
+            raise ValueError("the eight-flower win (花胡) is off in this room (option eight_flowers)")
+        r = RULE["huahu"]
+        table_value = opts.values["huahu"] if opts.eight_flowers == "lingxi" else opts.values["shazhu"][0]
+        value = r.fn(h, table_value)
+    return SeatResult(h.seat, 0, value, (_item(r, value),))
+
+
+_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def _text(tiles: tuple[int, ...]) -> str:
+    got = _TEXT.get(tiles)
+    if got is None:
+        got = _TEXT[tiles] = format_tiles(tiles)
+    return got
+
+
+def describe(rd: Reading) -> str:
+    """The chosen split, e.g. ``123m 555z 11p 財神→1z 5z`` (faces of the pure-財神 groups)."""
+    parts = [_text(g.tiles) for g in rd.groups if g.tiles]
+    if rd.wild_faces:
+        parts.append("財神→" + " ".join(_text((f,)) for f in rd.wild_faces))
+    return " ".join(parts)

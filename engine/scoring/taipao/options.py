@@ -1,0 +1,144 @@
+"""Room options of the 台炮 scorer (RULES.md §8): every item value, plus the settlement options.
+
+Item values use the item key (see ``rules.py``): an int, or a list of ints for count-valued items
+(``caishen_suit`` / ``caishen_honour`` / ``caishen_same`` / ``flowers`` / ``white``: 4 values for 1-4
+tiles; ``shazhu`` / ``shazhuhu``: 3 values for the 4/5/6 財神 levels).  0 switches an item off.
+``shazhuhu`` follows ``shazhu`` unless it is set itself.
+
+Settlement options (§2.2 Settlement, §2.1 rules 19-20):
+
+* ``double_threshold`` 13 and ``double_factor`` 2: ``W = T * factor`` when ``T >= threshold``;
+* ``dealer_multiplier`` 2: what the dealer pays a non-dealer winner, and every non-dealer pays a dealer
+  winner, in units of ``W``;
+* ``dealer_pair_multiplier`` 2: the pairwise B settlement between the dealer and a non-dealer;
+* ``shazhu_losers_settle`` true: the losers settle pairwise after a plain 杀猪 / 花胡 (false: 灵溪);
+* ``sifeng_baopei`` false: 四风齐包赔, the discarder pays what all three would pay the winner;
+* ``eight_flowers`` "off": 花胡 scored ``huahu`` (52, 灵溪) with "lingxi", or the lowest 杀猪 value
+  with "shazhu" (平阳台炮).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.scoring.taipao import rules as _rules  # noqa: F401  (registers the rules)
+from engine.scoring.taipao.table import BASE, BONUS, RULES, SEAT, SHAPE, WIN, Active, active, by_scope
+
+EIGHT_FLOWER_MODES = ("off", "lingxi", "shazhu")
+INT_OPTIONS = {"double_threshold": (13, 0), "double_factor": (2, 1), "dealer_multiplier": (2, 1),
+               "dealer_pair_multiplier": (2, 0)}  # key: (default, minimum)
+BOOL_OPTIONS = {"shazhu_losers_settle": True, "sifeng_baopei": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    values: dict[str, Any]  # item key → value
+    double_threshold: int
+    double_factor: int
+    dealer_multiplier: int
+    dealer_pair_multiplier: int
+    shazhu_losers_settle: bool
+    sifeng_baopei: bool
+    eight_flowers: str
+    seat_base: Active  # the switched-on rules by scope, in table order
+    shape_base: Active
+    shape_all: Active
+    win_bonus: Active
+
+    def doubled(self, total: int) -> int:
+        return total * self.double_factor if total >= self.double_threshold else total
+
+
+def known_keys() -> frozenset[str]:
+    return frozenset({r.key for r in RULES} | set(INT_OPTIONS) | set(BOOL_OPTIONS) | {"eight_flowers"})
+
+
+def _play_keys() -> frozenset[str]:
+    """Options of the play rules (timers...), which reach the scorer too and are ignored here."""
+    try:
+        from engine.variants import find_variant
+    except ImportError:  # pragma: no cover - the play layer is optional for the scorer
+        return frozenset()
+    return frozenset(find_variant("taipao").all_options())
+
+
+def _int(key: str, value: object, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"option {key!r} must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"option {key!r} must be ≥ {low}, got {value!r}")
+    return value
+
+
+def _bool(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"option {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def _value(key: str, default: int | tuple[int, ...], value: object) -> int | tuple[int, ...]:
+    if isinstance(default, int):
+        return _int(key, value)
+    if not isinstance(value, list | tuple) or len(value) != len(default):
+        raise ValueError(f"option {key!r} must be a list of {len(default)} integers, got {value!r}")
+    return tuple(_int(key, x) for x in value)
+
+
+def build(options: Mapping[str, Any]) -> Options:
+    unknown = set(options) - known_keys()
+    if unknown and (unknown := unknown - _play_keys()):
+        raise ValueError(f"unknown 台炮 scoring option(s) {sorted(unknown)}; known: {sorted(known_keys())}")
+    values: dict[str, Any] = {}
+    for r in RULES:
+        if r.key in options:
+            values[r.key] = _value(r.key, r.default, options[r.key])
+        else:
+            values[r.key] = r.default
+    if "shazhuhu" not in options:
+        values["shazhuhu"] = values["shazhu"]
+    ints = {k: _int(k, options.get(k, d), low) for k, (d, low) in INT_OPTIONS.items()}
+    bools = {k: _bool(k, options.get(k, d)) for k, d in BOOL_OPTIONS.items()}
+    eight = options.get("eight_flowers", "off")
+    if eight not in EIGHT_FLOWER_MODES:
+        raise ValueError(f"option 'eight_flowers' must be one of {list(EIGHT_FLOWER_MODES)}, got {eight!r}")
+    return Options(
+        values=values,
+        double_threshold=ints["double_threshold"],
+        double_factor=ints["double_factor"],
+        dealer_multiplier=ints["dealer_multiplier"],
+        dealer_pair_multiplier=ints["dealer_pair_multiplier"],
+        shazhu_losers_settle=bools["shazhu_losers_settle"],
+        sifeng_baopei=bools["sifeng_baopei"],
+        eight_flowers=eight,
+        seat_base=active(by_scope(SEAT, BASE), values),
+        shape_base=active(by_scope(SHAPE, BASE), values),
+        shape_all=active(by_scope(SHAPE), values),
+        win_bonus=active(by_scope(WIN, BONUS), values),
+    )
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return tuple((type(x).__name__, x) for x in v)
+    return v
+
+
+_CACHE: dict[tuple[Any, ...], Options] = {}
+
+
+def resolve(options: Mapping[str, Any]) -> Options:
+    """The room's options, validated once per distinct set of overrides."""
+    try:
+        key = tuple(sorted(
+            (k, type(v).__name__, _frozen(v)) for k, v in options.items()
+        ))
+        got = _CACHE.get(key)
+    except TypeError:  # unhashable values: validate (and reject) without caching
+        return build(options)
+    if got is None:
+        got = build(options)
+        if len(_CACHE) < 256:
+            _CACHE[key] = got
+    return got

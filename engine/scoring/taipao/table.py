@@ -1,0 +1,104 @@
+"""The 台炮 rule registry (規則表): one named rule per scoring item, exclusions as data.
+
+A rule has a stable ASCII ``key`` (also its room-option key), a Chinese ``name``, a default value (an int,
+or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
+and a ``scope``:
+
+* layer ``base`` is B (基础台, every player) and ``bonus`` is X (和家特有台, the winner only), §2.2;
+* scope ``seat`` reads only the tiles held, ``shape`` one reading of the hand (a split with its 財神
+  faces), ``win`` how the hand was won, ``special`` is the whole X of a special win (plain 杀猪, 花胡).
+
+A rule function returns the 台 it scores (0 = it does not apply); ``replaces`` lists items it supersedes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from engine.scoring.situation import KongKind, WinKind
+
+BASE = "base"
+BONUS = "bonus"
+SEAT = "seat"
+SHAPE = "shape"
+WIN = "win"
+SPECIAL = "special"
+
+
+class Win(NamedTuple):
+    """How the hand was won."""
+
+    kind: WinKind
+    kong_kind: KongKind | None
+    kong_tile: int | None
+    heavenly: bool
+    earthly: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    key: str
+    name: str
+    default: int | tuple[int, ...]
+    layer: str
+    scope: str
+    fn: Callable[..., int]
+    replaces: tuple[str, ...] = ()
+    needs: str = ""  # a ``Held`` field that must be non-empty for the rule to apply (a fast skip)
+
+
+RULES: list[Rule] = []
+
+
+def rule(
+    key: str, name: str, default: int | tuple[int, ...], layer: str, scope: str,
+    replaces: tuple[str, ...] = (), needs: str = "",
+) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    def register(fn: Callable[..., int]) -> Callable[..., int]:
+        if any(r.key == key for r in RULES):
+            raise ValueError(f"duplicate rule key {key!r}")
+        RULES.append(Rule(key, name, default, layer, scope, fn, replaces, needs))
+        return fn
+
+    return register
+
+
+def by_scope(scope: str, layer: str | None = None) -> tuple[Rule, ...]:
+    return tuple(r for r in RULES if r.scope == scope and (layer is None or r.layer == layer))
+
+
+Hit = tuple[Rule, int]
+Active = tuple[tuple[Rule, Any], ...]  # (rule, room value) for the rules a room has switched on
+
+
+def active(rules: Iterable[Rule], values: dict[str, Any]) -> Active:
+    """The rules whose value is not 0, with their values (0 switches an item off)."""
+    return tuple((r, values[r.key]) for r in rules if values[r.key])
+
+
+def evaluate(rules: Active, h: Any, extra: Any = None) -> list[Hit]:
+    """(rule, 台) for every active rule that scores; ``extra`` is the shape or the win, if the scope has one."""
+    out: list[Hit] = []
+    if extra is None:
+        for r, v in rules:
+            if r.needs and not getattr(h, r.needs):
+                continue
+            got = r.fn(h, v)
+            if got:
+                out.append((r, got))
+    else:
+        for r, v in rules:
+            got = r.fn(h, extra, v)
+            if got:
+                out.append((r, got))
+    return out
+
+
+def drop_replaced(hits: list[Hit]) -> list[Hit]:
+    """Remove the items that another scored item replaces (e.g. 绿一色 replaces 清一色)."""
+    dropped = [k for r, _ in hits if r.replaces for k in r.replaces]
+    if not dropped:
+        return hits
+    return [(r, v) for r, v in hits if r.key not in dropped]

@@ -1,0 +1,73 @@
+"""台灣 room options (RULES.md §3.2 payment, §7, §8) with their defaults and checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.scoring.taiwan.features import Shape
+from engine.scoring.taiwan.rules import RULES
+from engine.scoring.tiantai.table import Rule, check_bool, check_int, check_known
+
+# Items outside the shape table: flower wins (exclusive), dealer 台 and the 眼牌 penalty.
+SPECIAL_ITEMS = {
+    "eight_flowers": ("八仙過海", 8),  # §3.1 rule 16
+    "seven_rob_one": ("七搶一", 8),  # §3.1 rule 17
+    "dealer": ("莊家", 1),  # §3.1 rule 13
+    "dealer_streak": ("連莊", 2),  # per 連莊 n: 莊家 + 連莊 = 1 + 2n
+    "eye_penalty": ("眼牌罰台", 1),  # §3.1 rule 14: paid by a non-winning declarer
+}
+STAKE_DEFAULTS: dict[str, object] = {
+    "di": 5,  # 底, in points (§7)
+    "tai_value": 1,  # 台價, points per 台 (§7)
+    "accept_eye_declaration": True,  # C-10: False = 不接受眼牌 (no 眼牌 / Miji)
+}
+OPTION_DEFAULTS: dict[str, object] = {
+    **RULES.defaults(),
+    **{k: v for k, (_, v) in SPECIAL_ITEMS.items()},
+    **STAKE_DEFAULTS,
+}
+KNOWN = frozenset(OPTION_DEFAULTS)
+
+
+@dataclass(frozen=True)
+class Options:
+    values: dict[str, int]  # every 台 item (table and special) → value
+    di: int
+    tai_value: int
+    accept_eye_declaration: bool
+    active: tuple[tuple[Rule[Shape], int], ...]  # the table's rules switched on, with their values
+
+
+def _build(items: tuple[tuple[str, object], ...]) -> Options:
+    raw = {**OPTION_DEFAULTS, **dict(items)}
+    values = {k: check_int(k, raw[k]) for k in (*RULES.defaults(), *SPECIAL_ITEMS)}
+    return Options(
+        values=values,
+        di=check_int("di", raw["di"]),
+        tai_value=check_int("tai_value", raw["tai_value"]),
+        accept_eye_declaration=check_bool("accept_eye_declaration", raw["accept_eye_declaration"]),
+        active=RULES.active(values),
+    )
+
+
+@lru_cache(maxsize=256)
+def _cached(typed: tuple[tuple[str, str, object], ...]) -> Options:
+    return _build(tuple((k, v) for k, _, v in typed))
+
+
+DEFAULT = _build(())
+
+
+def resolve(options: Mapping[str, object]) -> Options:
+    """The effective options; ValueError for an unknown key or a bad value."""
+    if not options:
+        return DEFAULT
+    check_known("taiwan", options, KNOWN)
+    # the type name keeps True apart from 1 in the cache key
+    mine = tuple(sorted((k, type(v).__name__, v) for k, v in options.items() if k in KNOWN))
+    try:
+        return _cached(mine)
+    except TypeError:
+        raise ValueError(f"option values must be scalars, got {dict(options)!r}") from None

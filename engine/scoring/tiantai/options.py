@@ -1,0 +1,108 @@
+"""天台 room options (RULES.md §1.2, §7, §8) with their defaults and checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from engine.scoring.tiantai.features import Shape
+from engine.scoring.tiantai.rules import RULES
+from engine.scoring.tiantai.table import Rule, check_bool, check_int, check_known
+
+# Seat wind offsets (dealer = 0, 下家 = 1, 上家 = 2) → wind index, §1.1 rule 5 and A-1.
+WIND_ORDERS = {"ESN": (0, 1, 3), "ESW": (0, 1, 2)}
+
+SETTLEMENT_DEFAULTS: dict[str, object] = {
+    "cap": 300,  # 滿貫 (A-9): 100 / 200 / 300
+    "discard_multiplier": 1.5,  # 放銃 / 搶槓: the feeder pays this × S (A-10)
+    "heavenly": 1,  # 天胡 S = heavenly × cap (A-8)
+    "earthly": 0.5,  # 地胡 S = earthly × cap (A-8)
+    "three_player_winds": "ESN",  # A-1: 上家 = 北 (ESN) or 西 (ESW)
+    "eight_flowers": False,  # §1.1 rule 33: 8 flowers win at the cap (off)
+    "hu_per_point": 5,  # §7: 1 point = 5 胡
+}
+
+OPTION_DEFAULTS: dict[str, object] = {**RULES.defaults(), **SETTLEMENT_DEFAULTS}
+KNOWN = frozenset(OPTION_DEFAULTS)
+
+
+@dataclass(frozen=True)
+class Options:
+    values: dict[str, int]  # rule key → value
+    cap: int
+    discard_multiplier: Fraction
+    heavenly: Fraction
+    earthly: Fraction
+    winds: tuple[int, int, int]
+    eight_flowers: bool
+    hu_per_point: int
+    active: tuple[tuple[Rule[Shape], int], ...]  # the rules switched on, with their values
+
+
+def _fraction(key: str, value: object) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"option {key!r} must be a number, got {value!r}")
+    f = Fraction(str(value))
+    if f <= 0:
+        raise ValueError(f"option {key!r} must be > 0, got {value!r}")
+    return f
+
+
+def _build(items: tuple[tuple[str, object], ...]) -> Options:
+    raw = {**OPTION_DEFAULTS, **dict(items)}
+    values = {k: check_int(k, raw[k]) for k in RULES.defaults()}
+    cap = check_int("cap", raw["cap"], low=10)
+    if cap % 10:
+        raise ValueError(f"option 'cap' must be a multiple of 10, got {cap}")
+    winds = raw["three_player_winds"]
+    if winds not in WIND_ORDERS:
+        raise ValueError(f"option 'three_player_winds' must be 'ESN' or 'ESW', got {winds!r}")
+    opts = Options(
+        values=values,
+        cap=cap,
+        discard_multiplier=_fraction("discard_multiplier", raw["discard_multiplier"]),
+        heavenly=_fraction("heavenly", raw["heavenly"]),
+        earthly=_fraction("earthly", raw["earthly"]),
+        winds=WIND_ORDERS[str(winds)],
+        eight_flowers=check_bool("eight_flowers", raw["eight_flowers"]),
+        hu_per_point=check_int("hu_per_point", raw["hu_per_point"], low=1),
+        active=RULES.active(values),
+    )
+    _check_integral(opts)
+    return opts
+
+
+def _check_integral(o: Options) -> None:
+    """Every payment any hand can produce must be a whole number of points (§7)."""
+    self_paid = [Fraction(s) for s in range(10, o.cap + 1, 10)] + [o.heavenly * o.cap, Fraction(o.cap)]
+    fed = [Fraction(s) for s in range(10, o.cap + 1, 10)] + [o.earthly * o.cap]
+    amounts = self_paid + [s * o.discard_multiplier for s in fed]
+    bad = [a for a in amounts if (a / o.hu_per_point).denominator != 1]
+    if bad:
+        raise ValueError(
+            f"options make a payment of {bad[0]} 胡 that is not a whole number of points "
+            f"(hu_per_point={o.hu_per_point}, discard_multiplier={o.discard_multiplier}, cap={o.cap})"
+        )
+
+
+@lru_cache(maxsize=256)
+def _cached(typed: tuple[tuple[str, str, object], ...]) -> Options:
+    return _build(tuple((k, v) for k, _, v in typed))
+
+
+DEFAULT = _build(())
+
+
+def resolve(options: Mapping[str, object]) -> Options:
+    """The effective options; ValueError for an unknown key or a bad value."""
+    if not options:
+        return DEFAULT
+    check_known("tiantai", options, KNOWN)
+    # the type name keeps True apart from 1 in the cache key
+    mine = tuple(sorted((k, type(v).__name__, v) for k, v in options.items() if k in KNOWN))
+    try:
+        return _cached(mine)
+    except TypeError:
+        raise ValueError(f"option values must be scalars, got {dict(options)!r}") from None

@@ -1,0 +1,109 @@
+"""A table of named scoring rules with data-driven exclusions (規則表).
+
+Each rule is a small function registered with its stable ASCII key, Chinese name, default value and
+unit; it returns how many times the item applies to a hand (0 = not at all).  A rule's ``replaces`` names
+the items it supersedes when it applies (e.g. 門清自摸 replaces 門清 and 自摸).  Every value is overridable
+by the room option with the same key.  Shared by the 天台 and 台灣 scorers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from engine.scoring.result import ScoreItem
+
+F = TypeVar("F")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule(Generic[F]):
+    key: str
+    name: str
+    default: int
+    unit: str
+    count: Callable[[F], int]
+    replaces: tuple[str, ...] = ()
+
+
+class RuleTable(Generic[F]):
+    """An ordered registry of rules over one feature type ``F``."""
+
+    def __init__(self) -> None:
+        self.rules: list[Rule[F]] = []
+
+    def rule(
+        self, key: str, name: str, default: int, unit: str, replaces: tuple[str, ...] = ()
+    ) -> Callable[[Callable[[F], int]], Callable[[F], int]]:
+        def register(fn: Callable[[F], int]) -> Callable[[F], int]:
+            if any(r.key == key for r in self.rules):
+                raise ValueError(f"duplicate rule key {key!r}")
+            self.rules.append(Rule(key, name, default, unit, fn, replaces))
+            return fn
+
+        return register
+
+    def __iter__(self) -> Iterator[Rule[F]]:
+        return iter(self.rules)
+
+    def defaults(self) -> dict[str, int]:
+        return {r.key: r.default for r in self.rules}
+
+    def active(self, values: Mapping[str, int]) -> tuple[tuple[Rule[F], int], ...]:
+        """(rule, value) for the rules the room has not switched off (value 0), in table order."""
+        return tuple((r, values[r.key]) for r in self.rules if values[r.key])
+
+    @staticmethod
+    def hits(features: F, active: tuple[tuple[Rule[F], int], ...]) -> list[tuple[Rule[F], int]]:
+        """(rule, total value) for every applying rule that no other applying rule replaces."""
+        found: list[tuple[Rule[F], int]] = []
+        dropped: set[str] = set()
+        for r, v in active:
+            n = r.count(features)
+            if n:
+                found.append((r, n * v))
+                if r.replaces:
+                    dropped.update(r.replaces)
+        if dropped:
+            return [(r, v) for r, v in found if r.key not in dropped]
+        return found
+
+
+def items_of(hits: list[tuple[Rule[F], int]]) -> tuple[ScoreItem, ...]:
+    return tuple(ScoreItem(r.key, r.name, v, r.unit) for r, v in hits)
+
+
+def total(hits: list[tuple[Rule[F], int]], unit: str) -> int:
+    return sum(v for r, v in hits if r.unit == unit)
+
+
+def play_option_keys(variant: str) -> frozenset[str]:
+    """Room options of the play rules (timers, rounds...), passed through to scorers and ignored there."""
+    try:
+        from engine.variants import find_variant
+    except ImportError:  # pragma: no cover - the play layer is optional for the scorer
+        return frozenset()
+    return frozenset(find_variant(variant).all_options())
+
+
+def check_int(key: str, value: object, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"option {key!r} must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"option {key!r} must be ≥ {low}, got {value!r}")
+    return value
+
+
+def check_bool(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"option {key!r} must be true or false, got {value!r}")
+    return value
+
+
+def check_known(variant: str, options: Mapping[str, object], known: frozenset[str]) -> None:
+    unknown = set(options) - known - play_option_keys(variant)
+    if unknown:
+        raise ValueError(
+            f"unknown {variant} scoring option(s) {sorted(unknown)}; known: {sorted(known)}"
+        )

@@ -39,13 +39,15 @@ def score(s: Situation) -> ScoreResult:
     totals: list[dict[str, int]] = [{} for _ in range(N_SEATS)]
     seats[w] = list(items)
     totals[w]["tai"] = hand_tai
-    if s.dealer == w or s.dealer in payers(s, w):  # 莊家台 shown where it is paid (§3.1 rule 13)
+    who_pays = payers(s, w)
+    if s.dealer == w or s.dealer in who_pays:  # 莊家台 shown where it is paid (§3.1 rule 13)
         seats[s.dealer].extend(_dealer_items(s, opts))
         totals[s.dealer]["dealer_tai"] = dealer_tai(s, opts)
-    for p in eye_declarers(s, w):
+    declarers = eye_declarers(s, w)
+    for p in declarers:
         seats[p].append(ScoreItem("eye_penalty", SPECIAL_ITEMS["eye_penalty"][0], opts.values["eye_penalty"]))
     result_seats = tuple(SeatScore(i, tuple(seats[i]), totals[i]) for i in range(N_SEATS))
-    return ScoreResult(VARIANT, result_seats, payments(s, w, hand_tai, opts))
+    return ScoreResult(VARIANT, result_seats, payments(s, w, hand_tai, opts, who_pays, declarers))
 
 
 def _dealer_items(s: Situation, opts: Options) -> list[ScoreItem]:
@@ -83,6 +85,8 @@ def _check(s: Situation, opts: Options) -> None:
         raise ValueError(f"台灣 is played by {N_SEATS} seats, got {s.n_seats}")
     if not 0 <= s.dealer < N_SEATS:
         raise ValueError(f"dealer {s.dealer} is not a seat")
+    if not 0 <= s.round_wind <= 3 or s.dealer_streak < 0:
+        raise ValueError(f"round_wind must be 0..3 and dealer_streak ≥ 0, got {s.round_wind}, {s.dealer_streak}")
     if not opts.accept_eye_declaration and any(seat.declaration for seat in s.seats):
         raise ValueError("this room does not accept 眼牌 / Miji (accept_eye_declaration is off)")
     if s.is_draw:

@@ -28,18 +28,22 @@ def dealer_tai(s: Situation, opts: Options) -> int:
     return opts.values["dealer"] + opts.values["dealer_streak"] * s.dealer_streak
 
 
-def payments(s: Situation, winner: int, hand_tai: int, opts: Options) -> tuple[Payment, ...]:
+def payments(
+    s: Situation, winner: int, hand_tai: int, opts: Options,
+    who_pays: list[int] | None = None, declarers: list[int] | None = None,
+) -> tuple[Payment, ...]:
+    """Every payment to the winner; ``who_pays`` / ``declarers`` may be passed in when already known."""
     assert s.win_kind is not None
     reason = s.win_kind.value
     extra = dealer_tai(s, opts)
     out: list[Payment] = []
-    for p in payers(s, winner):
+    for p in payers(s, winner) if who_pays is None else who_pays:
         involved = s.dealer in (winner, p)
         amount = opts.di + opts.tai_value * (hand_tai + (extra if involved else 0))
         if amount:
             out.append(Payment(p, winner, amount, reason))
     penalty = opts.tai_value * opts.values["eye_penalty"]
-    for p in eye_declarers(s, winner):
+    for p in eye_declarers(s, winner) if declarers is None else declarers:
         if penalty:
             out.append(Payment(p, winner, penalty, "eye_penalty"))
     return tuple(out)

@@ -28,14 +28,18 @@ def score(s: Situation) -> ScoreResult:
         return ScoreResult(VARIANT, tuple(SeatScore(i) for i in range(N_SEATS)), (), ("流局: nobody pays",))
     seats: list[SeatScore] = []
     scores: dict[int, int] = {}
+    notes: list[str] = []
     for i in range(N_SEATS):
         if i in s.winners:
             seat = _score_winner(s, i, opts)
             scores[i] = seat.totals["score"]
             seats.append(seat)
+            raw = seat.totals.get("raw", 0)
+            if raw > opts.cap:
+                notes.append(f"seat {i}: {raw} 胡 capped at {opts.cap}")
         else:
             seats.append(SeatScore(i))
-    return ScoreResult(VARIANT, tuple(seats), payments(s, scores, opts))
+    return ScoreResult(VARIANT, tuple(seats), payments(s, scores, opts), tuple(notes))
 
 
 def seat_wind_index(s: Situation, seat: int, opts: Options) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from importlib import import_module
 
 from engine.scoring.result import Payment, ScoreItem, ScoreResult, SeatScore
@@ -21,6 +22,7 @@ _SCORER_MODULES = {
 }
 
 
+@cache
 def scorer_for(variant: str) -> Callable[[Situation], ScoreResult]:
     try:
         module = import_module(_SCORER_MODULES[variant])

@@ -50,6 +50,8 @@ def _locked_turn(state: HandState, seat: int) -> list[Action]:
         out.extend(_discards(state, seat, declarations=False))
     if state.can_win_with(seat) and state._self_win_allowed(seat):
         out.append(act(ActionKind.WIN, seat))
+    if state.variant.can_kill_pig(state, seat):  # 杀猪 is a win too (§2.1 r13, r17)
+        out.append(act(ActionKind.KILL_PIG, seat))
     return out
 
 

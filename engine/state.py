@@ -154,13 +154,14 @@ class HandState:
                     seat.remove(t)
                     seat.flowers.append(t)
                     self._emit("flower", {"seat": s, "tile": str(t), "wall": self.wall.remaining})
-                    if self._check_flower_win(s):
-                        return
                     new = self.wall.draw_tail()
                     seat.add(new)
                     if s == self.dealer:
                         seat.drawn = new
                     self._emit_draw(s, new, tail=True)
+                    # after the replacement, so that a 七搶一 payer still holds 16 tiles (§3.1 r17)
+                    if self._check_flower_win(s):
+                        return
             if not replaced:
                 return
 
@@ -342,8 +343,8 @@ class HandState:
                 self._self_win(self.current)
                 return True
             return False
-        if seat.drawn in self.wildcards:
-            return False
+        if seat.drawn in self.wildcards or self.variant.can_kill_pig(self, self.current):
+            return False  # the player chooses: 杀猪, or a discard other than the 財神
         self._discard(self.current, seat.drawn, None)
         return True
 

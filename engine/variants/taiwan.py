@@ -35,7 +35,8 @@ class Taiwan(Variant):
         """§3.1 r14-15: 眼牌, called Miji inside the first 8 discards with no claim yet."""
         if not state.options.get("accept_eye_declaration", True) or state.seats[seat].locked:
             return ()
-        if state.discards_total < MIJI_DISCARD_LIMIT and not state.any_claim:
+        # C-11 / seed 003:L168 "不碰牌吃牌或槓牌": any kong (暗槓 too) also ends the Miji window
+        if state.discards_total < MIJI_DISCARD_LIMIT and not state.any_claim and state.kongs == 0:
             return ("miji",)
         return ("eye",)
 

@@ -39,17 +39,15 @@ def score(situation: Situation) -> ScoreResult:
     table = table_of(sit)
     winner = _winner(sit)
     special = sit.win_kind in SPECIAL_KINDS
-    helds = [held_of(hand, i, table) for i, hand in enumerate(sit.seats)]
+    helds = [held_of(hand, i, table, i == winner) for i, hand in enumerate(sit.seats)]
     for h in helds:
         check_size(h, h.seat == winner, special)
-    results: list[SeatResult] = []
-    for h in helds:
-        if h.seat != winner:
-            results.append(score_loser(h, opts))
-        elif sit.win_kind in SPECIAL_KINDS:
-            results.append(score_special(h, sit.win_kind, opts))
-        else:
-            results.append(score_winner(h, win_of(sit, h), opts))
+    results = [
+        score_loser(h, opts) if h.seat != winner
+        else score_special(h, sit.win_kind, opts) if special and sit.win_kind is not None
+        else score_winner(h, win_of(sit, h), opts)
+        for h in helds
+    ]
     notes = [_mode_note(table.wildcards)]
     if winner is None:
         notes.append("黄牌: no settlement (§2.2 Settlement 3)")

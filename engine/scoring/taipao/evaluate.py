@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.hand import decompositions
 from engine.melds import MeldKind
@@ -11,7 +11,7 @@ from engine.scoring.situation import KongKind, Situation, WinKind
 from engine.scoring.taipao.held import Held
 from engine.scoring.taipao.options import Options
 from engine.scoring.taipao.shape import Reading, Shape, meld_part, nonwinner_shape, readings
-from engine.scoring.taipao.table import BASE, RULES, Hit, Rule, Win, drop_replaced, evaluate
+from engine.scoring.taipao.table import BASE, RULES, Hit, Rule, Win, drop_replaced, evaluate, evaluate_held
 from engine.tiles import format_tiles
 
 ORDER = {r.key: i for i, r in enumerate(RULES)}
@@ -21,8 +21,7 @@ NORMAL_KINDS = frozenset(WinKind) - {WinKind.KILL_PIG, WinKind.EIGHT_FLOWERS, Wi
 KONG_MELD = {KongKind.EXPOSED: MeldKind.KONG, KongKind.ADDED: MeldKind.KONG, KongKind.CONCEALED: MeldKind.AKONG}
 
 
-@dataclass(frozen=True, slots=True)
-class SeatResult:
+class SeatResult(NamedTuple):
     seat: int
     base: int
     bonus: int
@@ -50,7 +49,7 @@ def _item(r: Rule, v: int) -> ScoreItem:
 def _items(hits: list[Hit]) -> tuple[ScoreItem, ...]:
     if len(hits) > 1:
         hits = sorted(hits, key=lambda h: ORDER[h[0].key])
-    return tuple(_item(r, v) for r, v in hits)
+    return tuple([_item(r, v) for r, v in hits])
 
 
 def _sums(hits: list[Hit]) -> tuple[int, int]:
@@ -65,9 +64,12 @@ def _sums(hits: list[Hit]) -> tuple[int, int]:
 
 def score_loser(h: Held, opts: Options) -> SeatResult:
     """B of a non-winner: 財神 placed where they add most (B-20); never doubled."""
-    hits = evaluate(opts.seat_base, h) + evaluate(opts.shape_base, h, nonwinner_shape(h, meld_part(h)))
-    base = sum(v for _, v in hits)
-    return SeatResult(h.seat, base, 0, _items(hits))
+    hits = evaluate_held(opts.seat_base, h) + evaluate(opts.shape_base, h, nonwinner_shape(h, meld_part(h)))
+    # seat rules come before shape rules in the table, so ``hits`` is already in display order
+    base = 0
+    for _, v in hits:
+        base += v
+    return SeatResult(h.seat, base, 0, tuple([_item(r, v) for r, v in hits]))
 
 
 def win_of(sit: Situation, h: Held) -> Win:
@@ -95,24 +97,40 @@ def win_of(sit: Situation, h: Held) -> Win:
 
 def score_winner(h: Held, win: Win, opts: Options) -> SeatResult:
     """The highest-scoring reading of the winner's hand: B and X together (§0; seed 002:L72)."""
-    fixed = evaluate(opts.seat_base, h) + evaluate(opts.win_bonus, h, win)
+    fixed = evaluate_held(opts.seat_base, h) + evaluate(opts.win_bonus, h, win)
+    fixed_total = 0
+    fixed_replaces = False
+    for r, v in fixed:
+        fixed_total += v
+        fixed_replaces = fixed_replaces or bool(r.replaces)
     shape_rules = opts.shape_all
+    splits = decompositions(h.counts, h.jokers)
     best: list[Hit] = []
     best_total = -1
-    best_reading: Reading | None = None
+    best_at: tuple[Shape, int, tuple[int, ...]] | None = None
     seen: set[Shape] = set()
-    for rd in readings(h, decompositions(h.counts, h.jokers), meld_part(h)):
-        if rd.shape in seen:
+    for shape, index, faces in readings(h, splits, meld_part(h)):
+        if shape in seen:
             continue
-        seen.add(rd.shape)
-        hits = drop_replaced(fixed + evaluate(shape_rules, h, rd.shape))
-        total = sum(v for _, v in hits)
-        if total > best_total:
-            best, best_total, best_reading = hits, total, rd
-    if best_reading is None:
+        seen.add(shape)
+        hits = evaluate(shape_rules, h, shape)
+        total = fixed_total
+        replaces = fixed_replaces
+        for r, v in hits:
+            total += v
+            replaces = replaces or bool(r.replaces)
+        if replaces:
+            hits = drop_replaced(fixed + hits)
+            total = sum(v for _, v in hits)
+            if total > best_total:
+                best, best_total, best_at = hits, total, (shape, index, faces)
+        elif total > best_total:
+            best, best_total, best_at = fixed + hits, total, (shape, index, faces)
+    if best_at is None:
         raise ValueError(f"winner {h.seat}'s concealed tiles do not form a winning hand (5 sets + 1 pair)")
     base, bonus = _sums(best)
-    return SeatResult(h.seat, base, bonus, _items(best), best_reading)
+    reading = Reading(best_at[0], splits[best_at[1]], best_at[2])
+    return SeatResult(h.seat, base, bonus, _items(best), reading)
 
 
 def score_special(h: Held, kind: WinKind, opts: Options) -> SeatResult:

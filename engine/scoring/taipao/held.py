@@ -7,11 +7,11 @@ Every concealed copy of a 財神 face is a joker (§2.1 rule 9); a flower or 白
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.melds import Meld, MeldKind
 from engine.scoring.situation import SeatHand, Situation
-from engine.tiles import FLOWER_BASE, HONOUR_BASE, N_KINDS, N_SUITED, Tile
+from engine.tiles import HONOUR_BASE, N_KINDS, N_SUITED, Tile
 
 N_SEATS = 4
 WINNER_TILES = 17  # 5 sets + 1 pair (§2.1 rule 3), a kong counting as 3
@@ -21,8 +21,7 @@ WHITE = HONOUR_BASE + 6  # 白 7z
 SPECIAL = tuple(frozenset((HONOUR_BASE + i, ZHONG, FA)) for i in range(N_SEATS))  # by seat wind
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(NamedTuple):
     """Facts shared by every seat: dealer and 財神 faces."""
 
     dealer: int
@@ -30,9 +29,12 @@ class Table:
     same_face: bool  # one face: same-face mode (§2.1 rule 6)
 
 
-@dataclass(slots=True)
-class Held:
-    """One seat's tiles with jokers taken out; ``counts`` is the 42-long vector of natural tiles."""
+class Held(NamedTuple):
+    """One seat's tiles, with the 財神 taken out of ``counts`` (42 long, natural tiles only).
+
+    For a non-winner, ``counts`` holds only the own wind, 中 and 發 (all that B needs); the winner's is
+    complete, for the hand analysis.
+    """
 
     seat: int
     wind: int  # tile kind of the seat wind: dealer 東, then 南 西 北 counterclockwise (§2.1 rule 4)
@@ -58,36 +60,40 @@ def table_of(sit: Situation) -> Table:
     return Table(sit.dealer, faces, len(faces) == 1)
 
 
-def held_of(hand: SeatHand, seat: int, table: Table) -> Held:
-    """Build and check one seat; ValueError names the problem."""
+def held_of(hand: SeatHand, seat: int, table: Table, full: bool) -> Held:
+    """Build and check one seat (``full``: count every tile, for the winner); ValueError names the problem."""
     wild = table.wildcards
     concealed = hand.concealed
-    if concealed and (min(concealed) < 0 or max(concealed) >= N_KINDS):
-        raise ValueError(f"seat {seat}: bad tile kind in {list(map(int, concealed))}")
+    if concealed:
+        low, high = min(concealed), max(concealed)
+        if low < 0 or high >= N_KINDS:
+            raise ValueError(f"seat {seat}: bad tile kind in {list(map(int, concealed))}")
+        if high >= WHITE and any(t >= WHITE and t not in wild for t in concealed):
+            bad = next(t for t in concealed if t >= WHITE and t not in wild)
+            raise ValueError(f"seat {seat}: bonus tile {bad} in the concealed hand (§2.1 rules 7-8)")
+    caishen = tuple([(f, concealed.count(f)) for f in wild])
+    wind_index = (seat - table.dealer) % N_SEATS
+    special = SPECIAL[wind_index]
     counts = [0] * N_KINDS
-    for t in concealed:
-        counts[t] += 1
-    caishen = tuple([(f, counts[f]) for f in wild])
+    if full:
+        for t in concealed:
+            counts[t] += 1
+    else:
+        for f in special:
+            counts[f] = concealed.count(f)
     jokers = 0
     for f, n in caishen:
         jokers += n
         counts[f] = 0
-    if counts[WHITE] or any(counts[FLOWER_BASE:]):
-        bad = next(Tile(t) for t in range(WHITE, N_KINDS) if counts[t])
-        raise ValueError(f"seat {seat}: bonus tile {bad} in the concealed hand (§2.1 rules 7-8)")
-    if max(counts) > 4 or (jokers > 4 and max(n for _, n in caishen) > 4):
-        raise ValueError(f"seat {seat}: more than 4 copies of a tile in the concealed hand")
     for m in hand.melds:
         _check_meld(m, seat, wild)
-    if hand.flowers and (min(hand.flowers) < WHITE or max(hand.flowers) >= N_KINDS or wild and any(
-        f in wild for f in hand.flowers
-    )):
-        f = next(f for f in hand.flowers if f < WHITE or f >= N_KINDS or f in wild)
-        raise ValueError(f"seat {seat}: {Tile(f)} cannot be a collected bonus tile (§2.1 rules 7-8)")
-    wind_index = (seat - table.dealer) % N_SEATS
+    flowers = hand.flowers
+    if flowers and (min(flowers) < WHITE or max(flowers) >= N_KINDS or any(f in wild for f in flowers)):
+        bad = next(f for f in flowers if f < WHITE or f >= N_KINDS or f in wild)
+        raise ValueError(f"seat {seat}: {bad} cannot be a collected bonus tile (§2.1 rules 7-8)")
     return Held(
-        seat, HONOUR_BASE + wind_index, SPECIAL[wind_index], counts, jokers, caishen,
-        table.same_face, hand.melds, hand.flowers, len(concealed) + 3 * len(hand.melds), WHITE not in wild,
+        seat, HONOUR_BASE + wind_index, special, counts, jokers, caishen, table.same_face, hand.melds,
+        flowers, len(concealed) + 3 * len(hand.melds), WHITE not in wild,
     )
 
 

@@ -24,7 +24,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.scoring.taipao import rules as _rules  # noqa: F401  (registers the rules)
-from engine.scoring.taipao.table import BASE, BONUS, RULES, SEAT, SHAPE, WIN, Active, active, by_scope
+from engine.scoring.taipao.table import (
+    BASE,
+    BONUS,
+    RULES,
+    SEAT,
+    SHAPE,
+    WIN,
+    Active,
+    Grouped,
+    active,
+    by_scope,
+    grouped,
+)
 
 EIGHT_FLOWER_MODES = ("off", "lingxi", "shazhu")
 INT_OPTIONS = {"double_threshold": (13, 0), "double_factor": (2, 1), "dealer_multiplier": (2, 1),
@@ -42,7 +54,7 @@ class Options:
     shazhu_losers_settle: bool
     sifeng_baopei: bool
     eight_flowers: str
-    seat_base: Active  # the switched-on rules by scope, in table order
+    seat_base: Grouped  # the switched-on rules by scope, in table order
     shape_base: Active
     shape_all: Active
     win_bonus: Active
@@ -112,7 +124,7 @@ def build(options: Mapping[str, Any]) -> Options:
         shazhu_losers_settle=bools["shazhu_losers_settle"],
         sifeng_baopei=bools["sifeng_baopei"],
         eight_flowers=eight,
-        seat_base=active(by_scope(SEAT, BASE), values),
+        seat_base=grouped(active(by_scope(SEAT, BASE), values)),
         shape_base=active(by_scope(SHAPE, BASE), values),
         shape_all=active(by_scope(SHAPE), values),
         win_bonus=active(by_scope(WIN, BONUS), values),

@@ -31,19 +31,19 @@ def _caishen(h: Held, v: Table4, honour: bool) -> int:
     return total
 
 
-@rule("caishen_suit", "財神(數牌)", (2, 5, 8, 11), BASE, SEAT, needs="jokers")
+@rule("caishen_suit", "財神", (2, 5, 8, 11), BASE, SEAT, needs="jokers")
 def caishen_suit(h: Held, v: Table4) -> int:
     """Two-face mode, a suit 財神 face: 1-4 copies held → 2/5/8/11 [seed 002:L7]."""
     return 0 if h.same_face else _caishen(h, v, False)
 
 
-@rule("caishen_honour", "財神(字花)", (3, 7, 11, 15), BASE, SEAT, needs="jokers")
+@rule("caishen_honour", "財神", (3, 7, 11, 15), BASE, SEAT, needs="jokers")
 def caishen_honour(h: Held, v: Table4) -> int:
     """Two-face mode, a wind/中/發/白/flower 財神 face: 3/7/11/15 [seed 002:L7]."""
     return 0 if h.same_face else _caishen(h, v, True)
 
 
-@rule("caishen_same", "財神(同)", (7, 15, 23, 31), BASE, SEAT, needs="jokers")
+@rule("caishen_same", "財神", (7, 15, 23, 31), BASE, SEAT, needs="jokers")
 def caishen_same(h: Held, v: Table4) -> int:
     """Same-face mode: 7/15, then 23/31 [ref; B-5]."""
     return _by_count(v, h.jokers) if h.same_face else 0
@@ -95,7 +95,7 @@ def akong_special(h: Held, v: int) -> int:
     return v * _kongs(h, MeldKind.AKONG, True)
 
 
-@rule("pung_special", "刻子(門風/中/發)", 1, BASE, SHAPE)
+@rule("pung_special", "刻子(門風/中/發)", 1, BASE, SHAPE, needs="special")
 def pung_special(h: Held, s: Shape, v: int) -> int:
     """Each 碰 or 刻 of own wind/中/發, 財神 allowed [seed 002:L10, L12; B-20]."""
     return v * s.special
@@ -110,12 +110,12 @@ def zimo(h: Held, w: Win, v: int) -> int:
     return v if w.kind in SELF_DRAWN_KINDS else 0
 
 
-@rule("tianhu", "天胡", 13, BONUS, WIN)
+@rule("tianhu", "天胡", 13, BONUS, WIN, needs="heavenly")
 def tianhu(h: Held, w: Win, v: int) -> int:
     return v if w.heavenly else 0
 
 
-@rule("dihu", "地胡", 13, BONUS, WIN)
+@rule("dihu", "地胡", 13, BONUS, WIN, needs="earthly")
 def dihu(h: Held, w: Win, v: int) -> int:
     return v if w.earthly else 0
 
@@ -126,7 +126,7 @@ def yingpai(h: Held, w: Win, v: int) -> int:
     return v if h.jokers == 0 else 0
 
 
-@rule("pinghu", "平胡", 13, BONUS, SHAPE)
+@rule("pinghu", "平胡", 13, BONUS, SHAPE, needs="chows")
 def pinghu(h: Held, s: Shape, v: int) -> int:
     """All 5 sets chows (exposed allowed), no 財神 held, no flower or 白板 collected (B-10)."""
     return v if s.chows == s.sets and h.jokers == 0 and not h.flowers else 0
@@ -139,7 +139,8 @@ def lvyise(h: Held, s: Shape, v: int) -> int:
 
 
 def _suits(mask: int) -> int:
-    return sum(1 for m in SUIT_MASKS if mask & m)
+    m, p, s = SUIT_MASKS
+    return (mask & m != 0) + (mask & p != 0) + (mask & s != 0)
 
 
 @rule("qingyise", "清一色", 13, BONUS, SHAPE, replaces=("hunyise",))
@@ -160,7 +161,7 @@ def duiduihe(h: Held, s: Shape, v: int) -> int:
     return v if s.chows == 0 else 0
 
 
-@rule("sifeng", "四风会齐", 13, BONUS, SHAPE)
+@rule("sifeng", "四风会齐", 13, BONUS, SHAPE, needs="winds")
 def sifeng(h: Held, s: Shape, v: int) -> int:
     """Pungs/kongs of all 4 winds, or of 3 plus a pair of the 4th (B-14)."""
     n = s.winds.bit_count()
@@ -170,19 +171,19 @@ def sifeng(h: Held, s: Shape, v: int) -> int:
     return v if n == 3 and s.pair == missing else 0
 
 
-@rule("gangkai", "杠上开花(明)", 7, BONUS, WIN)
+@rule("gangkai", "杠上开花(明)", 7, BONUS, WIN, needs="kong_kind")
 def gangkai(h: Held, w: Win, v: int) -> int:
     """Win on the replacement after a 明杠 or 补杠 [seed L28]; a flower/白 replacement is not (B-9)."""
     exposed = w.kong_kind in (KongKind.EXPOSED, KongKind.ADDED)
     return v if w.kind is WinKind.KONG_REPLACEMENT and exposed else 0
 
 
-@rule("gangkai_concealed", "杠上开花(暗)", 8, BONUS, WIN)
+@rule("gangkai_concealed", "杠上开花(暗)", 8, BONUS, WIN, needs="kong_kind")
 def gangkai_concealed(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.KONG_REPLACEMENT and w.kong_kind is KongKind.CONCEALED else 0
 
 
-@rule("gangkai_special", "杠上开花(中/發/門風)", 1, BONUS, WIN)
+@rule("gangkai_special", "杠上开花(中/發/門風)", 1, BONUS, WIN, needs="kong_kind")
 def gangkai_special(h: Held, w: Win, v: int) -> int:
     """+1 when the kong was of 中, 發 or the own wind [seed L28; B-8]."""
     return v if w.kind is WinKind.KONG_REPLACEMENT and w.kong_tile in h.special else 0
@@ -193,7 +194,7 @@ def qianggang(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.ROB_KONG else 0
 
 
-@rule("caishenhui", "财神汇", 7, BONUS, SHAPE)
+@rule("caishenhui", "财神汇", 7, BONUS, SHAPE, needs="wild_sets")
 def caishenhui(h: Held, s: Shape, v: int) -> int:
     """Three 財神 form a set by themselves and the rest is complete [seed L30]."""
     return v if s.wild_sets else 0

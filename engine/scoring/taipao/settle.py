@@ -25,20 +25,37 @@ def settle(
     ``liable`` (四风齐包赔) pays everything owed to the winner alone.
     """
     n = len(bases)
-    losers = sorted((s for s in range(n) if s != winner), key=lambda s: (s != dealer, (s - winner) % n))
-    owed = [(s, score * (opts.dealer_multiplier if dealer in (s, winner) else 1)) for s in losers]
+    losers = [(winner + k) % n for k in range(1, n)]
+    if dealer != winner:
+        losers.remove(dealer)
+        losers.insert(0, dealer)
     out: list[Payment] = []
     if liable is not None:
-        total = sum(x for _, x in owed)
+        total = score * (n - 1 + (opts.dealer_multiplier - 1) * (n - 1 if dealer == winner else 1))
         if total:
-            out.append(Payment(liable, winner, total, BAOPEI))
-    else:
-        out.extend(Payment(s, winner, x, WIN) for s, x in owed if x)
+            out.append(_payment(liable, winner, total, BAOPEI))
+    elif score:
+        for s in losers:
+            out.append(_payment(s, winner, score * opts.dealer_multiplier if dealer in (s, winner) else score, WIN))
     if pairwise:
         for i, j in combinations(losers, 2):
-            diff = (bases[i] - bases[j]) * (opts.dealer_pair_multiplier if dealer in (i, j) else 1)
-            if diff > 0:
-                out.append(Payment(j, i, diff, BASE_DIFF))
-            elif diff < 0:
-                out.append(Payment(i, j, -diff, BASE_DIFF))
+            diff = bases[i] - bases[j]
+            if diff:
+                if dealer in (i, j):
+                    diff *= opts.dealer_pair_multiplier
+                out.append(_payment(j, i, diff, BASE_DIFF) if diff > 0 else _payment(i, j, -diff, BASE_DIFF))
     return out
+
+
+_PAYMENTS: dict[tuple[int, int, int, str], Payment] = {}
+
+
+def _payment(payer: int, payee: int, points: int, reason: str) -> Payment:
+    """Payments are immutable values: one instance per distinct payment."""
+    key = (payer, payee, points, reason)
+    got = _PAYMENTS.get(key)
+    if got is None:
+        got = Payment(payer, payee, points, reason)
+        if len(_PAYMENTS) < 8192:
+            _PAYMENTS[key] = got
+    return got

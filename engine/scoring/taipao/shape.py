@@ -1,8 +1,8 @@
-"""Readings of a hand (牌型讀法): every split of the winner, with every choice for its pure-財神 groups.
+"""Readings of a hand (牌型讀法): every split of the winner, with every useful choice for its pure-財神 groups.
 
 A ``Shape`` is the few facts the split-dependent rules look at.  Joker slots inside a group already carry
 the face they stand for (``engine.hand`` fills them in); groups made of 財神 alone (``wild_set``,
-``wild_pair``) get their faces here, from a short list that covers every pattern that can change a score
+``wild_pair``) get their faces here, from short lists that cover every pattern that can change a score
 (§0 maximisation, §2.1 rule 9).  Non-winners have no split: their 財神 go where they add most (B-20).
 """
 
@@ -15,13 +15,13 @@ from typing import NamedTuple
 
 from engine.hand import Group
 from engine.melds import MeldKind
-from engine.scoring.taipao.held import WHITE, Held
+from engine.scoring.taipao.held import FA, WHITE, Held
 from engine.tiles import HONOUR_BASE
 
 WIND_END = HONOUR_BASE + 4
-# Faces a pure-財神 group may take: every wind, 中, 發, and one face per suit (2s is also green).
-# 白 is left out: when it is a 財神 face it adds nothing a 中 does not, and otherwise it is a bonus tile.
-WILD_FACES = (27, 28, 29, 30, 31, 32, 0, 9, 19)
+SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * i) for i in range(3))
+SUIT_FACES = (0, 9, 19)  # 1m, 1p, 2s (green): any other face of a suit scores the same
+HONOURS = (27, 28, 29, 30, 31, FA)  # 白 adds nothing 中 does not (and is a bonus tile unless 財神)
 
 
 class Shape(NamedTuple):
@@ -34,9 +34,12 @@ class Shape(NamedTuple):
     wild_sets: int  # sets made of three 財神 alone (财神汇)
 
 
+Candidate = tuple[Shape, int, tuple[int, ...]]  # shape, index of its split, faces of the pure-財神 groups
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """One scored reading: the split and the faces chosen for its pure-財神 groups (sets first)."""
+    """The chosen reading: the split and the faces given to its pure-財神 groups (sets first)."""
 
     shape: Shape
     groups: tuple[Group, ...]
@@ -53,15 +56,16 @@ class MeldPart:
     chows: int
     sets: int
     faces: frozenset[int]  # faces of pungs and kongs
+    use: int  # copies of each honour face, 4 bits per face (東 lowest)
 
 
-NO_MELDS = MeldPart(0, 0, 0, 0, 0, frozenset())
+NO_MELDS = MeldPart(0, 0, 0, 0, 0, frozenset(), 0)
 
 
 def meld_part(h: Held) -> MeldPart:
     if not h.melds:
         return NO_MELDS
-    mask = winds = special = chows = 0
+    mask = winds = special = chows = use = 0
     faces: set[int] = set()
     for m in h.melds:
         t = int(min(m.tiles))
@@ -71,103 +75,125 @@ def meld_part(h: Held) -> MeldPart:
             continue
         mask |= 1 << t
         faces.add(t)
-        if HONOUR_BASE <= t < WIND_END:
-            winds |= 1 << (t - HONOUR_BASE)
+        if t >= HONOUR_BASE:
+            use += len(m.tiles) << 4 * (t - HONOUR_BASE)
+            if t < WIND_END:
+                winds |= 1 << (t - HONOUR_BASE)
         if m.kind is MeldKind.PONG and t in h.special:
             special += 1
-    return MeldPart(mask, winds, special, chows, len(h.melds), frozenset(faces))
+    return MeldPart(mask, winds, special, chows, len(h.melds), frozenset(faces), use)
 
 
-def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iterator[Reading]:
-    """Every distinct reading of the winner's hand."""
+def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iterator[Candidate]:
+    """Every reading of the winner's hand (the caller skips repeated shapes)."""
     special = h.special
-    for split in splits:
-        mask, winds, n_special, chows, sets = mp.mask, mp.winds, mp.special, mp.chows, mp.sets
+    white_is_bonus = h.white_is_bonus
+    seen: set[tuple[Shape, bool, int]] = set()
+    for index, split in enumerate(splits):
+        mask, winds, n_special, chows, sets, use = mp.mask, mp.winds, mp.special, mp.chows, mp.sets, mp.use
         pair = -1
         wild_sets = 0
         wild_pair = False
         for g in split:
             kind = g.kind
             if kind == "chow":
-                mask |= 7 << min(g.tiles)
+                mask |= 7 << g.tiles[0]
                 chows += 1
                 sets += 1
             elif kind == "pung":
                 t = g.tiles[0]
                 mask |= 1 << t
                 sets += 1
-                if HONOUR_BASE <= t < WIND_END:
-                    winds |= 1 << (t - HONOUR_BASE)
-                if t in special:
-                    n_special += 1
+                if t >= HONOUR_BASE:
+                    use += 3 << 4 * (t - HONOUR_BASE)
+                    if t < WIND_END:
+                        winds |= 1 << (t - HONOUR_BASE)
+                    if t in special:
+                        n_special += 1
             elif kind == "pair":
                 pair = g.tiles[0]
                 mask |= 1 << pair
+                if pair >= HONOUR_BASE:
+                    use += 2 << 4 * (pair - HONOUR_BASE)
             elif kind == "wild_set":
                 wild_sets += 1
                 sets += 1
             else:
                 wild_pair = True
-        if mask >> WHITE & 1 and h.white_is_bonus:
-            continue  # a joker standing for a bonus 白板 is not allowed (§2.1 rule 9)
+        if white_is_bonus and mask >> WHITE & 1:
+            continue  # a 財神 may not stand for a bonus 白板 (§2.1 rule 9)
         shape = Shape(mask, winds, n_special, chows, sets, pair, wild_sets)
         if wild_sets or wild_pair:
-            yield from _wild_readings(h, split, shape, wild_pair)
+            key = (shape, wild_pair, use)
+            if key in seen:
+                continue
+            seen.add(key)
+            for wshape, faces in _wild_readings(h, shape, wild_pair, use):
+                yield wshape, index, faces
         else:
-            yield Reading(shape, split, ())
+            yield shape, index, ()
 
 
-def _honour_use(h: Held, split: tuple[Group, ...]) -> list[int]:
-    use = [0] * 7
-    for m in h.melds:
-        if m.tiles[0] >= HONOUR_BASE:
-            use[m.tiles[0] - HONOUR_BASE] += len(m.tiles)
-    for g in split:
-        for t in g.tiles:
-            if t >= HONOUR_BASE:
-                use[t - HONOUR_BASE] += 1
-    return use
-
-
-def _wild_readings(h: Held, split: tuple[Group, ...], base: Shape, wild_pair: bool) -> Iterator[Reading]:
-    """Give each pure-財神 group a face; no honour face may be used more than 4 times."""
-    use = _honour_use(h, split)
-    pair_faces: Sequence[int | None] = WILD_FACES if wild_pair else (None,)
-    for set_faces in combinations_with_replacement(WILD_FACES, base.wild_sets):
+def _wild_readings(h: Held, base: Shape, wild_pair: bool, use: int) -> Iterator[tuple[Shape, tuple[int, ...]]]:
+    """Faces for the pure-財神 groups; no honour face may be used more than 4 times."""
+    colours = _colours(base.mask)
+    pair_faces: Sequence[int | None] = (None,)
+    if wild_pair:
+        missing = tuple(HONOUR_BASE + i for i in range(4) if not base.winds >> i & 1)
+        pair_faces = (*colours, *missing) if len(missing) <= 1 + base.wild_sets else colours
+    set_faces_of = HONOURS + colours[:-1]
+    for set_faces in combinations_with_replacement(set_faces_of, base.wild_sets):
         for pf in pair_faces:
-            need = [0] * 7
-            mask, winds, special, pair = base.mask, base.winds, base.special, base.pair
+            u = use
+            mask, winds, n_special, pair = base.mask, base.winds, base.special, base.pair
             for f in set_faces:
                 mask |= 1 << f
                 if f >= HONOUR_BASE:
-                    need[f - HONOUR_BASE] += 3
+                    u += 3 << 4 * (f - HONOUR_BASE)
                     if f < WIND_END:
                         winds |= 1 << (f - HONOUR_BASE)
-                if f in h.special:
-                    special += 1
+                    if f in h.special:
+                        n_special += 1
             if pf is not None:
                 mask |= 1 << pf
                 pair = pf
                 if pf >= HONOUR_BASE:
-                    need[pf - HONOUR_BASE] += 2
-            if any(n and n + u > 4 for n, u in zip(need, use, strict=True)):
+                    u += 2 << 4 * (pf - HONOUR_BASE)
+            if u != use and _overused(u, (*set_faces, pf)):
                 continue
             faces = set_faces if pf is None else (*set_faces, pf)
-            shape = Shape(mask, winds, special, base.chows, base.sets, pair, base.wild_sets)
-            yield Reading(shape, split, faces)
+            yield Shape(mask, winds, n_special, base.chows, base.sets, pair, base.wild_sets), faces
+
+
+def _colours(mask: int) -> tuple[int, ...]:
+    """Faces that differ for the colour patterns (清/混/绿一色), given the faces already in the hand: a face
+    of the suit present (of each suit when none is) and 發 (an honour, and green).  With two suits present
+    colour no longer matters, but a suit face is kept in case every honour is used up."""
+    suits = [i for i in range(3) if mask & SUIT_MASKS[i]]
+    if suits:
+        return (SUIT_FACES[suits[0]], FA)
+    return (*SUIT_FACES, FA)
+
+
+def _overused(use: int, faces: tuple[int | None, ...]) -> bool:
+    """One of ``faces`` (honours) is used more than 4 times; ``use`` has 4 bits per honour, 東 lowest."""
+    return any(f is not None and f >= HONOUR_BASE and use >> 4 * (f - HONOUR_BASE) & 15 > 4 for f in faces)
 
 
 def free_special_pungs(h: Held, mp: MeldPart) -> int:
     """B-20: a non-winner's 財神 complete as many own-wind/中/發 pungs as they can, each used once.
 
-    Three or four natural tiles are a 刻 already; a pair needs one 財神, a single two, none three.
+    Three or four natural tiles are a 刻 already; a pair needs one 財神, a single two, nothing three.
     """
     counts = h.counts
-    if not h.jokers:
-        return sum(1 for f in h.special if counts[f] >= 3 and f not in mp.faces)
-    costs = sorted(max(0, 3 - counts[f]) for f in h.special if f not in mp.faces)
     jokers = h.jokers
     made = 0
+    if not jokers:
+        for f in h.special:
+            if counts[f] >= 3 and f not in mp.faces:
+                made += 1
+        return made
+    costs = sorted([max(0, 3 - counts[f]) for f in h.special if f not in mp.faces])
     for cost in costs:
         if cost > jokers:
             break
@@ -176,5 +202,9 @@ def free_special_pungs(h: Held, mp: MeldPart) -> int:
     return made
 
 
+_NONWINNER = tuple(Shape(0, 0, n, 0, 0, -1, 0) for n in range(8))
+
+
 def nonwinner_shape(h: Held, mp: MeldPart) -> Shape:
-    return Shape(0, 0, mp.special + free_special_pungs(h, mp), 0, 0, -1, 0)
+    """A non-winner has no split; only its own-wind/中/發 pungs count (exposed and concealed)."""
+    return _NONWINNER[mp.special + free_special_pungs(h, mp)]

@@ -46,7 +46,7 @@ class Rule:
     scope: str
     fn: Callable[..., int]
     replaces: tuple[str, ...] = ()
-    needs: str = ""  # a ``Held`` field that must be non-empty for the rule to apply (a fast skip)
+    needs: str = ""  # a field of what the rule reads (Held, Shape or Win) that must be truthy (a fast skip)
 
 
 RULES: list[Rule] = []
@@ -78,21 +78,41 @@ def active(rules: Iterable[Rule], values: dict[str, Any]) -> Active:
     return tuple((r, values[r.key]) for r in rules if values[r.key])
 
 
-def evaluate(rules: Active, h: Any, extra: Any = None) -> list[Hit]:
-    """(rule, 台) for every active rule that scores; ``extra`` is the shape or the win, if the scope has one."""
+Grouped = tuple[tuple[str, Active], ...]  # runs of rules that need the same ``Held`` field
+
+
+def grouped(rules: Active) -> Grouped:
+    out: list[tuple[str, list[tuple[Rule, Any]]]] = []
+    for r, v in rules:
+        if out and out[-1][0] == r.needs:
+            out[-1][1].append((r, v))
+        else:
+            out.append((r.needs, [(r, v)]))
+    return tuple((needs, tuple(rs)) for needs, rs in out)
+
+
+def evaluate_held(groups: Grouped, h: Any) -> list[Hit]:
+    """(rule, 台) for every rule that scores on the tiles held; a run whose field is empty is skipped."""
     out: list[Hit] = []
-    if extra is None:
+    for needs, rules in groups:
+        if needs and not getattr(h, needs):
+            continue
         for r, v in rules:
-            if r.needs and not getattr(h, r.needs):
-                continue
             got = r.fn(h, v)
             if got:
                 out.append((r, got))
-    else:
-        for r, v in rules:
-            got = r.fn(h, extra, v)
-            if got:
-                out.append((r, got))
+    return out
+
+
+def evaluate(rules: Active, h: Any, extra: Any) -> list[Hit]:
+    """(rule, 台) for every active rule that scores; ``extra`` is the shape or the win."""
+    out: list[Hit] = []
+    for r, v in rules:
+        if r.needs and not getattr(extra, r.needs):
+            continue
+        got = r.fn(h, extra, v)
+        if got:
+            out.append((r, got))
     return out
 
 

@@ -34,7 +34,7 @@ _COMMON_WINS = frozenset(
 )
 VARIANTS: dict[str, VariantShape] = {
     "tiantai": VariantShape(3, 13, "mp", False, 2, _COMMON_WINS | {WinKind.EIGHT_FLOWERS}),
-    "taipao": VariantShape(4, 16, "mps", True, 1, _COMMON_WINS | {WinKind.SPLIT_DEAL, WinKind.KILL_PIG}),
+    "taipao": VariantShape(4, 16, "mps", True, 1, _COMMON_WINS | {WinKind.SPLIT_DEAL, WinKind.KILL_PIG, WinKind.EIGHT_FLOWERS}),
     "taiwan": VariantShape(4, 16, "mps", True, 1, _COMMON_WINS | {WinKind.EIGHT_FLOWERS, WinKind.SEVEN_ROB_ONE}),
 }
 FED = frozenset({WinKind.DISCARD, WinKind.ROB_KONG})

@@ -140,7 +140,17 @@ class Variant:
         return self.reserve_tiles
 
     def flower_win(self, state: HandState) -> tuple[int, str] | None:
-        """(winner, kind) when a flower count ends the hand (八仙過海 / 七搶一); None by default."""
+        """(winner, kind) when a flower count ends the hand.
+
+        By default only the room option ``eight_flowers`` (花胡: §1.1 r33, §2.1 r19, off by default)
+        ends it, when one seat holds all eight flowers; 台灣 overrides with 八仙過海 / 七搶一.
+        """
+        mode = state.options.get("eight_flowers", False)
+        if not mode or mode == "off":
+            return None
+        for seat, s in enumerate(state.seats):
+            if sum(1 for t in s.flowers if t >= FLOWER_BASE) == 8:
+                return seat, "eight_flowers"
         return None
 
     def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:

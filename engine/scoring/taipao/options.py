@@ -63,6 +63,15 @@ class Options:
         return total * self.double_factor if total >= self.double_threshold else total
 
 
+def option_defaults() -> dict[str, Any]:
+    """Every scoring option of 台炮 with its default (RULES.md §2.2, §8)."""
+    out: dict[str, Any] = {r.key: r.default for r in RULES}
+    out.update({k: d for k, (d, _) in INT_OPTIONS.items()})
+    out.update(BOOL_OPTIONS)
+    out["eight_flowers"] = "off"
+    return out
+
+
 def known_keys() -> frozenset[str]:
     return frozenset({r.key for r in RULES} | set(INT_OPTIONS) | set(BOOL_OPTIONS) | {"eight_flowers"})
 

@@ -12,7 +12,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.hand import HandCode, decompositions, is_win, waits
@@ -208,7 +208,7 @@ def section_play(hands: int = 100) -> list[Row]:
     for name in ("tiantai", "taipao", "taiwan"):
         seeds = iter(range(10**9))
 
-        def batch(name: str = name) -> None:
+        def batch(name: str = name, seeds: Iterator[int] = seeds) -> None:
             for _ in range(hands):
                 _play_random_hand(name, next(seeds))
 
@@ -217,9 +217,61 @@ def section_play(hands: int = 100) -> list[Row]:
     return rows
 
 
+def _winning_situations(variant_name: str, want: int, wildcards: bool | None) -> list[Any]:
+    """Situations of finished greedy-bot hands that had a winner (``wildcards``: the winner holds 財神
+    (True), holds none (False), or either (None))."""
+    from engine.bots import greedy_policy
+    from engine.state import HandState
+    from engine.variants import find_variant
+
+    variant = find_variant(variant_name)
+    found: list[Any] = []
+    seed = 0
+    while len(found) < want and seed < 50 * want:
+        seed += 1
+        hand = HandState.deal(variant, seed=seed)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            hand.apply(greedy_policy(hand, hand.awaiting()[0], rng))
+        result = hand.result
+        if result is None or not result.winners or result.win_kind is None:
+            continue
+        if result.win_kind.value in ("kill_pig", "eight_flowers", "seven_rob_one"):
+            continue
+        sit = result.situation
+        held = sum(1 for t in sit.seats[sit.winners[0]].concealed if t in sit.wildcards)
+        if wildcards is None or (held >= 2) == wildcards and (held == 0 or wildcards):
+            found.append(sit)
+    return found
+
+
+def section_scoring(hands: int = 200) -> list[Row]:
+    """scoring one winning hand from bot play (every split, every 財神 assignment, settlement)"""
+    from engine.scoring import score
+
+    rows: list[Row] = []
+    cases = [("tiantai", None, "target ≤ 60"), ("taiwan", None, "target ≤ 60"),
+             ("taipao", False, "winner holds no 財神; target ≤ 60"),
+             ("taipao", True, "winner holds ≥ 2 財神; target ≤ 300")]
+    for name, wild, target in cases:
+        situations = _winning_situations(name, hands, wild)
+        per_hand = []
+        for sit in situations:
+            score(sit)
+            t0 = time.perf_counter_ns()
+            for _ in range(5):
+                score(sit)
+            per_hand.append((time.perf_counter_ns() - t0) / 5 / 1000)
+        label = f"{name}: score a winning hand" + ("" if wild is None else (" (2+ 財神)" if wild else " (no 財神)"))
+        rows.append((label, statistics.median(per_hand), f"{target}; {len(situations)} hands, "
+                     f"p90 {statistics.quantiles(per_hand, n=10)[-1]:.0f} µs"))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[], list[Row]]] = {
     "hand": section_hand,
     "play": section_play,
+    "scoring": section_scoring,
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, ActionKind, act, Declare
+from engine.actions import Action, ActionKind, Declare, act
 from engine.melds import MeldKind
 from engine.tiles import TILES
 

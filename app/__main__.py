@@ -1,0 +1,75 @@
+"""Command line.
+
+    python -m app                  serve on HOST:PORT (default 127.0.0.1:8000), migrating first
+    python -m app migrate          apply database migrations and exit
+    python -m app make-admin NAME  make an existing account an admin
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from app.core.config import get_settings
+from app.core.db import make_engine, make_sessionmaker, migrate
+from app.services.accounts import get_user_by_username, make_admins
+
+
+async def _migrate() -> None:
+    engine = make_engine(get_settings().database_url)
+    try:
+        await migrate(engine)
+    finally:
+        await engine.dispose()
+
+
+async def _make_admin(name: str) -> int:
+    engine = make_engine(get_settings().database_url)
+    try:
+        await migrate(engine)
+        async with make_sessionmaker(engine)() as session:
+            user = await get_user_by_username(session, username=name)
+            if user is None:
+                print(f"no account named {name!r}; register it first", file=sys.stderr)
+                return 1
+            shown = user.username
+            await make_admins(session, usernames=[name])
+        print(f"{shown} is an admin")
+        return 0
+    finally:
+        await engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app", description="The mahjong server.")
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("serve", help="run the server (the default)")
+    commands.add_parser("migrate", help="apply database migrations and exit")
+    make_admin = commands.add_parser("make-admin", help="make an existing account an admin")
+    make_admin.add_argument("name")
+    args = parser.parse_args(argv)
+
+    if args.command == "migrate":
+        asyncio.run(_migrate())
+        return 0
+    if args.command == "make-admin":
+        return asyncio.run(_make_admin(args.name))
+
+    import uvicorn
+
+    settings = get_settings()
+    # The app migrates at startup (settings.migrate_on_startup), so there is no separate step here.
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        proxy_headers=True,
+        ws_max_size=64 * 1024,  # no legitimate client message comes near this
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import CurrentUser, SessionDep
+from app.schemas import LedgerEntryOut, MeOut
+from app.services import ledger
+
+router = APIRouter(prefix="/api/me", tags=["me"])
+
+
+@router.get("")
+async def read_me(user: CurrentUser) -> MeOut:
+    return MeOut.of(user)
+
+
+@router.get("/ledger")
+async def read_my_ledger(
+    user: CurrentUser,
+    session: SessionDep,
+    asset: Literal["coins", "rank_points"] | None = None,
+    before_id: int | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[LedgerEntryOut]:
+    """Your coin and 積分 history, newest first."""
+    entries = await ledger.list_entries(session, user_id=user.id, asset=asset, before_id=before_id, limit=limit)
+    return [LedgerEntryOut.model_validate(entry) for entry in entries]

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, status
+
+from app.api.deps import CurrentUser, RegistryDep
+from app.game.rooms import ROOMS, RoomKey
+from app.game.variants import VARIANTS, option_specs
+from app.schemas import OptionSpecOut, RoomOut, TableCreateIn, TableOut, VariantOut
+from app.tables import seating
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+@router.get("/rooms")
+async def list_rooms() -> list[RoomOut]:
+    return [RoomOut(key=r.key.value, name=r.name, coins_per_point=r.coins_per_point, entry_coins=r.entry_coins)
+            for r in ROOMS.values()]
+
+
+@router.get("/variants")
+async def list_variants() -> list[VariantOut]:
+    """The variants and the table options each accepts (what a create-table form needs)."""
+    return [
+        VariantOut(
+            key=v.key.value,
+            name=v.name,
+            seats=v.seats,
+            options={
+                name: OptionSpecOut(
+                    type=spec.kind.__name__, default=spec.default, minimum=spec.minimum,
+                    maximum=spec.maximum, choices=list(spec.choices) if spec.choices else None,
+                )
+                for name, spec in option_specs(v.key).items()
+            },
+        )
+        for v in VARIANTS.values()
+    ]
+
+
+@router.get("/rooms/{room}/tables")
+async def list_tables(room: RoomKey, registry: RegistryDep) -> list[TableOut]:
+    return [TableOut.model_validate(t.public()) for t in registry.list_tables(room)]
+
+
+@router.post("/rooms/{room}/tables", status_code=status.HTTP_201_CREATED)
+async def create_table(room: RoomKey, body: TableCreateIn, user: CurrentUser, registry: RegistryDep) -> TableOut:
+    """Open a table in this room; you take seat 0.  Needs the room's entry coins."""
+    table = await seating.open_table(
+        registry=registry, user=user, room=room, variant=body.variant, options=body.options
+    )
+    return TableOut.model_validate(table.public())

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, status
+
+from app.api.deps import CurrentUser, RegistryDep
+from app.schemas import SitIn, StandOut, TableCreateIn, TableOut
+from app.tables import seating
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+
+@router.get("/tables/{table_id}")
+async def read_table(table_id: str, registry: RegistryDep) -> TableOut:
+    return TableOut.model_validate(registry.get(table_id).public())
+
+
+@router.post("/tables/{table_id}/sit")
+async def sit(table_id: str, user: CurrentUser, registry: RegistryDep, body: SitIn | None = None) -> TableOut:
+    """Take a seat (the first free one if none is given).  One table per account at a time."""
+    table = await seating.take_seat(
+        registry=registry, user=user, table_id=table_id, seat=body.seat if body else None
+    )
+    return TableOut.model_validate(table.public())
+
+
+@router.post("/tables/{table_id}/stand")
+async def stand(table_id: str, user: CurrentUser, registry: RegistryDep) -> StandOut:
+    table = await registry.stand(table_id, user_id=user.id)
+    return StandOut(table=TableOut.model_validate(table.public()) if table else None)
+
+
+@router.post("/practice", status_code=status.HTTP_201_CREATED)
+async def create_practice(body: TableCreateIn, user: CurrentUser, registry: RegistryDep) -> TableOut:
+    """A private table against server bots; no coins move."""
+    table = await seating.open_practice(registry=registry, user=user, variant=body.variant, options=body.options)
+    return TableOut.model_validate(table.public())

@@ -1,0 +1,78 @@
+"""The one settings class.  Every value can be set from the environment (``DATABASE_URL``, ``PORT`` ...)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER_SECRET = "change-me"
+
+
+def _default_database_url() -> str:
+    # An embedded database so `python -m app` works with nothing else installed.
+    return f"sqlite+aiosqlite:///{PROJECT_ROOT / 'var' / 'mahjong.sqlite3'}"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    environment: Literal["development", "staging", "production"] = "development"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+
+    secret_key: str = PLACEHOLDER_SECRET
+    token_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
+
+    database_url: str = Field(default_factory=_default_database_url)
+    # Run Alembic to head when the app starts; turn off when a deploy step migrates instead.
+    migrate_on_startup: bool = True
+    # Unset: lobby events fan out inside this process only.  Set: through Redis pub/sub, so every
+    # process's lobby sockets see every process's tables.
+    redis_url: str | None = None
+    lobby_channel: str = "mahjong:lobby"
+
+    welcome_grant: int = Field(default=50_000, ge=0)
+    # Accounts with these names are admins (checked at registration and at every startup).
+    admin_usernames: Annotated[list[str], NoDecode] = Field(default_factory=list)
+
+    web_dir: Path = PROJECT_ROOT / "web"
+
+    @field_validator("admin_usernames", mode="before")
+    @classmethod
+    def _split_names(cls, value: object) -> object:
+        # ADMIN_USERNAMES=alice,bob reads better in an env file than a JSON list.
+        if isinstance(value, str):
+            return [name.strip() for name in value.split(",") if name.strip()]
+        return value
+
+    @field_validator("redis_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        # docker-compose and .env files often carry REDIS_URL= with no value.
+        return None if value == "" else value
+
+    @model_validator(mode="after")
+    def _refuse_placeholder_secret(self) -> Settings:
+        # Anyone who knows the placeholder could mint tokens for any account, admins included.
+        if self.environment != "development" and (
+            self.secret_key == PLACEHOLDER_SECRET or len(self.secret_key) < 32
+        ):
+            raise ValueError(
+                f"SECRET_KEY must be set to a random value of at least 32 characters when "
+                f"ENVIRONMENT={self.environment}"
+            )
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

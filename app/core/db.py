@@ -1,0 +1,75 @@
+"""Engine, sessions and migrations.  The same code (and the same migrations) serve SQLite and Postgres."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from app.core.config import PROJECT_ROOT
+
+ALEMBIC_INI = PROJECT_ROOT / "alembic.ini"
+
+
+def make_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite":
+        return create_async_engine(url, pool_pre_ping=True, **kwargs)
+
+    if url.database and url.database != ":memory:":
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    # A generous busy timeout: writers queue behind each other instead of failing.
+    engine = create_async_engine(url, connect_args={"timeout": 30}, **kwargs)
+    _make_sqlite_transactions_serial(engine)
+    return engine
+
+
+def _make_sqlite_transactions_serial(engine: AsyncEngine) -> None:
+    """Make every SQLite transaction take the write lock when it begins.
+
+    The sqlite3 driver only opens a transaction at the first INSERT/UPDATE, so a SELECT followed by an UPDATE
+    is two separate steps and a concurrent settlement could slip in between (a lost update).  SQLite has no
+    SELECT ... FOR UPDATE; BEGIN IMMEDIATE is its equivalent, taken for the whole database.  Transactions
+    therefore run one at a time, which is fine for the single-process embedded setup; Postgres is the
+    backend for real concurrency.
+    """
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves, below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    # expire_on_commit=False: services commit, and routers still read the returned objects afterwards.
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def alembic_config() -> Config:
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    return config
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` on ``engine`` (migrations/env.py uses the connection we pass)."""
+
+    def _upgrade(connection: Connection) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+    async with engine.begin() as connection:
+        await connection.run_sync(_upgrade)

@@ -1,0 +1,43 @@
+"""Passwords (argon2id) and bearer tokens (signed, expiring, carrying the user id)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+_hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
+# Verified when the username does not exist, so a failed login takes as long either way (no enumeration).
+_DUMMY_HASH = _hasher.hash("not-a-real-password")
+_TOKEN_SALT = "mahjong.access-token"
+
+
+async def hash_password(password: str) -> str:
+    # argon2 is deliberately slow; keep it off the event loop.
+    return await asyncio.to_thread(_hasher.hash, password)
+
+
+async def verify_password(password: str, password_hash: str | None) -> bool:
+    def _verify() -> bool:
+        try:
+            return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await asyncio.to_thread(_verify)
+
+
+def create_access_token(user_id: int, *, secret_key: str) -> str:
+    return URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).dumps({"uid": user_id})
+
+
+def read_access_token(token: str, *, secret_key: str, max_age: int) -> int | None:
+    """The user id in a valid, unexpired token; None for anything else."""
+    try:
+        data = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).loads(token, max_age=max_age)
+    except BadSignature:  # SignatureExpired is a subclass
+        return None
+    uid = data.get("uid") if isinstance(data, dict) else None
+    return uid if isinstance(uid, int) and not isinstance(uid, bool) else None

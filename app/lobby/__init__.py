@@ -1,0 +1,1 @@
+"""The lobby: table events fanned out to lobby WebSockets."""

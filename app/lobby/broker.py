@@ -1,0 +1,120 @@
+"""Lobby fan-out: table events to every lobby WebSocket.
+
+``LobbyBroker`` delivers inside this process.  ``RedisLobbyBroker`` publishes through a Redis channel and
+delivers what it hears to local subscribers, so lobby sockets on every process see every process's events.
+Redis pub/sub is at-most-once and a slow socket is dropped rather than allowed to grow a queue: clients
+treat the lobby as hints and resync from the snapshot sent on (re)connect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+
+
+class Subscription:
+    def __init__(self, max_queue: int) -> None:
+        self.queue: asyncio.Queue[Event | None] = asyncio.Queue(max_queue)
+        self.dropped = False  # set when the subscriber fell too far behind; its socket should close
+
+    def offer(self, event: Event) -> None:
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(event)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.queue.get_nowait()  # make room for the end-of-stream marker
+            self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self._events()
+
+    async def _events(self) -> AsyncIterator[Event]:
+        while (event := await self.queue.get()) is not None:
+            yield event
+
+
+class LobbyBroker:
+    def __init__(self, *, max_queue: int = 64) -> None:
+        self._max_queue = max_queue
+        self._subscribers: set[Subscription] = set()
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        for sub in list(self._subscribers):
+            sub.close()
+
+    async def publish(self, event: Event) -> None:
+        self._deliver(event)
+
+    @contextlib.contextmanager
+    def subscribe(self) -> Any:
+        sub = Subscription(self._max_queue)
+        self._subscribers.add(sub)
+        try:
+            yield sub
+        finally:
+            self._subscribers.discard(sub)
+
+    def _deliver(self, event: Event) -> None:
+        for sub in list(self._subscribers):
+            sub.offer(event)
+
+
+class RedisLobbyBroker(LobbyBroker):
+    def __init__(self, redis_url: str, *, channel: str, max_queue: int = 64) -> None:
+        super().__init__(max_queue=max_queue)
+        self._redis = Redis.from_url(redis_url)
+        self._channel = channel
+        self._listener: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(self._channel)  # before returning, so nothing published after start is missed
+        self._listener = asyncio.create_task(self._listen(pubsub), name="lobby-redis-listener")
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        await super().stop()
+        await self._redis.aclose()
+
+    async def publish(self, event: Event) -> None:
+        # Not delivered locally here: this process hears its own message back from Redis like everyone else.
+        await self._redis.publish(self._channel, json.dumps(event, ensure_ascii=False))
+
+    async def _listen(self, pubsub: Any) -> None:
+        try:
+            while True:
+                try:
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            self._deliver(json.loads(message["data"]))
+                except (RedisError, OSError) as exc:
+                    # redis-py reconnects and resubscribes on the next read; events in the gap are lost,
+                    # which lobby clients tolerate (see the module docstring).
+                    log.warning("lobby Redis connection lost (%s); retrying", exc)
+                    await asyncio.sleep(1)
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()

@@ -1,0 +1,88 @@
+"""The FastAPI application: ``create_app(settings)`` builds it; ``python -m app`` serves it."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from app.api.main import api_router
+from app.core.config import Settings, get_settings
+from app.core.db import make_engine, make_sessionmaker, migrate
+from app.lobby.broker import LobbyBroker, RedisLobbyBroker
+from app.services.accounts import make_admins
+from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
+from app.state import AppState
+from app.tables.registry import TableRegistry
+from app.tables.runtime import default_table_runtime  # [tables] the table actors
+from app.web import mount_web
+from app.ws import hands as hands_routes  # [tables] hand records
+from app.ws import table_socket  # [tables] the table WebSocket
+
+log = logging.getLogger(__name__)
+
+# The table actor's way in: entered once everything in AppState exists (set registry.on_table_full etc.),
+# exited first at shutdown (stop the actors while the database is still there).
+TableRuntime = Callable[[AppState], AbstractAsyncContextManager[None]]
+
+_STATUS = {NotFound: 404, Conflict: 409, Forbidden: 403, InvalidInput: 422}
+
+
+def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    table_runtime = table_runtime or default_table_runtime()  # [tables] actors start when a table fills
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        if settings.migrate_on_startup:
+            await migrate(engine)
+        sessionmaker = make_sessionmaker(engine)
+        if settings.admin_usernames:
+            async with sessionmaker() as session:
+                await make_admins(session, usernames=settings.admin_usernames)
+        broker = (
+            RedisLobbyBroker(settings.redis_url, channel=settings.lobby_channel)
+            if settings.redis_url
+            else LobbyBroker()
+        )
+        await broker.start()
+        state = AppState(
+            settings=settings,
+            engine=engine,
+            sessionmaker=sessionmaker,
+            broker=broker,
+            registry=TableRegistry(publish=broker.publish),
+        )
+        app.state.services = state
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                if table_runtime is not None:
+                    await stack.enter_async_context(table_runtime(state))
+                yield
+        finally:
+            await broker.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Mahjong server",
+        summary="天台, 台炮 and 台灣16張 for coins: accounts, ledger, rooms and tables.",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        status = next((code for kind, code in _STATUS.items() if isinstance(exc, kind)), 400)
+        return JSONResponse({"detail": exc.message}, status_code=status)
+
+    app.include_router(api_router)
+    # [tables] the table socket finds the actors through app.state.table_runtime
+    app.state.table_runtime = table_runtime
+    app.include_router(table_socket.router)
+    app.include_router(hands_routes.router)
+    mount_web(app, settings.web_dir)
+    return app

@@ -1,0 +1,114 @@
+"""Database tables.  Every change here needs an Alembic migration in migrations/versions/."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    false,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# SQLite only auto-increments a column declared exactly INTEGER PRIMARY KEY.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    # Named constraints, so migrations can refer to them and autogenerate matches on both backends.
+    metadata = MetaData(
+        naming_convention={
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s",
+        }
+    )
+
+
+class User(Base):
+    __tablename__ = "users"
+    __table_args__ = (
+        # The last line of defence: no code path, however buggy, can leave an account in debt.
+        CheckConstraint("coins >= 0", name="coins_nonnegative"),
+        CheckConstraint("rank_points >= 0", name="rank_points_nonnegative"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(20))
+    # NFKC + casefold of the username, so "Alice" and "ａｌｉｃｅ" cannot both exist.
+    username_key: Mapped[str] = mapped_column(String(20), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    # Denormalised from the ledger for locking and reads; the ledger's last balance_after always equals it.
+    coins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    rank_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # 積分
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+
+
+class Hand(Base):
+    """One played hand: enough to replay it (seed, actions) and to audit its settlement."""
+
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    # Chosen by the table actor; settling the same key twice is a no-op.
+    hand_key: Mapped[str] = mapped_column(String(200), unique=True)
+    table_id: Mapped[str | None] = mapped_column(String(64))
+    variant: Mapped[str] = mapped_column(String(16))
+    room: Mapped[str | None] = mapped_column(String(16))  # None for practice tables
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    seed: Mapped[str | None] = mapped_column(Text)
+    commitment: Mapped[str | None] = mapped_column(String(128))
+    seats: Mapped[list[Any]] = mapped_column(JSON)  # user id per seat, null for a bot
+    actions: Mapped[list[Any]] = mapped_column(JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # What the settlement did (coin and 積分 deltas per seat, forfeits), returned again on a repeat call.
+    settlement: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+
+
+class LedgerEntry(Base):
+    """Append-only: one row per change of one account's coins or 積分.  Never updated, never deleted."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint("asset IN ('coins', 'rank_points')", name="asset"),
+        CheckConstraint("balance_after >= 0", name="balance_nonnegative"),
+        Index("ix_ledger_entries_user_id_id", "user_id", "id"),
+        Index("ix_ledger_entries_hand_id", "hand_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    asset: Mapped[str] = mapped_column(String(16), default="coins", server_default="coins")
+    delta: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(32))
+    # Unique, so a retried write (a settlement, a grant, an admin click) can never apply twice.
+    idempotency_key: Mapped[str] = mapped_column(String(200), unique=True)
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # the admin, for adjustments
+    note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )

@@ -1,0 +1,145 @@
+"""Request and response bodies of the HTTP API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.game.titles import title_for
+from app.game.variants import Variant
+from app.models import User
+from app.services.accounts import canonical_username, check_password
+from app.services.errors import InvalidInput
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+
+
+class RegisterIn(Credentials):
+    @field_validator("username")
+    @classmethod
+    def _username(cls, value: str) -> str:
+        try:
+            return canonical_username(value)[0]
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+
+    @field_validator("password")
+    @classmethod
+    def _password(cls, value: str) -> str:
+        try:
+            check_password(value)
+        except InvalidInput as exc:
+            raise ValueError(exc.message) from None
+        return value
+
+
+class MeOut(BaseModel):
+    id: int
+    username: str
+    coins: int
+    rank_points: int = Field(description="積分: cumulative net settlement points, floored at 0")
+    title: str = Field(description="rank title for the 積分, e.g. 白板, 一萬 … 麻將王")
+    is_admin: bool
+
+    @classmethod
+    def of(cls, user: User) -> MeOut:
+        return cls(
+            id=user.id, username=user.username, coins=user.coins, rank_points=user.rank_points,
+            title=title_for(user.rank_points), is_admin=user.is_admin,
+        )
+
+
+class TokenOut(BaseModel):
+    access_token: str
+    token_type: Literal["bearer"] = "bearer"
+    expires_in: int
+    user: MeOut
+
+
+class RoomOut(BaseModel):
+    key: str
+    name: str
+    coins_per_point: int
+    entry_coins: int
+
+
+class OptionSpecOut(BaseModel):
+    type: str
+    default: Any
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: list[Any] | None = None
+
+
+class VariantOut(BaseModel):
+    key: str
+    name: str
+    seats: int
+    options: dict[str, OptionSpecOut]
+
+
+class TableCreateIn(BaseModel):
+    variant: Variant
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class SitIn(BaseModel):
+    seat: int | None = Field(default=None, description="a seat index; omitted = the first free seat")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    user_id: int | None
+    username: str | None
+    bot: bool
+
+
+class TableOut(BaseModel):
+    id: str
+    room: str | None
+    variant: str
+    options: dict[str, Any]
+    seats: list[SeatOut]
+    status: str
+    practice: bool
+    version: int
+
+
+class StandOut(BaseModel):
+    table: TableOut | None = Field(description="null when the table closed because nobody is left")
+
+
+class AdjustmentIn(BaseModel):
+    asset: Literal["coins", "rank_points"]
+    delta: int = Field(description="signed; never 0", ge=-(10**12), le=10**12)
+    reason: str = Field(min_length=1, max_length=500)
+    idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
+
+
+class LedgerEntryOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    user_id: int
+    asset: str
+    delta: int
+    balance_after: int
+    reason: str
+    idempotency_key: str
+    hand_id: int | None
+    actor_id: int | None
+    note: str | None
+    created_at: datetime
+
+
+class AdminUserOut(MeOut):
+    created_at: datetime
+
+    @classmethod
+    def of(cls, user: User) -> AdminUserOut:
+        return cls(**MeOut.of(user).model_dump(), created_at=user.created_at)

@@ -1,0 +1,1 @@
+"""Domain services: keyword-only async functions taking an AsyncSession, testable without HTTP."""

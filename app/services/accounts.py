@@ -1,0 +1,125 @@
+"""Accounts: registration with the welcome grant, login, admins."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.security import hash_password, verify_password
+from app.models import LedgerEntry, User
+from app.services.errors import Conflict, InvalidInput
+
+USERNAME_MIN, USERNAME_MAX = 3, 20
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+# ASCII letters only (plus CJK): other scripts would allow look-alike names (Cyrillic "а" for Latin "a").
+_USERNAME_RE = re.compile(r"[A-Za-z0-9_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+WELCOME_REASON = "welcome_grant"
+
+
+def canonical_username(username: str) -> tuple[str, str]:
+    """(the name as shown, the key that must be unique).  Raises InvalidInput.
+
+    NFKC first, so full-width "ａｌｉｃｅ" is stored as "alice"; the key is also case-folded so "Alice" and
+    "alice" are one account.
+    """
+    shown = unicodedata.normalize("NFKC", username)
+    if not USERNAME_MIN <= len(shown) <= USERNAME_MAX:
+        raise InvalidInput(f"username must be {USERNAME_MIN}-{USERNAME_MAX} characters")
+    if not _USERNAME_RE.fullmatch(shown):
+        raise InvalidInput("username may contain only letters, digits, underscore and Chinese characters")
+    return shown, shown.casefold()
+
+
+def check_password(password: str) -> None:
+    if len(password) < PASSWORD_MIN:
+        raise InvalidInput(f"password must be at least {PASSWORD_MIN} characters")
+    if len(password) > PASSWORD_MAX:
+        raise InvalidInput(f"password must be at most {PASSWORD_MAX} characters")
+
+
+def _keys(names: Iterable[str]) -> set[str]:
+    return {unicodedata.normalize("NFKC", name).casefold() for name in names}
+
+
+async def register(
+    session: AsyncSession,
+    *,
+    username: str,
+    password: str,
+    welcome_grant: int,
+    admin_usernames: Iterable[str] = (),
+) -> User:
+    """Create an account and credit the welcome grant in the same transaction.  Raises InvalidInput/Conflict."""
+    shown, key = canonical_username(username)
+    check_password(password)
+    password_hash = await hash_password(password)  # before the transaction: it is slow
+    user = User(
+        username=shown,
+        username_key=key,
+        password_hash=password_hash,
+        coins=welcome_grant,
+        rank_points=0,
+        is_admin=key in _keys(admin_usernames),
+    )
+    session.add(user)
+    try:
+        await session.flush()
+        if welcome_grant:
+            session.add(
+                LedgerEntry(
+                    user_id=user.id,
+                    asset="coins",
+                    delta=welcome_grant,
+                    balance_after=welcome_grant,
+                    reason=WELCOME_REASON,
+                    idempotency_key=f"welcome:{user.id}",
+                )
+            )
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise Conflict("that username is taken") from None
+    return user
+
+
+async def authenticate(session: AsyncSession, *, username: str, password: str) -> User | None:
+    """The account for these credentials, or None; callers must not say which part was wrong."""
+    try:
+        _, key = canonical_username(username)
+    except InvalidInput:
+        key = None
+    user = None
+    if key is not None:
+        user = await session.scalar(select(User).where(User.username_key == key))
+    # Always verify (against a dummy hash when there is no such user) so timing reveals nothing.
+    ok = await verify_password(password, user.password_hash if user else None)
+    return user if ok else None
+
+
+async def get_user(session: AsyncSession, *, user_id: int) -> User | None:
+    return await session.get(User, user_id)
+
+
+async def get_user_by_username(session: AsyncSession, *, username: str) -> User | None:
+    try:
+        _, key = canonical_username(username)
+    except InvalidInput:
+        return None
+    return await session.scalar(select(User).where(User.username_key == key))
+
+
+async def make_admins(session: AsyncSession, *, usernames: Iterable[str]) -> int:
+    """Grant admin to existing accounts with these names; returns how many rows changed."""
+    keys = _keys(usernames)
+    if not keys:
+        return 0
+    result = await session.execute(
+        update(User).where(User.username_key.in_(keys), User.is_admin.is_(False)).values(is_admin=True)
+    )
+    await session.commit()
+    return int(result.rowcount or 0)  # type: ignore[attr-defined]

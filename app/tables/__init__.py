@@ -1,0 +1,1 @@
+"""Tables: the in-memory registry and seating."""

@@ -1,0 +1,256 @@
+"""The table actor: one asyncio task per table owns its Match and HandState (lila's round actor, in Python).
+
+Sockets never touch the game: they post commands to the actor's bounded inbox and read their own outbox
+(``SeatLink``).  Timers post ``Tick`` commands, so every change happens inside the actor, one command at
+a time.  A command that raises is logged with the table's state and the table goes on.
+
+The hand flow itself (prompts, claim windows, timeouts, 托管, the claim hold) is ``flow.HandFlow``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.bots import TableBots
+from app.tables.clock import Clock, TimerHandle
+from app.tables.commands import Command, Inbound, Join, Leave, Stop, Tick
+from app.tables.fairness import WallSeed
+from app.tables.flow import HandFlow
+from app.tables.options import engine_options
+from app.tables.outbox import OpenPrompt, Outbox
+from app.tables.registry import TableInfo, TableRegistry
+from app.tables.seats import SeatLink, SeatSlot
+from app.tables.settings import TableSettings
+from app.tables.settle import Settler
+from app.ws.protocol import (
+    ActionMessage,
+    BackMessage,
+    ErrorCode,
+    ErrorMessage,
+    PingMessage,
+    PongMessage,
+    ResyncMessage,
+)
+from engine.events import Event
+from engine.match import Match
+from engine.state import HandState
+from engine.variants import find_variant
+
+log = logging.getLogger(__name__)
+RESERVED = 64  # inbox room kept for the actor's own timers and for Leave/Stop
+
+
+@dataclass
+class ActorServices:
+    registry: TableRegistry
+    settle: Settler
+    clock: Clock
+    settings: TableSettings
+    bots: Callable[[], TableBots] = TableBots
+    on_exit: Callable[[TableActor], Awaitable[None] | None] | None = None
+    # seconds from a socket reading an action to its results being queued for every seat (recent ones)
+    latencies: deque[float] | None = None
+
+
+class TableActor(HandFlow):
+    def __init__(self, info: TableInfo, services: ActorServices) -> None:
+        self.info = info
+        self.id = info.id
+        self.game_id = secrets.token_hex(4)  # tells this game's hand keys from a later game's at the table
+        self.services = services
+        self.settings = services.settings
+        self.clock = services.clock
+        self.registry = services.registry
+        self.bots = services.bots()
+        self.options: dict[str, Any] = engine_options(info.variant, info.options)
+        self.match = Match(find_variant(info.variant.value), first_dealer=0, options=self.options)
+        self.slots = [SeatSlot(seat, uid, info.seat_names[seat] if info.seat_names else None, seat in info.bots)
+                      for seat, uid in enumerate(info.seats)]
+        self.out = Outbox(self.slots, self.clock)
+        self.inbox: asyncio.Queue[Command] = asyncio.Queue(self.settings.inbox_size + RESERVED)
+        self.hand: HandState | None = None
+        self.hand_no = 0
+        self.wall: WallSeed | None = None
+        self.taken = 0  # engine events of this hand taken out (sent or pending)
+        self.pending: deque[Event] = deque()  # held by the claim hold
+        self.hold_until = 0.0
+        self.hold_key = 0
+        self.prompts: dict[int, OpenPrompt] = {}
+        self.snapshot_due: set[int] = set()
+        self.keys = itertools.count(1)
+        self.started = False
+        self.closed = False
+        self.hand_ended = False
+        self.end_reason: str | None = None  # set when the game must end (game_over runs after the command)
+        self.voided = 0
+        self.settled_hand: HandState | None = None
+        self.points = [0] * len(self.slots)
+        self.coins = [0] * len(self.slots)
+        self.handled = 0
+        self.task: asyncio.Task[None] | None = None
+        self._start_timer: TimerHandle | None = None
+
+    # -- life ------------------------------------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[None]:
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+        return self.task
+
+    async def run(self) -> None:
+        if not self._humans_missing():
+            self.post(Tick("start"))
+        else:
+            self._start_timer = self.timer(self.settings.join_seconds, Tick("start"))
+        try:
+            while not self.closed:
+                command = await self.inbox.get()
+                await self._run_one(command)
+                if self.handled % 8 == 0:
+                    await asyncio.sleep(0)  # a busy table must not starve the others
+        finally:
+            self._close_links(1001, "the table closed")
+            while not self.inbox.empty():  # sockets that joined as the table closed must not hang
+                command = self.inbox.get_nowait()
+                if isinstance(command, Join):
+                    command.link.close(1001, "the table closed")
+            if self.services.on_exit is not None:
+                result = self.services.on_exit(self)
+                if asyncio.iscoroutine(result):
+                    await result
+
+    async def _run_one(self, command: Command) -> None:
+        self.handled += 1
+        try:
+            self._handle(command)
+        except Exception:
+            self._crashed(command)
+        try:  # what a command may leave to do: settle a finished hand, end the game
+            if self.hand_ended:
+                self.hand_ended = False
+                await self.finish_hand()
+            if self.end_reason and not self.closed:
+                await self.game_over(self.end_reason)
+        except Exception:  # past the settlement's own retries: end the game cleanly
+            self._crashed(command)
+            with contextlib.suppress(Exception):
+                await self.game_over("server_error")
+            self.closed = True
+
+    def _handle(self, command: Command) -> None:
+        if isinstance(command, Inbound):
+            self._inbound(command)
+        elif isinstance(command, Tick):
+            self.on_tick(command)
+        elif isinstance(command, Join):
+            self._join(command.seat, command.link)
+        elif isinstance(command, Leave):
+            self._leave(command.seat, command.link)
+        elif isinstance(command, Stop):
+            self.closed = True
+
+    # -- posting (from sockets and timers) ---------------------------------------------------------------
+
+    def offer(self, command: Command) -> bool:
+        """A socket's message; False when the inbox is full (the socket tells its client "busy")."""
+        if self.closed or self.inbox.qsize() >= self.settings.inbox_size:
+            return False
+        self.inbox.put_nowait(command)
+        return True
+
+    def post(self, command: Command) -> None:
+        """Join, Leave, timers and Stop: always delivered (they use the reserved room)."""
+        if self.closed and isinstance(command, Join):
+            command.link.close(1001, "the table closed")
+            return
+        try:
+            self.inbox.put_nowait(command)
+        except asyncio.QueueFull:
+            log.error("table %s: inbox full, retrying %s", self.id, command)
+            asyncio.get_running_loop().call_later(0.01, self.post, command)
+
+    def timer(self, delay: float, tick: Tick) -> TimerHandle:
+        return self.clock.call_at(self.clock.now() + delay, lambda: self.post(tick))
+
+    # -- sockets ---------------------------------------------------------------------------------------
+
+    def _join(self, seat: int, link: SeatLink) -> None:
+        slot = self.slots[seat]
+        old, slot.link = slot.link, link
+        if old is not None and old is not link:
+            old.close(4001, "replaced by a newer connection")
+        self.send_snapshot(seat)
+        if old is None and self.started:
+            self.out.table_event(self.hand_no, "presence", seat=seat, connected=True)
+        self._maybe_stop_auto(seat)
+        if not self.started and not self._humans_missing():
+            self._start_game()
+
+    def _leave(self, seat: int, link: SeatLink) -> None:
+        slot = self.slots[seat]
+        if slot.link is not link:
+            return  # an old socket, already replaced
+        slot.link = None
+        link.close(1000, "left")
+        self.out.table_event(self.hand_no, "presence", seat=seat, connected=False)
+        prompt = self.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self.schedule_act(prompt)
+
+    def _humans_missing(self) -> bool:
+        return any(slot.human and slot.link is None for slot in self.slots)
+
+    def _close_links(self, code: int, reason: str) -> None:
+        for slot in self.slots:
+            if slot.link is not None:
+                slot.link.close(code, reason)
+                slot.link = None
+
+    # -- client messages -------------------------------------------------------------------------------
+
+    def _inbound(self, command: Inbound) -> None:
+        seat, message = command.seat, command.message
+        if self.slots[seat].link is not command.link:
+            return  # a replaced socket's late message
+        if isinstance(message, ActionMessage):
+            self.client_action(seat, message)
+            if command.received and self.services.latencies is not None:
+                self.services.latencies.append(time.perf_counter() - command.received)
+        elif isinstance(message, PingMessage):
+            self.out.send(seat, PongMessage(v=self.out.v, t=message.t, server_ms=self.clock.wall_ms()))
+        elif isinstance(message, ResyncMessage):
+            self.send_snapshot(seat)
+        elif isinstance(message, BackMessage):
+            self.player_back(seat)
+
+    def error(self, seat: int, code: ErrorCode, message: str) -> None:
+        self.out.send(seat, ErrorMessage(v=self.out.v, code=code, message=message))
+
+    # -- crashes ---------------------------------------------------------------------------------------
+
+    def _crashed(self, command: Command) -> None:
+        log.critical("table %s: crash while handling %r; state: %s", self.id, command, self.state_dump(),
+                     exc_info=True)
+        with contextlib.suppress(Exception):
+            if isinstance(command, Inbound):
+                self.error(command.seat, "internal", "the server failed on this message; the table goes on")
+            self.recover()
+
+    def state_dump(self) -> dict[str, Any]:
+        """The table's state for the critical log (never the seed: it stays secret until the hand ends)."""
+        hand = self.hand
+        return {
+            "table": self.id, "game": self.game_id, "hand_no": self.hand_no, "v": self.out.v,
+            "variant": self.info.variant.value, "phase": hand.phase.value if hand else None,
+            "awaiting": hand.awaiting() if hand else [], "prompts": sorted(self.prompts),
+            "pending": len(self.pending), "actions": [str(a) for a in hand.actions[-12:]] if hand else [],
+            "seats": [(s.user_id, s.bot, s.connected, s.auto) for s in self.slots],
+        }

@@ -1,0 +1,45 @@
+"""What goes into a table actor's inbox.  Sockets post Join/Leave/Inbound; timers post Tick."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.tables.seats import SeatLink
+from app.ws.protocol import ActionMessage, BackMessage, PingMessage, ResyncMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    seat: int
+    link: SeatLink
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    seat: int
+    link: SeatLink
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    seat: int
+    link: SeatLink
+    message: ActionMessage | PingMessage | ResyncMessage | BackMessage
+    received: float = 0.0  # time.perf_counter() when the socket read it (for the latency metric)
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """A timer fired.  ``kind``: start, deadline, act, release, next_hand; ``key`` names the prompt."""
+
+    kind: str
+    key: int = 0
+    seat: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    reason: str = "table_closed"
+
+
+Command = Join | Leave | Inbound | Tick | Stop

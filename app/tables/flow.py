@@ -1,0 +1,373 @@
+"""The hand flow of a table actor: hands, prompts, claim windows, timeouts, 托管 and the claim hold.
+
+* Every engine event is sent to every seat as that seat may see it, numbered by the table's ``v``.
+* Whoever ``HandState.awaiting()`` names gets a private prompt with its legal actions and a deadline
+  (discard_seconds or claim_seconds from delivery).  A claim window therefore prompts only the seats
+  entitled to claim; the engine resolves it once all have answered, and on the deadline the actor answers
+  for whoever did not (``default_action``: pass / discard the drawn tile).
+* Two timeouts in a row put a seat on 托管; a disconnected seat is auto-played too (RULES.md §8).
+* The claim hold (server-lessons §7.4): after a discard, or a kong others may rob, whatever follows is sent
+  no earlier than ``claim_hold_seconds`` after it, so how fast play resumes does not tell who could claim.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import TYPE_CHECKING
+
+from app.game.rooms import ROOMS
+from app.services.settlement import Settlement
+from app.tables.commands import Tick
+from app.tables.fairness import WallSeed, new_wall_seed
+from app.tables.outbox import OpenPrompt, Outbox
+from app.tables.registry import TableStatus
+from app.tables.seating import unseat_below_entry
+from app.ws.protocol import (
+    ActionMessage,
+    GameOverMessage,
+    HandResultMessage,
+    PaymentOut,
+    SeatOut,
+    SnapshotMessage,
+    TableOut,
+)
+from engine.actions import Action, IllegalAction
+from engine.events import Event
+from engine.invariants import check_all
+from engine.state import HandState, Phase
+
+if TYPE_CHECKING:
+    from app.tables.actor import TableActor
+
+log = logging.getLogger(__name__)
+PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}
+HOLD_AFTER = {"discard", "kong_attempt"}
+MAX_VOIDED = 3  # hands the server may break in one game before it ends the game
+
+
+class HandFlow:
+    """Mixed into ``TableActor``; every method runs inside the actor task."""
+
+    hand: HandState | None
+    pending: deque[Event]
+    prompts: dict[int, OpenPrompt]
+    out: Outbox
+
+    # -- hands -----------------------------------------------------------------------------------------
+
+    def _start_game(self: TableActor) -> None:
+        if self.started or self.closed:
+            return
+        self.started = True
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+        self.new_hand()
+
+    def new_hand(self: TableActor) -> None:
+        wall = new_wall_seed()
+        hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
+        self.hand_no += 1
+        self.wall, self.hand = wall, hand
+        self.taken, self.hold_until = 0, 0.0
+        self.pending.clear()
+        self._close_prompts()
+        self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
+                             round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
+                             commitment=wall.commitment)
+        self.pump()
+
+    def pump(self: TableActor) -> None:
+        """Send the engine's new events (minding the claim hold), then open the prompts they lead to."""
+        hand = self.hand
+        if hand is None:
+            return
+        if self.taken < len(hand.events):
+            self.pending.extend(hand.events[self.taken:])
+            self.taken = len(hand.events)
+        while self.pending and self.clock.now() >= self.hold_until:
+            event = self.pending.popleft()
+            self.out.engine_event(self.hand_no, event)
+            if event.type in HOLD_AFTER and self.settings.claim_hold_seconds > 0:
+                self.hold_key += 1
+                self.hold_until = self.clock.now() + self.settings.claim_hold_seconds
+                self.timer(self.settings.claim_hold_seconds, Tick("release", self.hold_key))
+        if self.pending:
+            return
+        for seat in sorted(self.snapshot_due):
+            self.send_snapshot(seat)
+        if hand.is_over:
+            self.hand_ended = hand.result is not None and hand is not self.settled_hand
+        else:
+            self._open_prompts(hand)
+
+    # -- prompts ---------------------------------------------------------------------------------------
+
+    def _open_prompts(self: TableActor, hand: HandState) -> None:
+        for seat in hand.awaiting():
+            if seat in self.prompts:
+                continue
+            legal = hand.legal_actions(seat)
+            if legal:
+                self._open_prompt(hand, seat, legal)
+
+    def _open_prompt(self: TableActor, hand: HandState, seat: int, legal: list[Action]) -> None:
+        kind = PROMPT_KIND[hand.phase]
+        key = "discard_seconds" if kind in ("turn", "split") else "claim_seconds"
+        seconds = float(hand.options[key]) * self.settings.time_scale
+        now = self.clock.now()
+        prompt = OpenPrompt(next(self.keys), seat, kind, legal, self.out.v, self.hand_no, now + seconds,
+                            self.clock.wall_ms() + round(seconds * 1000))
+        prompt.timers.append(self.timer(seconds + self.settings.grace_seconds,
+                                        Tick("deadline", prompt.key, seat)))
+        self.prompts[seat] = prompt
+        slot = self.slots[seat]
+        self.out.prompt(prompt, slot.auto_played)
+        if slot.auto_played:
+            self.schedule_act(prompt)
+
+    def schedule_act(self: TableActor, prompt: OpenPrompt) -> None:
+        slot = self.slots[prompt.seat]
+        if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
+            delay = self.settings.bot_delay_seconds * (0.5 + self.bots.rng.random())
+        else:
+            delay = self.settings.auto_play_delay_seconds
+        prompt.act_timer = self.timer(delay, Tick("act", prompt.key, prompt.seat))
+
+    def _close_prompts(self: TableActor) -> None:
+        for prompt in self.prompts.values():
+            prompt.cancel()
+        self.prompts.clear()
+
+    def on_tick(self: TableActor, tick: Tick) -> None:
+        if tick.kind == "start":
+            self._start_game()
+        elif tick.kind == "release":
+            if tick.key == self.hold_key:
+                self.hold_until = 0.0
+                self.pump()
+        elif tick.kind == "next_hand":
+            if tick.key == self.hand_no and not self.closed:
+                self.new_hand()
+        else:
+            self._prompt_timer(tick)
+
+    def _prompt_timer(self: TableActor, tick: Tick) -> None:
+        prompt = self.prompts.get(tick.seat)
+        hand = self.hand
+        if prompt is None or prompt.key != tick.key or hand is None:
+            return
+        slot = self.slots[tick.seat]
+        if tick.kind == "act":
+            if not slot.auto_played:
+                return  # back, or reconnected, since it was scheduled
+            action = self.bots.choose(hand, slot.seat) if slot.bot else hand.default_action(slot.seat, True)
+        else:
+            action = hand.default_action(slot.seat)
+            if slot.human:
+                self._timed_out(slot.seat)
+        if action is not None:
+            self.play(action)
+
+    def play(self: TableActor, action: Action) -> None:
+        """Apply an action (IllegalAction leaves everything as it was) and move the table on."""
+        assert self.hand is not None
+        events = self.hand.apply(action)
+        prompt = self.prompts.pop(action.seat, None)
+        if prompt is not None:
+            prompt.cancel()
+        if events:
+            self._close_prompts()  # the hand moved on: every open prompt is stale
+        self.pump()
+
+    # -- players ---------------------------------------------------------------------------------------
+
+    def client_action(self: TableActor, seat: int, message: ActionMessage) -> None:
+        prompt = self.prompts.get(seat)
+        if prompt is None:
+            over = self.hand is None or self.hand.is_over
+            self.error(seat, "hand_over" if over else "not_your_turn", "no prompt is open for your seat")
+            return
+        if message.v != prompt.v:
+            self.error(seat, "stale", f"the open prompt is v={prompt.v}, not v={message.v}")
+            return
+        data = message.action.model_dump(exclude_none=True)
+        if data.setdefault("seat", seat) != seat:
+            self.error(seat, "bad_seat", "you can only act for your own seat")
+            return
+        try:
+            action = Action.from_json(data)
+        except ValueError as exc:
+            self.error(seat, "malformed", str(exc))
+            return
+        try:
+            self.play(action)
+        except IllegalAction as exc:
+            self.error(seat, exc.reason.value, f"refused: {exc}")  # type: ignore[arg-type]
+            return
+        self.player_back(seat)
+
+    def _timed_out(self: TableActor, seat: int) -> None:
+        slot = self.slots[seat]
+        slot.timeouts += 1
+        if slot.timeouts >= self.settings.timeouts_to_auto_play and not slot.auto:
+            slot.auto = True
+            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
+
+    def player_back(self: TableActor, seat: int) -> None:
+        """An accepted action or "back": the timeout streak ends and so does 托管."""
+        slot = self.slots[seat]
+        slot.timeouts = 0
+        if slot.auto:
+            slot.auto = False
+            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=False, reason="back")
+        self._maybe_stop_auto(seat)
+
+    def _maybe_stop_auto(self: TableActor, seat: int) -> None:
+        prompt = self.prompts.get(seat)
+        if prompt is not None and not self.slots[seat].auto_played:
+            prompt.cancel_act()
+
+    # -- snapshots -------------------------------------------------------------------------------------
+
+    def send_snapshot(self: TableActor, seat: int) -> None:
+        """A full view; while events are held it waits for them (the view must not run ahead of ``v``)."""
+        link = self.slots[seat].link
+        if link is None:
+            return
+        if self.pending:
+            self.snapshot_due.add(seat)
+            return
+        self.snapshot_due.discard(seat)
+        link.synced = True
+        self.out.send(seat, self._snapshot(seat))
+
+    def _snapshot(self: TableActor, seat: int) -> SnapshotMessage:
+        hand, prompt = self.hand, self.prompts.get(seat)
+        slot = self.slots[seat]
+        return SnapshotMessage(
+            v=self.out.v, table=self._table_out(seat), view=hand.view(seat) if hand else None,
+            commitment=self.wall.commitment if self.wall else None,
+            prompt=prompt.message(self.clock, slot.auto_played) if prompt else None,
+            server_ms=self.clock.wall_ms(),
+        )
+
+    def _table_out(self: TableActor, seat: int) -> TableOut:
+        info, match = self.info, self.match
+        return TableOut(
+            id=info.id, variant=info.variant.value, practice=info.practice,
+            room=info.room.value if info.room else None,
+            coins_per_point=None if info.practice or not info.room else ROOMS[info.room].coins_per_point,
+            options=info.options, seat=seat,
+            seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, connected=s.bot or s.connected,
+                           auto_play=s.human and (s.auto or not s.connected)) for s in self.slots],
+            hand_no=self.hand_no, hands_played=match.hands_played,
+            dealer=self.hand.dealer if self.hand else match.dealer,
+            round_wind=self.hand.round_wind if self.hand else match.round_wind,
+            dealer_streak=self.hand.dealer_streak if self.hand else match.dealer_streak,
+        )
+
+    # -- the end of a hand and of the game ---------------------------------------------------------------
+
+    async def finish_hand(self: TableActor) -> None:
+        hand, wall = self.hand, self.wall
+        if hand is None or hand.result is None or wall is None or hand is self.settled_hand:
+            return
+        self.settled_hand = hand  # exactly once, whatever happens next
+        key = f"{self.id}:{self.game_id}:{self.hand_no}"
+        settlement = await self.services.settle(self.info, key, hand, wall, self.hand_no)
+        self.out.send_all(self._hand_result(hand, wall, settlement))
+        if settlement is None:
+            await self.game_over("server_error")
+            return
+        self.match.record(hand)
+        for seat in range(len(self.slots)):
+            self.points[seat] += settlement.point_deltas[seat]
+            self.coins[seat] += settlement.coin_deltas[seat]
+        stood_up = await self._unseat_broke(settlement)
+        if stood_up:
+            await self.game_over("player_left", stood_up)
+        elif self.match.finished:
+            await self.game_over("rounds_complete")
+        elif not self.closed:
+            self.timer(self.settings.hand_pause_seconds, Tick("next_hand", self.hand_no))
+
+    def _hand_result(self: TableActor, hand: HandState, wall: WallSeed,
+                     settlement: Settlement | None) -> HandResultMessage:
+        assert hand.result is not None
+        n = len(self.slots)
+        per_point = 0 if self.info.practice or not self.info.room else ROOMS[self.info.room].coins_per_point
+        payments = [PaymentOut(payer=p.payer, payee=p.payee, points=p.points, coins=p.points * per_point,
+                               reason=p.reason) for p in hand.result.score.payments]
+        done = settlement is not None
+        return HandResultMessage(
+            v=self.out.v, hand_no=self.hand_no, hand_id=settlement.hand_id if done else None, void=not done,
+            practice=self.info.practice, result=hand.result.public_json(hand), payments=payments,
+            coin_deltas=settlement.coin_deltas if done else [0] * n,
+            forfeited=settlement.forfeited if done else [0] * n,
+            coins_after=settlement.coins_after if done else [None] * n,
+            seed=wall.seed, salt=wall.salt, commitment=wall.commitment,
+        )
+
+    async def _unseat_broke(self: TableActor, settlement: Settlement) -> list[int]:
+        """RULES.md §7: whoever fell below the room's entry stands up after the hand."""
+        try:
+            return await unseat_below_entry(registry=self.registry, table_id=self.id,
+                                            coins_after=settlement.coins_after)
+        except Exception as exc:  # the table may have been removed meanwhile
+            log.info("table %s: unseating skipped: %s", self.id, exc)
+            return []
+
+    async def game_over(self: TableActor, reason: str, stood_up: list[int] | None = None) -> None:
+        stood_up = stood_up or []
+        self.out.send_all(GameOverMessage(
+            v=self.out.v, reason=reason, hands_played=self.match.hands_played,  # type: ignore[arg-type]
+            points=self.points, coins=self.coins, stood_up=stood_up))
+        self.closed = True
+        self._close_prompts()
+        self._close_links(1000, "the game is over")
+        await self._release_table(stood_up)
+
+    async def _release_table(self: TableActor, stood_up: list[int]) -> None:
+        """Registry: a table with freed seats takes players again (a new game); otherwise it is finished."""
+        try:
+            status = TableStatus.WAITING if stood_up else TableStatus.FINISHED
+            await self.registry.set_status(self.id, status)
+        except Exception as exc:  # the table may have been removed meanwhile
+            log.info("table %s: registry update skipped: %s", self.id, exc)
+
+    def recover(self: TableActor) -> None:
+        """After a crash: a hand the server broke is voided (no coins move, its seed is revealed and the
+        next hand is dealt); a failed deal is retried; otherwise prompts re-open for whoever is awaited."""
+        self._close_prompts()
+        hand = self.hand
+        if not self.started:
+            return
+        if hand is None or hand is self.settled_hand:
+            self._server_failed()  # the next deal failed: try again after the pause
+            return
+        try:
+            broken = hand.is_over and hand.result is None
+            if not broken:
+                check_all(hand)
+        except Exception:
+            broken = True
+        if broken:
+            self.void_hand()
+        else:
+            self.pump()
+
+    def void_hand(self: TableActor) -> None:
+        assert self.wall is not None
+        self.pending.clear()
+        self.out.table_event(self.hand_no, "hand_void", hand_no=self.hand_no, seed=self.wall.seed,
+                             salt=self.wall.salt, reason="the server failed during this hand; no coins move")
+        self.hand = None
+        self._server_failed()
+
+    def _server_failed(self: TableActor) -> None:
+        self.voided += 1
+        if self.voided >= MAX_VOIDED:
+            self.end_reason = "server_error"
+        else:
+            self.timer(self.settings.hand_pause_seconds, Tick("next_hand", self.hand_no))

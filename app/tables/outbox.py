@@ -1,0 +1,92 @@
+"""What a table sends: per-seat projections of its events, prompts and snapshots, numbered by ``v``.
+
+Every message is a model from ``app.ws.protocol``, encoded once per seat.  A seat sees only
+``Event.for_seat(seat)`` and its own prompts; bots and disconnected seats get nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.tables.clock import Clock, TimerHandle
+from app.tables.seats import SeatSlot
+from app.ws.protocol import ActionOut, EventMessage, PromptMessage
+from engine.actions import Action
+from engine.events import Event
+
+
+@dataclass
+class OpenPrompt:
+    """A prompt the table is waiting on.  ``deadline`` is clock time; ``deadline_ms`` wall time."""
+
+    key: int
+    seat: int
+    kind: str
+    actions: list[Action]
+    v: int
+    hand_no: int
+    deadline: float
+    deadline_ms: int
+    timers: list[TimerHandle] = field(default_factory=list)
+    act_timer: TimerHandle | None = None
+
+    def cancel(self) -> None:
+        for timer in self.timers:
+            timer.cancel()
+        self.cancel_act()
+
+    def cancel_act(self) -> None:
+        if self.act_timer is not None:
+            self.act_timer.cancel()
+            self.act_timer = None
+
+    def message(self, clock: Clock, auto_play: bool) -> PromptMessage:
+        left = max(0, round((self.deadline - clock.now()) * 1000))
+        return PromptMessage(
+            v=self.v, hand_no=self.hand_no, kind=self.kind,  # type: ignore[arg-type]
+            actions=[ActionOut(**a.to_json()) for a in self.actions],
+            deadline_ms=self.deadline_ms, expires_in_ms=left, auto_play=auto_play,
+        )
+
+
+class Outbox:
+    sent_total = 0  # messages queued by every table of this process (the bench reads it)
+
+    def __init__(self, slots: Sequence[SeatSlot], clock: Clock) -> None:
+        self.slots = slots
+        self.clock = clock
+        self.v = 0  # the table's event number
+        self.sent = 0  # messages queued (for metrics)
+
+    def send(self, seat: int, message: BaseModel) -> None:
+        link = self.slots[seat].link
+        if link is not None and link.synced and link.send(message.model_dump_json()):
+            self.sent += 1
+            Outbox.sent_total += 1
+
+    def send_all(self, message: BaseModel) -> None:
+        text = message.model_dump_json()
+        for slot in self.slots:
+            if slot.link is not None and slot.link.synced and slot.link.send(text):
+                self.sent += 1
+                Outbox.sent_total += 1
+
+    def engine_event(self, hand_no: int, event: Event) -> None:
+        self.v += 1
+        for slot in self.slots:
+            if slot.link is not None and slot.link.synced:
+                self.send(slot.seat, EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(slot.seat)))
+
+    def table_event(self, hand_no: int, type_: str, /, **data: Any) -> None:
+        """A public event of the table itself (hand_start, presence, auto_play)."""
+        self.v += 1
+        self.send_all(EventMessage(v=self.v, hand_no=hand_no, event={"type": type_, **data}))
+
+    def prompt(self, prompt: OpenPrompt, auto_play: bool) -> None:
+        link = self.slots[prompt.seat].link
+        if link is not None and link.synced:  # bots and absent seats have no socket: build nothing
+            self.send(prompt.seat, prompt.message(self.clock, auto_play))

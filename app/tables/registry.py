@@ -1,0 +1,278 @@
+"""The in-memory table registry: which tables exist, who sits where, and the seam for the table actor.
+
+One registry per process.  Every mutation happens synchronously before the first ``await``, so on one
+event loop it is atomic without locks; lobby subscribers are told after the change.
+
+Seam for the table actor (the code that runs hands):
+
+* ``on_table_full(table)``: awaited when the last seat of a table fills.  The registry has already marked
+  the table ``playing`` (so nobody can stand up or sit down in between); the default hook does nothing
+  else.  Start the table's actor here.  If the hook raises, the error is logged and the table goes back to
+  ``waiting`` with everyone still seated.  It runs inside the HTTP request of the player who sat last,
+  with no database transaction open: keep it short (create the actor's task and return).
+* ``on_table_removed(table)``: awaited after a table leaves the registry (its last player stood up, a
+  practice table was left, or ``remove`` was called).  Stop the actor here.
+* From the actor: ``set_status``, ``vacate_seat`` (or ``app.tables.seating.unseat_below_entry`` after a
+  hand, RULES.md §7), ``remove``; ``get`` and ``table_of`` to look things up.  Settle hands with
+  ``app.services.settlement.settle_hand`` in a session of its own.
+
+Wiring: ``app.main.create_app(table_runtime=...)`` takes a factory of an async context manager that gets
+the ``AppState`` (registry, sessionmaker, broker, settings) at startup: set the hooks there, stop the actors
+on exit.  Hooks may be plain functions or coroutines.  ``get``/``list_tables`` return copies: mutate only through
+the registry, so the lobby hears about every change.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from app.game.rooms import RoomKey
+from app.game.variants import VARIANTS, Variant
+from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+
+log = logging.getLogger(__name__)
+
+
+class TableStatus(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass
+class TableInfo:
+    id: str
+    room: RoomKey | None  # None for practice tables
+    variant: Variant
+    options: dict[str, Any]
+    seats: list[int | None]  # user id per seat; None = empty, or a bot when the seat is in ``bots``
+    bots: list[int] = field(default_factory=list)  # seats played by server bots (practice tables)
+    status: TableStatus = TableStatus.WAITING
+    practice: bool = False
+    seat_names: list[str | None] = field(default_factory=list)  # usernames, for the lobby
+    version: int = 0  # bumped on every change, so clients can drop stale lobby events
+
+    @property
+    def is_full(self) -> bool:
+        return all(uid is not None or seat in self.bots for seat, uid in enumerate(self.seats))
+
+    @property
+    def players(self) -> list[int]:
+        return [uid for uid in self.seats if uid is not None]
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "room": self.room.value if self.room else None,
+            "variant": self.variant.value,
+            "options": dict(self.options),
+            "seats": [
+                {"seat": seat, "user_id": uid, "username": self.seat_names[seat], "bot": seat in self.bots}
+                for seat, uid in enumerate(self.seats)
+            ],
+            "status": self.status.value,
+            "practice": self.practice,
+            "version": self.version,
+        }
+
+
+TableHook = Callable[[TableInfo], Awaitable[None] | None]
+LobbyPublish = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+async def _no_op(_table: TableInfo) -> None:
+    return None
+
+
+class TableRegistry:
+    def __init__(
+        self,
+        *,
+        on_table_full: TableHook = _no_op,
+        on_table_removed: TableHook = _no_op,
+        publish: LobbyPublish | None = None,
+    ) -> None:
+        self.on_table_full = on_table_full
+        self.on_table_removed = on_table_removed
+        self._publish = publish
+        self._tables: dict[str, TableInfo] = {}
+        self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
+
+    # --- lookups -----------------------------------------------------------------------------------
+
+    def get(self, table_id: str) -> TableInfo:
+        return copy.deepcopy(self._get(table_id))
+
+    def list_tables(self, room: RoomKey | None = None) -> list[TableInfo]:
+        """Lobby tables (never practice ones), optionally of one room, oldest first."""
+        return [
+            copy.deepcopy(t) for t in self._tables.values() if not t.practice and (room is None or t.room == room)
+        ]
+
+    def table_of(self, user_id: int) -> str | None:
+        return self._seated.get(user_id)
+
+    # --- players -----------------------------------------------------------------------------------
+
+    async def create_table(
+        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], user_id: int, username: str
+    ) -> TableInfo:
+        """Open a lobby table with its creator in seat 0 (an empty table would only linger)."""
+        self._check_free(user_id)
+        table = self._new(room=room, variant=variant, options=options, practice=False)
+        self._place(table, 0, user_id, username)
+        await self._changed(table, "table_created")
+        return await self._start_if_full(table)
+
+    async def create_practice_table(
+        self, *, variant: Variant, options: dict[str, Any], user_id: int, username: str
+    ) -> TableInfo:
+        """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
+        self._check_free(user_id)
+        table = self._new(room=None, variant=variant, options=options, practice=True)
+        table.bots = list(range(1, len(table.seats)))
+        self._place(table, 0, user_id, username)
+        return await self._start_if_full(table)
+
+    async def sit(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:
+        table = self._get(table_id)
+        if table.practice:
+            raise Forbidden("practice tables are private")
+        if self._seated.get(user_id) == table_id:
+            raise Conflict("you are already seated at this table")
+        self._check_free(user_id)
+        if table.status != TableStatus.WAITING:
+            raise Conflict("this table is not taking players")
+        if seat is None:
+            seat = next((s for s, uid in enumerate(table.seats) if uid is None and s not in table.bots), None)
+            if seat is None:
+                raise Conflict("this table is full")
+        elif not 0 <= seat < len(table.seats):
+            raise InvalidInput(f"seat must be between 0 and {len(table.seats) - 1}")
+        elif table.seats[seat] is not None or seat in table.bots:
+            raise Conflict(f"seat {seat} is taken")
+        self._place(table, seat, user_id, username)
+        await self._changed(table, "table_updated")
+        return await self._start_if_full(table)
+
+    async def stand(self, table_id: str, *, user_id: int) -> TableInfo | None:
+        """Leave a seat.  Returns the table, or None when it closed because nobody human is left."""
+        table = self._get(table_id)
+        if self._seated.get(user_id) != table_id:
+            raise Conflict("you are not seated at this table")
+        if table.status == TableStatus.PLAYING and not table.practice:
+            # Leaving a coin game mid-hand is the actor's business (auto-play, abandon penalties).
+            raise Conflict("the game is in progress")
+        self._unplace(table, table.seats.index(user_id))
+        if not table.players:
+            await self.remove(table_id)
+            return None
+        await self._changed(table, "table_updated")
+        return copy.deepcopy(table)
+
+    # --- the table actor's side --------------------------------------------------------------------
+
+    async def set_status(self, table_id: str, status: TableStatus) -> TableInfo:
+        table = self._get(table_id)
+        table.status = TableStatus(status)
+        await self._changed(table, "table_updated")
+        return copy.deepcopy(table)
+
+    async def vacate_seat(self, table_id: str, seat: int) -> TableInfo:
+        """Free a seat whatever the table's status (the player left, or can no longer afford the room)."""
+        table = self._get(table_id)
+        if table.seats[seat] is not None:
+            self._unplace(table, seat)
+            await self._changed(table, "table_updated")
+        return copy.deepcopy(table)
+
+    async def remove(self, table_id: str) -> None:
+        table = self._tables.pop(table_id, None)
+        if table is None:
+            return
+        for uid in table.players:
+            self._seated.pop(uid, None)
+        table.version += 1
+        if not table.practice:
+            await self._send({"type": "table_removed", "table": table.public()})
+        await self._call(self.on_table_removed, table, "on_table_removed")
+
+    # --- internals ---------------------------------------------------------------------------------
+
+    def _get(self, table_id: str) -> TableInfo:
+        table = self._tables.get(table_id)
+        if table is None:
+            raise NotFound("no such table")
+        return table
+
+    def _check_free(self, user_id: int) -> None:
+        if user_id in self._seated:
+            raise Conflict("you are already seated at another table; stand up there first")
+
+    def _new(self, *, room: RoomKey | None, variant: Variant, options: dict[str, Any], practice: bool) -> TableInfo:
+        n_seats = VARIANTS[variant].seats
+        table = TableInfo(
+            id=secrets.token_hex(6),
+            room=room,
+            variant=variant,
+            options=dict(options),
+            seats=[None] * n_seats,
+            seat_names=[None] * n_seats,
+            practice=practice,
+        )
+        self._tables[table.id] = table
+        return table
+
+    def _place(self, table: TableInfo, seat: int, user_id: int, username: str) -> None:
+        table.seats[seat] = user_id
+        table.seat_names[seat] = username
+        self._seated[user_id] = table.id
+
+    def _unplace(self, table: TableInfo, seat: int) -> None:
+        uid = table.seats[seat]
+        table.seats[seat] = None
+        table.seat_names[seat] = None
+        if uid is not None:
+            self._seated.pop(uid, None)
+
+    async def _start_if_full(self, table: TableInfo) -> TableInfo:
+        if table.is_full and table.status == TableStatus.WAITING:
+            table.status = TableStatus.PLAYING
+            await self._changed(table, "table_updated")
+            started = await self._call(self.on_table_full, copy.deepcopy(table), "on_table_full")
+            if not started and self._tables.get(table.id) is table and table.status == TableStatus.PLAYING:
+                # No actor is running it; let the players stand up rather than sit at a dead table.
+                table.status = TableStatus.WAITING
+                await self._changed(table, "table_updated")
+        return copy.deepcopy(table)
+
+    async def _call(self, hook: TableHook, table: TableInfo, name: str) -> bool:
+        try:
+            result = hook(table)
+            if inspect.isawaitable(result):
+                await result
+            return True
+        except Exception:
+            log.exception("%s failed for table %s", name, table.id)
+            return False
+
+    async def _changed(self, table: TableInfo, kind: str) -> None:
+        table.version += 1
+        if not table.practice:
+            await self._send({"type": kind, "table": table.public()})
+
+    async def _send(self, event: dict[str, Any]) -> None:
+        if self._publish is None:
+            return
+        try:
+            await self._publish(event)
+        except Exception:
+            # The lobby is best effort (clients resync from the snapshot); seating must not fail on it.
+            log.exception("lobby publish failed")

@@ -1,0 +1,68 @@
+"""Opening tables and taking seats: the checks that need the account (coins), then the registry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.game.rooms import ROOMS, RoomKey
+from app.game.variants import OptionError, Variant, validate_options
+from app.models import User
+from app.services.errors import Conflict, InvalidInput
+from app.tables.registry import TableInfo, TableRegistry
+
+
+def _check_entry(user: User, room: RoomKey) -> None:
+    # Checked at sitting down; the actor re-checks before each hand (coins can move in between).
+    entry = ROOMS[room].entry_coins
+    if user.coins < entry:
+        raise Conflict(f"the {ROOMS[room].name} room needs at least {entry} coins to sit; you have {user.coins}")
+
+
+def _options(variant: Variant, options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return validate_options(variant, options)
+    except OptionError as exc:
+        raise InvalidInput(str(exc)) from None
+
+
+async def open_table(
+    *, registry: TableRegistry, user: User, room: RoomKey, variant: Variant, options: dict[str, Any]
+) -> TableInfo:
+    full_options = _options(variant, options)
+    _check_entry(user, room)
+    return await registry.create_table(
+        room=room, variant=variant, options=full_options, user_id=user.id, username=user.username
+    )
+
+
+async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat: int | None) -> TableInfo:
+    table = registry.get(table_id)
+    if table.room is not None:
+        _check_entry(user, table.room)
+    return await registry.sit(table_id, user_id=user.id, username=user.username, seat=seat)
+
+
+async def open_practice(
+    *, registry: TableRegistry, user: User, variant: Variant, options: dict[str, Any]
+) -> TableInfo:
+    # No entry check: practice moves no coins, and a broke player should still be able to play.
+    return await registry.create_practice_table(
+        variant=variant, options=_options(variant, options), user_id=user.id, username=user.username
+    )
+
+
+async def unseat_below_entry(
+    *, registry: TableRegistry, table_id: str, coins_after: list[int | None]
+) -> list[int]:
+    """After a hand: free the seats of players who can no longer afford the room (RULES.md §7).
+
+    ``coins_after`` is ``Settlement.coins_after``.  Returns the seats freed.  For the table actor.
+    """
+    table = registry.get(table_id)
+    if table.room is None:
+        return []
+    entry = ROOMS[table.room].entry_coins
+    freed = [seat for seat, coins in enumerate(coins_after) if coins is not None and coins < entry]
+    for seat in freed:
+        await registry.vacate_seat(table_id, seat)
+    return freed

@@ -1,0 +1,78 @@
+"""The end of a hand on the database side: one ``settle_hand`` transaction per hand (S's ledger service).
+
+Coin tables move coins and 積分; practice tables only record the hand.  The hand key
+``{table}:{game}:{hand_no}`` makes a retried settlement a no-op, so a failed attempt is retried; after
+``attempts`` failures the hand is voided (nothing moved, RULES.md §7) and ``None`` returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.game.rooms import ROOMS
+from app.services.settlement import Settlement, settle_hand
+from app.tables.fairness import WallSeed
+from app.tables.registry import TableInfo
+from engine.state import HandState
+
+log = logging.getLogger(__name__)
+
+
+class Settler(Protocol):
+    async def __call__(self, info: TableInfo, hand_key: str, hand: HandState, wall: WallSeed,
+                       hand_no: int) -> Settlement | None: ...
+
+
+def hand_record(info: TableInfo, hand: HandState, wall: WallSeed, hand_no: int) -> dict[str, Any]:
+    """What is stored for the hand: enough to verify the wall and replay it (``fairness.verify_hand``)."""
+    assert hand.result is not None
+    return {
+        "table_id": info.id,
+        "seed": wall.seed,
+        "commitment": wall.commitment,
+        "actions": [a.to_json() for a in hand.actions],
+        "result": {
+            **hand.result.public_json(hand),
+            "salt": wall.salt,
+            "hand_no": hand_no,
+            "dealer": hand.dealer,
+            "round_wind": hand.round_wind,
+            "dealer_streak": hand.dealer_streak,
+            "options": hand.options,
+        },
+    }
+
+
+class DatabaseSettler:
+    """``serial``: one settlement at a time in this process (SQLite has one writer anyway; queueing here
+    keeps waiting settlements off the database's busy-timeout and out of its worker threads)."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], attempts: int = 3,
+                 serial: bool = False) -> None:
+        self.sessionmaker = sessionmaker
+        self.attempts = attempts
+        self.lock = asyncio.Lock() if serial else contextlib.nullcontext()
+
+    async def __call__(self, info: TableInfo, hand_key: str, hand: HandState, wall: WallSeed,
+                       hand_no: int) -> Settlement | None:
+        assert hand.result is not None
+        record = hand_record(info, hand, wall, hand_no)
+        seats = [None if seat in info.bots else uid for seat, uid in enumerate(info.seats)]
+        for attempt in range(1, self.attempts + 1):
+            try:
+                async with self.lock, self.sessionmaker() as session:
+                    return await settle_hand(
+                        session, hand_key=hand_key, room=ROOMS[info.room] if info.room else None,
+                        seats=seats, payments=hand.result.score.payments, variant=info.variant.value,
+                        record=record, winners=hand.result.winners, practice=info.practice,
+                    )
+            except Exception:
+                log.exception("table %s: settling hand %s failed (attempt %d/%d)",
+                              info.id, hand_key, attempt, self.attempts)
+        log.critical("table %s: hand %s voided: it could not be settled", info.id, hand_key)
+        return None

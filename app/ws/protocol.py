@@ -1,0 +1,218 @@
+"""The table WebSocket protocol, defined once: every message either side may send.
+
+``docs/protocol.md`` and ``docs/protocol.schema.json`` are generated from these models
+(``python -m app.ws.docs``); a test fails when they are stale.
+
+Every server message carries ``v``, the table's event number: it grows by one with every ``event`` the
+table sends (all seats see every event number, each with only what that seat may see) and never goes
+back, across hands.  An ``action`` must quote the ``v`` of the prompt it answers; anything else is stale.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+# --- client → server ------------------------------------------------------------------------------
+
+
+class _ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionIn(_ClientMessage):
+    """One of the actions of the open prompt, as the prompt listed it (the seat is the socket's)."""
+
+    kind: Literal["discard", "win", "pass", "chow", "pong", "kong", "kill_pig"]
+    seat: int | None = Field(default=None, description="optional; must be your own seat if given")
+    tile: str | None = Field(default=None, max_length=4, description="the discarded or konged tile, e.g. '5m'")
+    tiles: str | None = Field(default=None, max_length=16, description="a chow's three tiles, e.g. '345m'")
+    declare: Literal["ready", "eye", "miji"] | None = Field(default=None, description="with a discard")
+
+
+class ActionMessage(_ClientMessage):
+    """Answer the open prompt.  ``v`` must be the prompt's ``v``."""
+
+    type: Literal["action"]
+    v: int
+    action: ActionIn
+
+
+class PingMessage(_ClientMessage):
+    """Liveness and clock check; answered with ``pong``."""
+
+    type: Literal["ping"]
+    t: float | None = Field(default=None, description="any number; echoed back")
+
+
+class ResyncMessage(_ClientMessage):
+    """Ask for a fresh ``snapshot`` (e.g. after a gap in ``v``)."""
+
+    type: Literal["resync"]
+
+
+class BackMessage(_ClientMessage):
+    """"I'm back": leave 托管 (auto-play).  Any accepted action does the same."""
+
+    type: Literal["back"]
+
+
+ClientMessage = Annotated[
+    ActionMessage | PingMessage | ResyncMessage | BackMessage, Field(discriminator="type")
+]
+client_message = TypeAdapter(ClientMessage)
+
+# --- server → client ------------------------------------------------------------------------------
+
+
+class _ServerMessage(BaseModel):
+    v: int = Field(description="the table's event number (the last event sent)")
+
+
+class ActionOut(BaseModel):
+    """An action as the engine writes it (``Action.to_json``); send it back as ``action``."""
+
+    kind: str
+    seat: int
+    tile: str | None = None
+    tiles: str | None = None
+    declare: str | None = None
+
+
+class PromptMessage(_ServerMessage):
+    """You must act: one of ``actions`` before ``deadline_ms``, or the server acts for you (RULES.md §8).
+
+    Sent only to the seat concerned; claim prompts only to the seats entitled to claim.
+    """
+
+    type: Literal["prompt"] = "prompt"
+    hand_no: int
+    kind: Literal["turn", "claim", "rob", "split"] = Field(
+        description="turn: discard/win/kong after a draw or claim; claim: after a discard; rob: 搶槓; "
+        "split: 台炮 分牌 tile")
+    actions: list[ActionOut]
+    deadline_ms: int = Field(description="server Unix time (ms) when the prompt expires")
+    expires_in_ms: int = Field(description="time left when this message was sent")
+    auto_play: bool = Field(description="you are on 托管: the server will act for you shortly")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    username: str | None
+    bot: bool
+    connected: bool
+    auto_play: bool = Field(description="托管: timed out twice in a row, or disconnected")
+
+
+class TableOut(BaseModel):
+    id: str
+    variant: str
+    practice: bool
+    room: str | None
+    coins_per_point: int | None = Field(description="null on practice tables (no coins move)")
+    options: dict[str, Any]
+    seat: int = Field(description="your seat")
+    seats: list[SeatOut]
+    hand_no: int = Field(description="0 before the first hand")
+    hands_played: int
+    dealer: int
+    round_wind: int
+    dealer_streak: int
+
+
+class SnapshotMessage(_ServerMessage):
+    """Everything your seat may see now; sent on connect, on reconnect and on ``resync``."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table: TableOut
+    view: dict[str, Any] | None = Field(description="the hand as your seat sees it (engine seat_view); "
+                                        "null before the first hand")
+    commitment: str | None = Field(description="sha256(seed ‖ salt) of the current hand")
+    prompt: PromptMessage | None = Field(description="your open prompt, with the time left")
+    server_ms: int
+
+
+class EventMessage(_ServerMessage):
+    """One table event as your seat may see it: an engine event (deal, draw, flower, discard, chow, pong,
+    kong, kong_attempt, reveal, split_deal, hand_end) or a table event (hand_start, presence, auto_play,
+    hand_void)."""
+
+    type: Literal["event"] = "event"
+    hand_no: int
+    event: dict[str, Any]
+
+
+class PaymentOut(BaseModel):
+    payer: int
+    payee: int
+    points: int
+    coins: int = Field(description="points × coins per point (what was owed; see forfeited)")
+    reason: str
+
+
+class HandResultMessage(_ServerMessage):
+    """The settled hand: scores, payments in points and coins, and the wall's seed revealed."""
+
+    type: Literal["hand_result"] = "hand_result"
+    hand_no: int
+    hand_id: int | None = Field(description="GET /api/hands/{hand_id}; null when the hand was voided")
+    void: bool = Field(description="the server failed to settle: no coins moved")
+    practice: bool
+    result: dict[str, Any] = Field(description="winners, win_kind, hands, score (engine public_json)")
+    payments: list[PaymentOut]
+    coin_deltas: list[int] = Field(description="coins each seat actually gained or lost (sums to 0)")
+    forfeited: list[int] = Field(description="coins a payer owed but could not pay")
+    coins_after: list[int | None]
+    seed: str
+    salt: str
+    commitment: str
+
+
+class GameOverMessage(_ServerMessage):
+    """The game is over; the socket closes after this."""
+
+    type: Literal["game_over"] = "game_over"
+    reason: Literal["rounds_complete", "player_left", "server_error", "table_closed"]
+    hands_played: int
+    points: list[int] = Field(description="net points per seat over the game")
+    coins: list[int] = Field(description="net coins per seat over the game")
+    stood_up: list[int] = Field(description="seats that fell below the room's entry and stood up")
+
+
+ErrorCode = Literal["malformed", "stale", "not_your_turn", "not_legal", "already_answered", "hand_over",
+                    "bad_seat", "busy", "internal"]
+
+
+class ErrorMessage(_ServerMessage):
+    """Your last message was refused; nothing changed and the table goes on."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+class PongMessage(_ServerMessage):
+    type: Literal["pong"] = "pong"
+    t: float | None
+    server_ms: int
+
+
+ServerMessage = Annotated[
+    SnapshotMessage | EventMessage | PromptMessage | ErrorMessage | HandResultMessage | GameOverMessage
+    | PongMessage,
+    Field(discriminator="type"),
+]
+server_message = TypeAdapter(ServerMessage)
+
+# WebSocket close codes the table socket uses.
+CLOSE_CODES: dict[int, str] = {
+    1000: "the game is over",
+    1001: "the table closed or the server is shutting down",
+    1008: "not authenticated, or over the rate limit",
+    1009: "message too big",
+    1013: "too slow to read messages, or the table is busy; reconnect",
+    4001: "replaced by a newer connection for the same seat",
+    4003: "you are not seated at this table",
+    4004: "no game is running at this table",
+}

@@ -1,0 +1,117 @@
+"""GET /ws/table/{table_id}?token=…: a seated player's socket to the table actor (docs/protocol.md).
+
+The socket only parses, rate-limits and forwards: client messages become commands in the actor's inbox,
+and a sender task drains the seat's outbox.  Refusals that need no game state (too big, malformed,
+over the rate limit) are handled here; everything else by the actor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from app.api.deps import StateDep
+from app.core.security import read_access_token
+from app.tables.actor import TableActor
+from app.tables.clock import Clock
+from app.tables.commands import Inbound, Join, Leave
+from app.tables.runtime import TableRuntime
+from app.tables.seats import SeatLink
+from app.tables.settings import TableSettings
+from app.ws.protocol import ErrorMessage, client_message
+
+router = APIRouter(tags=["tables"])
+
+
+class RateLimit:
+    """At most ``limit`` messages in any ``window`` seconds (lila: 100 per 20 s on play sockets)."""
+
+    def __init__(self, limit: int, window: float, clock: Clock) -> None:
+        self.limit, self.window, self.clock = limit, window, clock
+        self.times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        now = self.clock.now()
+        while self.times and self.times[0] <= now - self.window:
+            self.times.popleft()
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+
+@router.websocket("/ws/table/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str, state: StateDep, token: str | None = None) -> None:
+    runtime: TableRuntime = websocket.app.state.table_runtime  # see app.main
+    # The signed token names the account; being seated at the table is the authorisation, so no database
+    # round trip here (a reconnect storm must not queue behind settlements).
+    user_id = read_access_token(token or "", secret_key=state.settings.secret_key,
+                                max_age=state.settings.token_ttl_seconds)
+    if user_id is None:
+        await websocket.close(code=1008, reason="invalid or expired token")
+        return
+    actor = runtime.actors.get(table_id)
+    if actor is None or actor.closed:
+        await websocket.close(code=4004, reason="no game is running at this table")
+        return
+    seat = next((s.seat for s in actor.slots if s.user_id == user_id and not s.bot), None)
+    if seat is None:
+        await websocket.close(code=4003, reason="you are not seated at this table")
+        return
+    await websocket.accept()
+    link = SeatLink(runtime.settings.outbox_size)
+    actor.post(Join(seat, link))
+    sender = asyncio.create_task(_send(websocket, link))
+    receiver = asyncio.create_task(_receive(websocket, actor, seat, link, runtime.settings))
+    try:
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        actor.post(Leave(seat, link))
+        if not link.closed:
+            link.close(1000, "bye")
+        receiver.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await receiver
+        with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+            await asyncio.wait_for(sender, 5)
+
+
+async def _send(websocket: WebSocket, link: SeatLink) -> None:
+    while (text := await link.queue.get()) is not None:
+        await websocket.send_text(text)
+    await websocket.close(code=link.close_code or 1000, reason=link.close_reason)
+
+
+async def _receive(websocket: WebSocket, actor: TableActor, seat: int, link: SeatLink,
+                   settings: TableSettings) -> None:
+    limit = RateLimit(settings.rate_limit_messages, settings.rate_limit_seconds, actor.clock)
+    while not link.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > settings.max_message_bytes:
+            link.close(1009, "message too big")
+            return
+        if not limit.allow():
+            link.close(1008, "rate limit: too many messages")
+            return
+        _forward(actor, seat, link, raw)
+
+
+def _forward(actor: TableActor, seat: int, link: SeatLink, raw: str) -> None:
+    try:
+        parsed = client_message.validate_json(raw)
+    except ValidationError as exc:
+        detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+        link.send(ErrorMessage(v=actor.out.v, code="malformed", message=detail or "bad message").model_dump_json())
+        return
+    if not actor.offer(Inbound(seat, link, parsed, time.perf_counter())):
+        link.send(ErrorMessage(v=actor.out.v, code="busy", message="the table is busy; try again").model_dump_json())

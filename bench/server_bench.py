@@ -1,0 +1,262 @@
+"""Server load bench: N practice tables, each with one bot client over a real WebSocket on loopback.
+
+    python bench/server_bench.py --tables 100 --seconds 30
+    python bench/server_bench.py --tables 1000 --seconds 60 --bot-delay 1.0
+
+The server (uvicorn, uvloop) runs in this process on 127.0.0.1 with a random port; the clients run in a
+child process (the machine's second core).  Each table has one client-played seat and server bots in the
+others (engine greedy policy).  The bench shrinks the server's timers (``--time-scale``, ``--bot-delay``,
+``--hold``, ``--hand-pause``); clients answer every prompt at once (``--think`` to slow them).
+
+Reported: tables, hands finished, messages/s and actions/s received by the clients, and the latency from
+a client's discard to the server's discard event coming back (p50/p99/max, measured in the client), plus
+the server's event-loop lag.  Bounded: at most 5,000 tables and 600 s; it stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+SECRET = "bench-secret-" + "x" * 40
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured run time after setup")
+    parser.add_argument("--variant", default="mix", choices=["mix", "tiantai", "taipao", "taiwan"])
+    parser.add_argument("--time-scale", type=float, default=0.1, help="multiplies turn/claim seconds")
+    parser.add_argument("--bot-delay", type=float, default=0.2, help="server bot thinking time, s")
+    parser.add_argument("--hold", type=float, default=0.1, help="claim hold after each discard, s")
+    parser.add_argument("--hand-pause", type=float, default=0.5)
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds measured but not reported")
+    parser.add_argument("--think", type=float, default=0.0, help="client thinking time, s")
+    parser.add_argument("--gc-gen2", type=int, default=100, help="gc threshold2 (Python's default: 10)")
+    parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
+    parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
+    args = parser.parse_args(argv)
+    args.tables = max(1, min(args.tables, 5000))
+    args.seconds = max(1.0, min(args.seconds, 600.0))
+    return args
+
+
+# -- server side -------------------------------------------------------------------------------------------
+
+
+async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any, Any, asyncio.Task[None], int]:
+    import uvicorn
+
+    from app.core.config import Settings
+    from app.main import create_app
+    from app.tables.runtime import TableRuntime
+    from app.tables.settings import TableSettings
+
+    settings = Settings(_env_file=None, secret_key=SECRET, database_url=database_url,  # type: ignore[call-arg]
+                        redis_url=None, web_dir=Path(tempfile.gettempdir()) / "no-web")
+    table_settings = TableSettings(_env_file=None, time_scale=args.time_scale,  # type: ignore[call-arg]
+                                   bot_delay_seconds=args.bot_delay, auto_play_delay_seconds=args.bot_delay,
+                                   claim_hold_seconds=args.hold, hand_pause_seconds=args.hand_pause,
+                                   join_seconds=60.0, grace_seconds=0.2, rate_limit_messages=10_000,
+                                   outbox_size=4096, gc_gen2_threshold=args.gc_gen2)
+    app = create_app(settings, table_runtime=TableRuntime(table_settings))
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws=args.ws,
+                            ws_max_size=65536, ws_per_message_deflate=False, backlog=8192)
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    return server, app, task, port
+
+
+async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """Accounts straight into the database (registration hashes passwords: too slow for thousands)."""
+    from sqlalchemy import insert, select
+
+    from app.core.security import create_access_token
+    from app.game.variants import Variant
+    from app.models import User
+
+    state = app.state.services
+    names = [f"bench{i}" for i in range(args.tables)]
+    async with state.sessionmaker() as session:
+        await session.execute(insert(User), [
+            {"username": n, "username_key": n, "password_hash": "!", "coins": 0} for n in names])
+        await session.commit()
+        ids = dict((await session.execute(select(User.username, User.id))).all())
+    variants = list(Variant) if args.variant == "mix" else [Variant(args.variant)]
+    seats = []
+    for i, name in enumerate(names):
+        table = await state.registry.create_practice_table(
+            variant=variants[i % len(variants)], options={"rounds": 4}, user_id=ids[name], username=name)
+        seats.append((table.id, create_access_token(ids[name], secret_key=SECRET)))
+    return seats
+
+
+async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(0.05)
+        samples.append((time.perf_counter() - start - 0.05) * 1000)
+
+
+# -- client side (child process) ----------------------------------------------------------------------------
+
+
+def pick(prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    actions = prompt["actions"]
+    for a in actions:
+        if a["kind"] in ("win", "kill_pig"):
+            return a
+    if prompt["kind"] != "turn":
+        return next((a for a in actions if a["kind"] == "pass"), actions[0])
+    plain = [a for a in actions if a["kind"] == "discard" and not a.get("declare")]
+    return rng.choice(plain or actions)
+
+
+async def one_client(port: int, table_id: str, token: str, args: argparse.Namespace, buckets: dict[str, Any],
+                     deadline: float) -> None:
+    import websockets
+
+    rng = random.Random(table_id)
+    url = f"ws://127.0.0.1:{port}/ws/table/{table_id}?token={token}"
+    sent_at: float | None = None
+    async with websockets.connect(url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            now = time.perf_counter()
+            message = json.loads(raw)
+            stats = buckets["warmup" if time.monotonic() < buckets["measure_from"] else "main"]
+            stats["messages"] += 1
+            kind = message["type"]
+            if kind == "event":
+                event = message["event"]
+                if sent_at is not None and event["type"] == "discard":
+                    stats["latency"].append((now - sent_at) * 1000)
+                    sent_at = None
+            elif kind == "prompt":
+                if args.think:
+                    await asyncio.sleep(args.think)
+                action = pick(message, rng)
+                if action["kind"] == "discard":
+                    sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "v": message["v"], "action": action}))
+                stats["actions"] += 1
+            elif kind == "hand_result":
+                stats["hands"] += 1
+            elif kind == "error":
+                stats["errors"] += 1
+            elif kind == "game_over":
+                break
+
+
+def _bucket() -> dict[str, Any]:
+    return {"messages": 0, "actions": 0, "hands": 0, "errors": 0, "latency": []}
+
+
+async def run_clients(port: int, seats: list[tuple[str, str]], args: argparse.Namespace) -> dict[str, Any]:
+    started = time.monotonic()
+    deadline = started + args.warmup + args.seconds
+    buckets: dict[str, Any] = {"warmup": _bucket(), "main": _bucket(), "measure_from": started + args.warmup}
+    tasks = []
+    for table_id, token in seats:
+        tasks.append(asyncio.create_task(one_client(port, table_id, token, args, buckets, deadline)))
+        await asyncio.sleep(0.002)  # a gentle ramp: 500 connections/s
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [r for r in results if isinstance(r, BaseException)]
+    stats = buckets["main"]
+    stats["warmup_hands"] = buckets["warmup"]["hands"]
+    stats["failed"] = len(failures)
+    stats["failure_kinds"] = sorted({f"{type(r).__name__}: {r}"[:120] for r in failures})[:5]
+    stats["elapsed"] = args.seconds  # the measured window (closing the sockets afterwards is not in it)
+    stats["client_cpu"] = time.process_time() / (time.monotonic() - started)
+    return stats
+
+
+def client_main(port: int, seats: list[tuple[str, str]], args: argparse.Namespace, conn: Any) -> None:
+    import uvloop
+
+    conn.send(uvloop.run(run_clients(port, seats, args)))
+
+
+# -- report ----------------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], server_msgs: int) -> str:
+    elapsed = stats["elapsed"]
+    lat = stats["latency"]
+    lines = [
+        f"tables            {args.tables} ({args.variant}; bot delay {args.bot_delay}s, hold {args.hold}s, "
+        f"time scale {args.time_scale})",
+        f"run               {elapsed:.1f} s after {args.warmup:.0f} s warm-up, {stats['failed']} client failures "
+        f"{stats['failure_kinds']}, "
+        f"{stats['errors']} errors",
+        f"hands settled     {stats['hands']} (+{stats['warmup_hands']} in the warm-up)",
+        f"messages/s        {stats['messages'] / elapsed:,.0f} received by clients "
+        f"({server_msgs / elapsed:,.0f} queued by the server)",
+        f"client actions/s  {stats['actions'] / elapsed:,.0f}",
+        f"discard → event   p50 {percentile(lat, 0.5):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
+        f"max {max(lat, default=float('nan')):.1f} ms ({len(lat)} samples)",
+        f"server: action → messages queued  p50 {percentile(stats['server_latency'], 0.5):.2f} ms, "
+        f"p99 {percentile(stats['server_latency'], 0.99):.2f} ms",
+        f"server loop lag   p50 {percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms",
+        f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%})",
+    ]
+    return "\n".join(lines)
+
+
+async def main(args: argparse.Namespace) -> int:
+    from app.tables.outbox import Outbox
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+        server, app, serve_task, port = await start_server(args, url)
+        seats = await make_tables(app, args)
+        parent, child = multiprocessing.get_context("spawn").Pipe()
+        proc = multiprocessing.get_context("spawn").Process(target=client_main, args=(port, seats, args, child))
+        lag: list[float] = []
+        stop = asyncio.Event()
+        lag_task = asyncio.create_task(loop_lag(lag, stop))
+        proc.start()
+        await asyncio.sleep(args.warmup)
+        lag.clear()
+        sent_before, cpu_before, wall_before = Outbox.sent_total, time.process_time(), time.monotonic()
+        app.state.table_runtime.latencies.clear()
+        stats = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
+        server_msgs = Outbox.sent_total - sent_before
+        stats["server_cpu"] = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
+        stats["server_latency"] = [s * 1000 for s in app.state.table_runtime.latencies]
+        stop.set()
+        await lag_task
+        proc.join(10)
+        server.should_exit = True
+        await asyncio.wait_for(serve_task, 30)
+    print(report(args, stats, lag, server_msgs))
+    return 0 if stats["failed"] == 0 else 1
+
+
+if __name__ == "__main__":
+    import uvloop
+
+    sys.exit(uvloop.run(main(parse_args())))

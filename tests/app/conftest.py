@@ -1,0 +1,139 @@
+"""Fixtures for the server tests.
+
+Every test that touches the database runs once per backend: SQLite (a fresh file per test) always, and
+Postgres too when TEST_DATABASE_URL is set.  The Postgres schema is dropped and recreated before each test
+and the real Alembic migrations build it, so the tests exercise the migrations as well as the code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from argon2 import PasswordHasher
+from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from app.core import security
+from app.core.config import Settings
+from app.core.db import make_engine, make_sessionmaker, migrate
+from app.main import create_app
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+BACKENDS = ["sqlite"] + (["postgres"] if TEST_DATABASE_URL else [])
+TEST_SECRET = "test-secret-" + "x" * 40
+PASSWORD = "correct horse"
+
+
+async def _reset_postgres(url: str) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            await connection.execute(text("CREATE SCHEMA public"))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Still argon2id, but with minimal cost: the suite registers hundreds of accounts."""
+    monkeypatch.setattr(security, "_hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1))
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database (not yet migrated).  Sync, so sync tests (TestClient, WebSockets) can use it."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}"
+    assert TEST_DATABASE_URL is not None
+    asyncio.run(_reset_postgres(TEST_DATABASE_URL))
+    return TEST_DATABASE_URL
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    # Explicit values beat the environment (CI exports REDIS_URL; these tests use the in-process lobby).
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        environment="development",
+        secret_key=TEST_SECRET,
+        database_url=database_url,
+        redis_url=None,
+        welcome_grant=50_000,
+        admin_usernames=["boss"],
+        web_dir=tmp_path / "no-web",
+    )
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = make_engine(database_url)
+    await migrate(engine)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return make_sessionmaker(engine)
+
+
+@pytest.fixture
+async def session(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    async with sessionmaker() as session:
+        yield session
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        yield app
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        yield client
+
+
+class Player:
+    """A registered account as the tests use it."""
+
+    def __init__(self, data: dict) -> None:
+        self.id: int = data["user"]["id"]
+        self.name: str = data["user"]["username"]
+        self.token: str = data["access_token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+
+
+@pytest.fixture
+def player(client: httpx.AsyncClient):  # noqa: ANN201 - returns the helper below
+    """``await player("alice")`` registers an account through the API and returns a Player."""
+
+    async def register(username: str) -> Player:
+        response = await client.post("/api/auth/register", json={"username": username, "password": PASSWORD})
+        assert response.status_code == 201, response.text
+        return Player(response.json())
+
+    return register
+
+
+@pytest.fixture
+def no_env_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Clear settings-related environment for tests that build Settings() from the environment."""
+    for name in ("ENVIRONMENT", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ADMIN_USERNAMES", "PORT", "HOST"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Starlette's TestClient (our only WebSocket client) warns about its httpx backend on import.
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")

@@ -1,0 +1,224 @@
+"""Helpers for the table tests: an app with a FakeClock, and in-process WebSocket clients.
+
+``SeatClient`` speaks ASGI to the app directly (same event loop, no network, no threads), so a test can
+advance the fake clock and read what each seat received, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+
+from app.core.config import Settings
+from app.main import create_app
+from app.tables.clock import FakeClock
+from app.tables.runtime import TableRuntime
+from app.tables.settings import TableSettings
+from engine.bots import _isolation
+
+PASSWORD = "password1"
+FAST = {"join_seconds": 30.0, "hand_pause_seconds": 0.0, "bot_delay_seconds": 0.0,
+        "auto_play_delay_seconds": 0.0, "claim_hold_seconds": 0.0, "grace_seconds": 0.0,
+        "rate_limit_messages": 100_000}
+
+
+class Closed(Exception):
+    def __init__(self, code: int, reason: str = "") -> None:
+        super().__init__(f"closed {code} {reason}")
+        self.code, self.reason = code, reason
+
+
+@dataclass
+class Harness:
+    app: FastAPI
+    client: httpx.AsyncClient
+    runtime: TableRuntime
+    clock: FakeClock
+
+    async def register(self, name: str) -> dict[str, Any]:
+        response = await self.client.post("/api/auth/register", json={"username": name, "password": PASSWORD})
+        assert response.status_code == 201, response.text
+        body = response.json()
+        return {"id": body["user"]["id"], "token": body["access_token"],
+                "headers": {"Authorization": f"Bearer {body['access_token']}"}}
+
+    async def coins(self, player: dict[str, Any]) -> int:
+        return (await self.client.get("/api/me", headers=player["headers"])).json()["coins"]
+
+    async def coin_table(self, variant: str, players: list[dict[str, Any]], **options: Any) -> str:
+        response = await self.client.post("/api/rooms/beginner/tables", headers=players[0]["headers"],
+                                          json={"variant": variant, "options": options})
+        assert response.status_code == 201, response.text
+        table_id = response.json()["id"]
+        for p in players[1:]:
+            sat = await self.client.post(f"/api/tables/{table_id}/sit", headers=p["headers"])
+            assert sat.status_code == 200, sat.text
+        return table_id
+
+    async def connect(self, table_id: str, player: dict[str, Any]) -> SeatClient:
+        seat = SeatClient(self.app, f"/ws/table/{table_id}", f"token={player['token']}")
+        seat.clock = self.clock
+        await seat.connect()
+        return seat
+
+    async def settle_loop(self, turns: int = 50) -> None:
+        """Let the event loop run queued work (timers due now, actor commands)."""
+        for _ in range(turns):
+            await asyncio.sleep(0)
+
+
+@contextlib.asynccontextmanager
+async def harness(settings: Settings, **table_settings: Any) -> AsyncIterator[Harness]:
+    clock = FakeClock()
+    runtime = TableRuntime(TableSettings(_env_file=None, **{**FAST, **table_settings}),  # type: ignore[call-arg]
+                           clock=clock)
+    app = create_app(settings, table_runtime=runtime)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield Harness(app, client, runtime, clock)
+
+
+class SeatClient:
+    """A WebSocket client over ASGI.  ``received`` keeps every message, in order."""
+
+    def __init__(self, app: FastAPI, path: str, query: str) -> None:
+        self.app, self.path, self.query = app, path, query
+        self.to_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.from_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.received: list[dict[str, Any]] = []
+        self.clock: FakeClock | None = None
+        self.times: list[float] = []  # fake-clock time each message arrived (when ``clock`` is set)
+        self.closed: Closed | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        scope = {"type": "websocket", "path": self.path, "raw_path": self.path.encode(), "root_path": "",
+                 "query_string": self.query.encode(), "headers": [(b"host", b"test")], "scheme": "ws",
+                 "server": ("test", 80), "client": ("127.0.0.1", 5000), "subprotocols": [],
+                 "asgi": {"version": "3.0", "spec_version": "2.3"}}
+        self.task = asyncio.create_task(self.app(scope, self.to_app.get, self.from_app.put))  # type: ignore[arg-type]
+        await self.to_app.put({"type": "websocket.connect"})
+        first = await asyncio.wait_for(self.from_app.get(), 5)
+        if first["type"] == "websocket.close":
+            self.closed = Closed(first.get("code", 1000), first.get("reason", ""))
+            raise self.closed
+        assert first["type"] == "websocket.accept", first
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else json.dumps(message)
+        await self.to_app.put({"type": "websocket.receive", "text": text})
+
+    async def recv(self, timeout: float = 5) -> dict[str, Any]:
+        if self.closed:
+            raise self.closed
+        out = await asyncio.wait_for(self.from_app.get(), timeout)
+        if out["type"] == "websocket.close":
+            self.closed = Closed(out.get("code", 1000), out.get("reason", ""))
+            raise self.closed
+        message = json.loads(out["text"])
+        self.received.append(message)
+        if self.clock is not None:
+            self.times.append(self.clock.now())
+        return message
+
+    async def recv_until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 5) -> dict[str, Any]:
+        while True:
+            message = await self.recv(timeout)
+            if pred(message):
+                return message
+
+    def stop_reading(self) -> None:
+        """Make a pending or later ``recv`` raise Closed(1000) (stops a player task without cancelling it)."""
+        self.from_app.put_nowait({"type": "websocket.close", "code": 1000, "reason": "test stop"})
+
+    async def disconnect(self) -> None:
+        await self.to_app.put({"type": "websocket.disconnect", "code": 1000})
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.task, 5)
+
+
+def is_type(kind: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["type"] == kind
+
+
+def is_event(kind: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["type"] == "event" and m["event"]["type"] == kind
+
+
+def choose(prompt: dict[str, Any], rng: random.Random, concealed: list[str] | None = None,
+           declare_rate: float = 0.01) -> dict[str, Any]:
+    """A test player: always wins, often claims, sometimes declares, else discards its loneliest tile
+    (with ``concealed``, its hand from a snapshot) or a random one."""
+    actions = prompt["actions"]
+    for kind in ("win", "kill_pig"):
+        for a in actions:
+            if a["kind"] == kind:
+                return a
+    claims = [a for a in actions if a["kind"] in ("pong", "kong", "chow")]
+    if claims and rng.random() < 0.7:
+        return rng.choice(claims)
+    plain = [a for a in actions if a["kind"] == "discard" and not a.get("declare")]
+    declared = [a for a in actions if a["kind"] == "discard" and a.get("declare")]
+    if declared and rng.random() < declare_rate:
+        return rng.choice(declared)
+    if plain and concealed:
+        counts = [0] * 34
+        for t in concealed:
+            if t[-1] in "mpsz":
+                counts[index(t)] += 1
+        return max(plain, key=lambda a: (_isolation(counts, index(a["tile"])), rng.random())
+                   if a["tile"][-1] in "mpsz" else (9, 0))
+    passes = [a for a in actions if a["kind"] == "pass"]
+    return rng.choice(plain or passes or actions)
+
+
+def index(tile: str) -> int:
+    return "mpsz".index(tile[-1]) * 9 + int(tile[0]) - 1
+
+
+@dataclass
+class PlayLog:
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    game_over: dict[str, Any] | None = None
+    acted: int = 0
+
+
+async def play_to_the_end(seat: SeatClient, rng: random.Random, log: PlayLog, timeout: float = 30,
+                          declare_rate: float = 0.01) -> None:
+    """Answer every prompt until game_over (then the socket closes).  Before a discard it asks for a
+    snapshot (``resync``) to see its own hand, as a client that keeps no state would."""
+    waiting: dict[str, Any] | None = None
+    while True:
+        try:
+            message = await seat.recv(timeout)
+        except Closed:
+            return
+        if message["type"] == "prompt" and message["kind"] == "turn":
+            waiting = message
+            await seat.send({"type": "resync"})
+        elif message["type"] == "prompt":
+            await seat.send({"type": "action", "v": message["v"], "action": choose(message, rng)})
+            log.acted += 1
+        elif message["type"] == "snapshot" and waiting and (message["prompt"] or {}).get("v") == waiting["v"]:
+            me = message["view"]["players"][message["table"]["seat"]]
+            action = choose(waiting, rng, me["concealed"], declare_rate)
+            await seat.send({"type": "action", "v": waiting["v"], "action": action})
+            log.acted += 1
+            waiting = None
+        elif message["type"] == "error":
+            log.errors.append(message)
+        elif message["type"] == "hand_result":
+            log.results.append(message)
+        elif message["type"] == "game_over":
+            log.game_over = message

@@ -1,0 +1,26 @@
+"""docs/protocol.md and docs/protocol.schema.json are generated from app.ws.protocol and must be current."""
+
+from __future__ import annotations
+
+import json
+import typing
+
+from app.ws import docs, protocol
+
+
+def test_protocol_docs_are_current():
+    assert docs.stale() == [], "run: python -m app.ws.docs"
+
+
+def test_every_message_type_is_documented():
+    text = docs.render_markdown()
+    schema = json.loads(docs.render_schema())
+    for model in docs.CLIENT + docs.SERVER:
+        (kind,) = typing.get_args(model.model_fields["type"].annotation)
+        assert f"### {model.__name__}" in text and f'"{kind}"' in json.dumps(schema)
+
+
+def test_server_messages_round_trip_through_the_union():
+    message = protocol.ErrorMessage(v=3, code="stale", message="old")
+    parsed = protocol.server_message.validate_json(message.model_dump_json())
+    assert parsed == message

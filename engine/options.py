@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
 
-from engine.variants import find_variant
+from engine.variants import Option, find_variant
 
 
 def _scorer_options(variant: str) -> Any:
@@ -33,9 +33,16 @@ def option_defaults(variant: str) -> dict[str, Any]:
     return {**scoring, **play}
 
 
-def option_docs(variant: str) -> dict[str, str]:
-    """One line per play option (the scoring items are documented in docs/scoring.md)."""
-    return {k: o.doc for k, o in find_variant(variant).all_options().items()}
+def option_specs(variant: str) -> dict[str, Option]:
+    """Every option with its type and default; play options also carry their ranges and a doc line.
+
+    Scoring values are checked by the scorer itself (``resolve_room_options``); their 台 / 胡 meaning
+    is in docs/scoring.md.
+    """
+    play = find_variant(variant).all_options()
+    scoring = {k: Option(d, type(d), doc="scoring value (docs/scoring.md)")
+               for k, d in _scorer_defaults(variant).items() if k not in play}
+    return {**scoring, **play}
 
 
 def resolve_room_options(variant: str, overrides: Mapping[str, Any] | None) -> dict[str, Any]:

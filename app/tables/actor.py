@@ -25,7 +25,6 @@ from app.tables.clock import Clock, TimerHandle
 from app.tables.commands import Command, Inbound, Join, Leave, Stop, Tick
 from app.tables.fairness import WallSeed
 from app.tables.flow import HandFlow
-from app.tables.options import engine_options
 from app.tables.outbox import OpenPrompt, Outbox
 from app.tables.registry import TableInfo, TableRegistry
 from app.tables.seats import SeatLink, SeatSlot
@@ -71,7 +70,7 @@ class TableActor(HandFlow):
         self.clock = services.clock
         self.registry = services.registry
         self.bots = services.bots()
-        self.options: dict[str, Any] = engine_options(info.variant, info.options)
+        self.options: dict[str, Any] = dict(info.options)
         self.match = Match(find_variant(info.variant.value), first_dealer=0, options=self.options)
         self.slots = [SeatSlot(seat, uid, info.seat_names[seat] if info.seat_names else None, seat in info.bots)
                       for seat, uid in enumerate(info.seats)]

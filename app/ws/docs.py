@@ -46,7 +46,7 @@ replaces the old one, which is closed with 4001.  The first message is always a 
   `expires_in_ms`, the time left when sent).  Answer with `action`, quoting the prompt's `v`; a different
   `v` is `stale`.
 * **Claim windows** close when every prompted seat has answered or at the deadline (`claim_seconds`);
-  turns last `turn_seconds`.  A short grace covers the round trip.
+  turns last `discard_seconds`.  A short grace covers the round trip.
 * **Timing side channel**: whatever follows a discard (or a kong others may rob) is sent no earlier than
   the server's claim hold (`TABLE_CLAIM_HOLD_SECONDS`, default 1 s) after the discard, whether or not
   anyone could claim, so the pace of play does not reveal who was asked.  A player who deliberates longer

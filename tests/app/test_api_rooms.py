@@ -21,7 +21,9 @@ async def test_variants_list_seats_and_options(client):
     assert variants["taiwan"]["options"]["rounds"] == {
         "type": "int", "default": 4, "minimum": 1, "maximum": 4, "choices": None,
     }
-    assert variants["tiantai"]["options"]["cap"]["choices"] == [100, 200, 300]
+    # every scoring value is a room option too (RULES.md §8), with the engine's default
+    assert variants["tiantai"]["options"]["cap"]["default"] == 300
+    assert variants["taiwan"]["options"]["di"]["default"] == 5
 
 
 async def test_create_table_seats_the_creator(client, player):
@@ -32,7 +34,7 @@ async def test_create_table_seats_the_creator(client, player):
     assert response.status_code == 201, response.text
     table = response.json()
     assert table["room"] == "beginner" and table["variant"] == "taiwan" and table["status"] == "waiting"
-    assert table["options"]["rounds"] == 1 and table["options"]["base_points"] == 5  # the default filled in
+    assert table["options"]["rounds"] == 1 and table["options"]["di"] == 5  # the default filled in
     assert [(s["user_id"], s["username"], s["bot"]) for s in table["seats"]] == [
         (alice.id, "alice", False), (None, None, False), (None, None, False), (None, None, False),
     ]
@@ -53,15 +55,16 @@ async def test_tiantai_tables_have_three_seats(client, player):
     [
         ({"variant": "riichi"}, "variant"),
         ({}, "variant"),
-        ({"variant": "taiwan", "options": {"rounds": 0}}, "at least 1"),
-        ({"variant": "taiwan", "options": {"rounds": 5}}, "at most 4"),
-        ({"variant": "taiwan", "options": {"rounds": "2"}}, "must be a int"),
-        ({"variant": "taiwan", "options": {"rounds": True}}, "must be a int"),
-        ({"variant": "taiwan", "options": {"rounds": 2.5}}, "must be a int"),
+        ({"variant": "taiwan", "options": {"rounds": 0}}, "must be ≥ 1"),
+        ({"variant": "taiwan", "options": {"rounds": 5}}, "must be ≤ 4"),
+        ({"variant": "taiwan", "options": {"rounds": "2"}}, "must be int"),
+        ({"variant": "taiwan", "options": {"rounds": True}}, "must be int"),
+        ({"variant": "taiwan", "options": {"rounds": 2.5}}, "must be int"),
         ({"variant": "taiwan", "options": {"cheats": 1}}, "unknown option"),
         ({"variant": "taiwan", "options": {"cap": 300}}, "unknown option"),  # a tiantai option
-        ({"variant": "tiantai", "options": {"cap": 250}}, "one of"),
-        ({"variant": "taipao", "options": {"eight_flower_win": 1}}, "must be a bool"),
+        ({"variant": "tiantai", "options": {"cap": 255}}, "multiple of 10"),
+        ({"variant": "taipao", "options": {"eight_flowers": 1}}, "eight_flowers"),
+        ({"variant": "taiwan", "options": {"di": -5}}, "di"),
         ({"variant": "taiwan", "options": ["rounds"]}, "options"),
     ],
 )

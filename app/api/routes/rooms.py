@@ -27,8 +27,8 @@ async def list_variants() -> list[VariantOut]:
             seats=v.seats,
             options={
                 name: OptionSpecOut(
-                    type=spec.kind.__name__, default=spec.default, minimum=spec.minimum,
-                    maximum=spec.maximum, choices=list(spec.choices) if spec.choices else None,
+                    type=spec.kind.__name__, default=spec.default, minimum=spec.low,
+                    maximum=spec.high, choices=list(spec.choices) if spec.choices else None,
                 )
                 for name, spec in option_specs(v.key).items()
             },

@@ -1,0 +1,122 @@
+"""What a player does in the browser: register, and play a hand by clicking what the table offers."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import time
+from collections.abc import Sequence
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+PASSWORD = "correct horse battery"
+_names = itertools.count(1)
+
+
+def unique_name(prefix: str) -> str:
+    return f"{prefix}{int(time.time() * 1000) % 10**7}{next(_names)}"
+
+
+def register(page: Page, username: str) -> None:
+    """Open the app, register through the form, land in the lobby."""
+    page.goto("/")
+    page.locator("#auth-switch").click()
+    page.locator("#auth-username").fill(username)
+    page.locator("#auth-password").fill(PASSWORD)
+    page.locator("#auth-submit").click()
+    expect(page.locator("#lobby-view")).to_be_visible()
+    expect(page.locator("#me-name")).to_have_text(username)
+
+
+def token(page: Page) -> str:
+    value = page.evaluate("() => localStorage.getItem('mj.token')")
+    assert value, "not logged in"
+    return str(value)
+
+
+def api_get(page: Page, path: str) -> dict | list:
+    """GET an API path with this page's account (the browser's own request context)."""
+    response = page.request.get(path, headers={"Authorization": f"Bearer {token(page)}"})
+    assert response.ok, f"{path}: {response.status} {response.text()}"
+    return response.json()
+
+
+def result_open(page: Page) -> bool:
+    return page.locator("#result-dialog[open]").count() > 0
+
+
+# What the table offers right now, read in one round trip.
+_LOOK = """() => ({
+    result: !!document.querySelector('#result-dialog[open]'),
+    buttons: [...document.querySelectorAll('.actions .act[data-action]')].map((b) => b.dataset.action),
+    tiles: document.querySelectorAll('.my-hand .tile:not([disabled])').length,
+    drawn: !!document.querySelector('.my-hand .tile.drawn:not([disabled])'),
+})"""
+
+
+def _click(page: Page, selector: str) -> bool:
+    try:
+        page.locator(selector).first.click(timeout=1500)
+    except PlaywrightError:
+        return False  # the table moved on under the pointer; look again
+    return True
+
+
+def play_step(page: Page, *, claim: bool = True) -> str | None:
+    """Do the one thing the table offers now, by clicking as a player would.  Returns what was done."""
+    look = page.evaluate(_LOOK)
+    if look["result"]:
+        return "result"
+    wanted = ["win", "kill_pig"] + (["pong", "kong", "chow"] if claim else []) + ["pass"]
+    for action in wanted:
+        if action in look["buttons"]:
+            if not _click(page, f".actions .act-{action}"):
+                return None
+            if action in ("chow", "kong") and page.locator(".actions .choice").count():
+                _click(page, ".actions .choice")  # several chows / kongs: the second click picks one
+            return action
+    if look["tiles"]:
+        # Double-click a tile: the first click lifts it, the second discards it.
+        selector = ".my-hand .tile.drawn:not([disabled])" if look["drawn"] else ".my-hand .tile:not([disabled]) >> nth=-1"
+        try:
+            page.locator(selector).first.dblclick(timeout=1500)
+        except PlaywrightError:
+            return None
+        return "discard"
+    return None
+
+
+def play_until_result(pages: Sequence[Page], timeout: float = 150.0, claim: bool = True) -> dict[str, int]:
+    """Click through a hand at every page until each has shown the result dialog.
+
+    A page that has shown it plays no further: its dialog may close by itself when the next hand's first
+    prompt arrives (the table must not be hidden while a decision is due), and that is not this hand.
+    """
+    done: dict[str, int] = {}
+    finished: set[int] = set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        acted = False
+        for i, page in enumerate(pages):
+            if i in finished:
+                continue
+            what = play_step(page, claim=claim)
+            if what == "result":
+                finished.add(i)
+            elif what:
+                done[what] = done.get(what, 0) + 1
+                acted = True
+        if len(finished) == len(pages):
+            return done
+        if not acted:
+            pages[0].wait_for_timeout(15)
+    raise AssertionError(f"no result dialog within {timeout} s (actions so far: {done})")
+
+
+def close_result(page: Page) -> None:
+    """Press 下一局 / Next hand if the dialog is still open."""
+    button = page.locator("#result-dialog[open] button.next")
+    if button.count():
+        with contextlib.suppress(PlaywrightError):  # closed by itself meanwhile (the next hand's prompt)
+            button.click(timeout=2000)

@@ -1,0 +1,84 @@
+"""Players in separate browsers sit at one coin table, play a hand against each other by clicking, and
+the coins the page shows afterwards match the settlement (the dialog, GET /api/me and the ledger)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.e2e.helpers import api_get, close_result, play_until_result, register, unique_name
+
+WELCOME = 50_000
+
+
+def check_settlement(page: Page, before: int) -> int:
+    """The dialog's coin change for this player agrees with GET /api/me, the header and the ledger."""
+    me = page.evaluate("() => window.__mj.state().table.seat")
+    dialog = page.locator("#result-dialog")
+    delta = int(dialog.locator(f".summary tr[data-seat='{me}'] .coin-delta").get_attribute("data-coins"))
+    balance = WELCOME + before + delta
+    assert api_get(page, "/api/me")["coins"] == balance
+    expect(page.locator("#me-coins")).to_have_attribute("data-coins", str(balance))  # the header
+    if delta:
+        assert dialog.locator(f".summary tr[data-seat='{me}'] .coins-after").inner_text().replace(",", "") == str(balance)
+    ledger = api_get(page, "/api/me/ledger?asset=coins")
+    assert sum(e["delta"] for e in ledger if e["hand_id"] is not None) == before + delta
+    if delta:
+        assert ledger[0]["balance_after"] == balance
+    # Payments are shown in points and in coins: points × the room's 100 coins per point.
+    for row in dialog.locator(".payments tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        assert int(cells[3].replace(",", "")) == int(cells[2].replace(",", "")) * 100
+    return delta
+
+
+@pytest.mark.parametrize(("variant", "players"), [("taipao", 4), ("tiantai", 3)])
+def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
+    browser: Browser, base_url: str, artifacts: Path, variant: str, players: int
+) -> None:
+    contexts: list[BrowserContext] = []
+    pages: list[Page] = []
+    try:
+        for i in range(players):
+            context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
+            contexts.append(context)
+            page = context.new_page()
+            pages.append(page)
+            register(page, unique_name(f"c{i}"))
+
+        host = pages[0]
+        room = host.locator(".room[data-room=beginner]")
+        room.locator("select").select_option(variant)
+        room.locator("button[type=submit]").click()
+        row = room.locator(".lobby-table.mine")
+        expect(row).to_have_attribute("data-variant", variant)
+        table_id = row.get_attribute("data-table-id")
+
+        # The others see the new table live (lobby WebSocket) and take the free seats.
+        for page in pages[1:]:
+            seat = page.locator(f".lobby-table[data-table-id='{table_id}'] button.seat.empty").first
+            expect(seat).to_be_enabled()
+            seat.click()
+
+        # The last seat fills the table: every browser is taken to it.
+        for page in pages:
+            expect(page.locator("#table-view")).to_be_visible(timeout=10_000)
+            expect(page.locator(".table")).to_have_attribute("data-variant", variant)
+
+        # Play hands until coins move (a drawn hand moves none), at most three.
+        totals = [0] * players
+        for hand in range(3):
+            play_until_result(pages, timeout=180)
+            deltas = [check_settlement(page, totals[i]) for i, page in enumerate(pages)]
+            assert sum(deltas) == 0
+            totals = [a + b for a, b in zip(totals, deltas, strict=True)]
+            if any(deltas) or hand == 2:
+                break
+            for page in pages:
+                close_result(page)
+        pages[0].screenshot(path=artifacts / f"coin-{variant}-result-1280x720.png")
+    finally:
+        for context in contexts:
+            context.close()

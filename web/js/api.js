@@ -1,0 +1,105 @@
+// @ts-check
+/**
+ * The REST API (app/api): accounts, rooms, tables.  Every failure becomes an `ApiError` whose message is
+ * the server's own words (`detail`), so the UI can show it instead of swallowing it.
+ */
+
+const TOKEN_KEY = "mj.token";
+
+export class ApiError extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+  }
+}
+
+export function getToken() {
+  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+
+/** @param {string | null} token */
+export function setToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch { /* private mode: the session lasts until reload */ }
+}
+
+/**
+ * FastAPI errors: {"detail": "text"} or {"detail": [{"loc": [...], "msg": "..."}]}.
+ * @param {any} body @param {string} fallback
+ */
+export function errorText(body, fallback) {
+  const detail = body?.detail;
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d) => {
+        const loc = (d.loc ?? []).filter((/** @type {any} */ x) => x !== "body").join(".");
+        return loc ? `${loc}: ${d.msg}` : d.msg;
+      })
+      .join("; ");
+  }
+  return fallback;
+}
+
+/**
+ * @param {string} path @param {{method?: string, body?: any, auth?: boolean}} [options]
+ * @returns {Promise<any>}
+ */
+export async function request(path, { method = "GET", body, auth = true } = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const token = getToken();
+  if (auth && token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, `network error: ${/** @type {Error} */ (err).message}`);
+  }
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) throw new ApiError(response.status, errorText(data, `${response.status} ${response.statusText}`));
+  return data;
+}
+
+export const api = {
+  /** @param {string} username @param {string} password */
+  register: (username, password) => request("/api/auth/register", { method: "POST", body: { username, password }, auth: false }),
+  /** @param {string} username @param {string} password */
+  login: (username, password) => request("/api/auth/login", { method: "POST", body: { username, password }, auth: false }),
+  me: () => request("/api/me"),
+  ledger: () => request("/api/me/ledger"),
+  rooms: () => request("/api/rooms", { auth: false }),
+  variants: () => request("/api/variants", { auth: false }),
+  /** @param {string} room */
+  tables: (room) => request(`/api/rooms/${encodeURIComponent(room)}/tables`),
+  /** @param {string} id */
+  table: (id) => request(`/api/tables/${encodeURIComponent(id)}`),
+  /** @param {string} room @param {string} variant @param {Record<string, any>} [options] */
+  createTable: (room, variant, options = {}) =>
+    request(`/api/rooms/${encodeURIComponent(room)}/tables`, { method: "POST", body: { variant, options } }),
+  /** @param {string} id @param {number | null} [seat] */
+  sit: (id, seat = null) =>
+    request(`/api/tables/${encodeURIComponent(id)}/sit`, { method: "POST", body: seat === null ? {} : { seat } }),
+  /** @param {string} id */
+  stand: (id) => request(`/api/tables/${encodeURIComponent(id)}/stand`, { method: "POST" }),
+  /** @param {string} variant @param {Record<string, any>} [options] */
+  practice: (variant, options = {}) => request("/api/practice", { method: "POST", body: { variant, options } }),
+  /** @param {number} id */
+  hand: (id) => request(`/api/hands/${id}`),
+};
+
+/** ws:// or wss:// URL for a path on this server. @param {string} path */
+export function socketUrl(path) {
+  const url = new URL(path, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const token = getToken();
+  if (token) url.searchParams.set("token", token);
+  return url.href;
+}

@@ -1,0 +1,128 @@
+// @ts-check
+/**
+ * The action bar: only what the open prompt offers, as the seed's buttons 吃 碰 槓 聽 胡 過 (plus 眼牌 /
+ * Miji for 台灣 and 杀猪 for 台炮).  Several chows or kongs: the first click opens the choice, the second
+ * picks.  聽 / 眼牌 / Miji are declared with a discard: the button arms the declaration, then a tile click
+ * discards with it.  The countdown is drawn from the prompt's deadline.
+ */
+
+import { h } from "./dom.js";
+import { tileEl } from "./tile.js";
+import { lang, t } from "../i18n.js";
+import { parseTiles } from "../tiles.js";
+
+/** Button order, glyph, English key, shortcut. */
+export const BUTTONS = [
+  { id: "chow", zh: "吃", key: "C" },
+  { id: "pong", zh: "碰", key: "P" },
+  { id: "kong", zh: "槓", key: "K" },
+  { id: "ready", zh: "聽", key: "R" },
+  { id: "eye", zh: "眼牌", key: "E" },
+  { id: "miji", zh: "Miji", key: "M" },
+  { id: "kill_pig", zh: "杀猪", key: "X" },
+  { id: "win", zh: "胡", key: "H" },
+  { id: "pass", zh: "過", key: "Space" },
+];
+
+/**
+ * @typedef {{type: "choose", kind: "chow" | "kong"} | {type: "declare", declare: string} | null} Mode
+ * @typedef {{onButton: (id: string) => void, onChoice: (a: import("../state.js").Action) => void,
+ *   onCancel: () => void, onBack: () => void}} ActionHandlers
+ */
+
+/**
+ * Which buttons the offer makes available.
+ * @param {import("../state.js").Offer} offer @returns {string[]}
+ */
+export function availableButtons(offer) {
+  /** @type {string[]} */
+  const out = [];
+  if (offer.chows.length) out.push("chow");
+  if (offer.pongs.length) out.push("pong");
+  if (offer.kongs.length) out.push("kong");
+  for (const d of ["ready", "eye", "miji"]) if (offer.declares.has(d)) out.push(d);
+  if (offer.killPig) out.push("kill_pig");
+  if (offer.win) out.push("win");
+  if (offer.pass) out.push("pass");
+  return out;
+}
+
+/** @param {string} id @param {boolean} pressed @param {(id: string) => void} onButton */
+function actionButton(id, pressed, onButton) {
+  const spec = BUTTONS.find((b) => b.id === id);
+  if (!spec) return null;
+  const en = lang() === "en" ? t(`act.${id}`) : null;
+  return h("button", {
+    type: "button",
+    class: ["act", `act-${id}`, pressed && "armed"],
+    "data-action": id,
+    "aria-keyshortcuts": spec.key,
+    "aria-pressed": ["ready", "eye", "miji"].includes(id) ? String(pressed) : undefined,
+    title: `${t(`act.${id}`)} (${spec.key})`,
+    onclick: () => onButton(id),
+  },
+  h("span", { class: "zh" }, spec.zh),
+  en && en !== spec.zh ? h("span", { class: "en" }, en) : null,
+  h("kbd", { "aria-hidden": "true" }, spec.key === "Space" ? "␣" : spec.key));
+}
+
+/**
+ * @param {{offer: import("../state.js").Offer, mode: Mode, promptKind: string | null, autoPlay: boolean,
+ *   myTurnHint: boolean}} s
+ * @param {ActionHandlers} handlers
+ */
+export function actionBarEl(s, handlers) {
+  const { offer, mode } = s;
+  const bar = h("div", { class: "actions", role: "toolbar", "aria-label": t("table.choose") });
+  if (s.autoPlay) {
+    bar.append(h("button", { type: "button", class: "act act-back", onclick: handlers.onBack }, t("table.back")));
+  }
+  if (mode?.type === "choose") {
+    const list = mode.kind === "chow" ? offer.chows : offer.kongs;
+    list.forEach((a, i) => {
+      const tiles = mode.kind === "chow" ? parseTiles(a.tiles ?? "") : [a.tile, a.tile, a.tile, a.tile];
+      bar.append(h("button", {
+        type: "button", class: ["act", "choice", `choice-${mode.kind}`], "data-choice": String(i + 1),
+        "aria-label": `${mode.kind === "chow" ? "吃" : "槓"} ${tiles.join(" ")}`,
+        "aria-keyshortcuts": String(i + 1),
+        onclick: () => handlers.onChoice(a),
+      }, h("span", { class: "mini" }, tiles.map((x) => tileEl(x))), h("kbd", { "aria-hidden": "true" }, String(i + 1))));
+    });
+    bar.append(h("button", { type: "button", class: "act act-cancel", onclick: handlers.onCancel, "aria-keyshortcuts": "Escape" },
+      t("table.cancel")));
+    return bar;
+  }
+  const ids = availableButtons(offer);
+  for (const id of ids) {
+    const pressed = mode?.type === "declare" && mode.declare === id;
+    const button = actionButton(id, pressed, handlers.onButton);
+    if (button) bar.append(button);
+  }
+  if (mode?.type === "declare") {
+    bar.append(h("span", { class: "hint" }, t("table.choose_tile")));
+  } else if (s.myTurnHint && offer.discards.size) {
+    bar.append(h("span", { class: "hint" }, t("table.choose_tile")));
+  }
+  return bar;
+}
+
+/** The countdown: a number and a shrinking bar; `updateTimer` refreshes it every frame. */
+export function timerEl() {
+  return h("div", { class: "timer", role: "timer", "aria-live": "off" },
+    h("span", { class: "secs" }, ""), h("span", { class: "bar" }, h("span", { class: "fill" })));
+}
+
+/**
+ * @param {HTMLElement | null} el @param {number} seconds left @param {number} total seconds of the prompt
+ */
+export function updateTimer(el, seconds, total) {
+  if (!el) return;
+  const secs = /** @type {HTMLElement} */ (el.querySelector(".secs"));
+  const fill = /** @type {HTMLElement} */ (el.querySelector(".fill"));
+  const whole = Math.ceil(seconds);
+  if (secs.textContent !== String(whole)) secs.textContent = String(whole);
+  const frac = total > 0 ? Math.max(0, Math.min(1, seconds / total)) : 0;
+  fill.style.transform = `scaleX(${frac})`;
+  el.classList.toggle("urgent", seconds <= 5);
+  el.setAttribute("aria-label", t("table.seconds", { n: whole }));
+}

@@ -1,0 +1,99 @@
+// @ts-check
+/** The lobby: practice tables, the three coin rooms with their stakes and entry, and each room's tables. */
+
+import { h } from "./dom.js";
+import { formatNumber, lang, t } from "../i18n.js";
+
+export const VARIANT_KEYS = ["tiantai", "taipao", "taiwan"];
+
+/**
+ * @typedef {{key: string, name: string, coins_per_point: number, entry_coins: number}} Room
+ * @typedef {{id: string, room: string | null, variant: string, seats: {seat: number, user_id: number | null,
+ *   username: string | null, bot: boolean}[], status: string, practice: boolean, version: number}} LobbyTable
+ * @typedef {{onPractice: (variant: string) => void, onCreate: (room: string, variant: string) => void,
+ *   onSit: (tableId: string, seat: number) => void, onStand: (tableId: string) => void,
+ *   onEnter: (tableId: string) => void}} LobbyHandlers
+ */
+
+/**
+ * @param {{me: any, rooms: Room[], tables: LobbyTable[], live: boolean, myTable: string | null,
+ *   busy: boolean, createVariant: Record<string, string>, returnTable?: any}} s
+ * @param {LobbyHandlers} handlers
+ */
+export function lobbyEl(s, handlers) {
+  const coins = s.me?.coins ?? 0;
+  const seatedSomewhere = !!s.myTable;
+  return h("div", { class: "lobby" },
+    h("div", { class: "lobby-head" },
+      h("h2", null, t("lobby.title")),
+      h("span", { class: ["live", s.live ? "on" : "off"], role: "status" }, s.live ? t("lobby.live") : t("lobby.offline"))),
+    s.returnTable ? h("section", { class: "card return-table", role: "status" },
+      h("span", null, `${t("lobby.your_table")}: ${t(`variant.${s.returnTable.variant}`)}${s.returnTable.practice ? ` · ${t("table.practice")}` : ""}`),
+      h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(s.returnTable.id) }, t("lobby.enter"))) : null,
+    h("section", { class: "card practice", "aria-labelledby": "practice-h" },
+      h("h3", { id: "practice-h" }, t("lobby.practice")),
+      h("div", { class: "practice-buttons" }, VARIANT_KEYS.map((v) => h("button", {
+        type: "button", class: "primary", "data-practice": v, disabled: s.busy || seatedSomewhere,
+        onclick: () => handlers.onPractice(v),
+      }, t("lobby.practice.start", { variant: t(`variant.${v}`) }))))),
+    h("h3", { class: "rooms-h" }, t("lobby.rooms")),
+    h("div", { class: "rooms" }, s.rooms.map((room) => roomEl(room, s, coins, seatedSomewhere, handlers))));
+}
+
+/**
+ * @param {Room} room @param {any} s @param {number} coins @param {boolean} seatedSomewhere
+ * @param {LobbyHandlers} handlers
+ */
+function roomEl(room, s, coins, seatedSomewhere, handlers) {
+  const afford = coins >= room.entry_coins;
+  const tables = /** @type {LobbyTable[]} */ (s.tables).filter((tb) => tb.room === room.key);
+  const selectId = `variant-${room.key}`;
+  const chosen = s.createVariant[room.key] ?? "taiwan";
+  return h("section", { class: ["card", "room", !afford && "locked"], "data-room": room.key, "aria-labelledby": `room-${room.key}` },
+    h("header", null,
+      h("h4", { id: `room-${room.key}` }, room.name, lang() === "en" ? h("span", { class: "room-en" }, ` ${t(`room.${room.key}`)}`) : null),
+      h("span", { class: "stake" }, t("lobby.stake", { coins: formatNumber(room.coins_per_point) })),
+      h("span", { class: "entry" }, t("lobby.entry", { coins: formatNumber(room.entry_coins) }))),
+    afford ? null : h("p", { class: "cannot-afford", role: "note" },
+      t("lobby.cannot_afford", { need: formatNumber(room.entry_coins), have: formatNumber(coins) })),
+    h("form", {
+      class: "create", onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const select = /** @type {HTMLSelectElement} */ (/** @type {HTMLFormElement} */ (e.target).elements.namedItem("variant"));
+        handlers.onCreate(room.key, select.value);
+      },
+    },
+    h("label", { for: selectId }, t("lobby.variant")),
+    h("select", { id: selectId, name: "variant", disabled: !afford || s.busy || seatedSomewhere,
+      onchange: (/** @type {Event} */ e) => { s.createVariant[room.key] = /** @type {HTMLSelectElement} */ (e.target).value; } },
+    VARIANT_KEYS.map((v) => h("option", { value: v, selected: v === chosen }, t(`variant.${v}.long`)))),
+    h("button", { type: "submit", disabled: !afford || s.busy || seatedSomewhere }, t("lobby.create"))),
+    tables.length
+      ? h("ul", { class: "tables" }, tables.map((tb) => tableRowEl(tb, s, afford, seatedSomewhere, handlers)))
+      : h("p", { class: "empty" }, t("lobby.no_tables")));
+}
+
+/**
+ * @param {LobbyTable} tb @param {any} s @param {boolean} afford @param {boolean} seatedSomewhere
+ * @param {LobbyHandlers} handlers
+ */
+function tableRowEl(tb, s, afford, seatedSomewhere, handlers) {
+  const mine = tb.seats.some((x) => x.user_id === s.me?.id);
+  const taken = tb.seats.filter((x) => x.user_id !== null || x.bot).length;
+  return h("li", { class: ["lobby-table", mine && "mine", `status-${tb.status}`], "data-table-id": tb.id, "data-variant": tb.variant },
+    h("span", { class: "variant" }, t(`variant.${tb.variant}`)),
+    h("span", { class: "status" }, t(`lobby.${tb.status}`), " · ", t("lobby.seats", { taken, total: tb.seats.length })),
+    h("span", { class: "seats" }, tb.seats.map((seat) => {
+      if (seat.user_id !== null || seat.bot) {
+        return h("span", { class: ["seat", seat.user_id === s.me?.id && "me"] }, seat.bot ? t("lobby.bot") : seat.username ?? "?");
+      }
+      return h("button", {
+        type: "button", class: "seat empty", "data-seat": String(seat.seat),
+        disabled: !afford || seatedSomewhere || tb.status !== "waiting" || s.busy,
+        "aria-label": `${t("lobby.sit")} #${seat.seat + 1}`,
+        onclick: () => handlers.onSit(tb.id, seat.seat),
+      }, t("lobby.sit"));
+    })),
+    mine && tb.status === "playing" ? h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(tb.id) }, t("lobby.enter")) : null,
+    mine && tb.status !== "playing" ? h("button", { type: "button", class: "stand", disabled: s.busy, onclick: () => handlers.onStand(tb.id) }, t("lobby.stand")) : null);
+}

@@ -1,0 +1,222 @@
+// @ts-check
+/**
+ * The table (note §5c): a CSS grid with your seat at the bottom and the others around it, each side's
+ * hand on the outer ring, its discards between hand and centre, and the info box in the middle.
+ * Other seats are drawn as if they sat at the bottom and then turned (CSS) to face the centre.
+ */
+
+import { h } from "./dom.js";
+import { tileEl } from "./tile.js";
+import { flowersEl, meldsEl } from "./melds.js";
+import { actionBarEl, timerEl } from "./actions.js";
+import { sideOf, seatsFrom } from "../seats.js";
+import { handForDisplay } from "../state.js";
+import { t } from "../i18n.js";
+import { tileNameZh, windEn, windZh } from "../tiles.js";
+import { lang } from "../i18n.js";
+
+
+/**
+ * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean}} TableUi
+ * @typedef {{onTile: (tile: string, index: number) => void} & import("./actions.js").ActionHandlers} TableHandlers
+ */
+
+/** @param {import("../state.js").TableState} state @returns {(seat: number) => string} */
+export function namer(state) {
+  return (seat) => {
+    const info = state.table?.seats[seat];
+    if (!info) return `#${seat + 1}`;
+    if (info.username) return info.username;
+    return `${t("table.bot")} ${seat + 1}`;
+  };
+}
+
+/**
+ * @param {import("../state.js").TableState} state
+ * @param {import("../state.js").Offer} offer
+ * @param {TableUi} ui @param {TableHandlers} handlers
+ */
+export function tableEl(state, offer, ui, handlers) {
+  const view = state.view;
+  const table = state.table;
+  const n = view?.n_seats ?? table?.seats.length ?? 4;
+  const me = table?.seat ?? view?.seat ?? 0;
+  const nameOf = namer(state);
+  const root = h("div", {
+    class: ["table", `n${n}`, view ? `phase-${view.phase}` : "no-hand"],
+    "data-variant": table?.variant ?? view?.variant ?? "",
+  });
+  for (const seat of seatsFrom(me, n)) {
+    const side = sideOf(seat, me, n);
+    if (side !== "bottom") root.append(otherHandEl(state, seat, side, nameOf));
+    root.append(riverEl(state, seat, side, nameOf));
+  }
+  root.append(centreEl(state, me, n, nameOf));
+  root.append(myAreaEl(state, offer, ui, handlers, me, n, nameOf));
+  return root;
+}
+
+/**
+ * @param {import("../state.js").TableState} state @param {number} seat @param {string} side
+ * @param {(seat: number) => string} nameOf
+ */
+function otherHandEl(state, seat, side, nameOf) {
+  const view = state.view;
+  const p = view?.players[seat];
+  const n = view?.n_seats ?? 4;
+  const wild = view?.wildcards ?? [];
+  /** @type {any[]} */
+  let concealed = [];
+  if (p) {
+    if (p.concealed) {
+      concealed = p.concealed.map((x) => tileEl(x, { classes: wild.includes(x) ? ["wild"] : [] }));
+    } else {
+      const count = p.concealed_count;
+      const apart = p.just_drew && count > 0 ? 1 : 0;
+      concealed = Array.from({ length: count - apart }, () => tileEl(null));
+      if (apart) concealed.push(h("span", { class: "drawn-gap" }), tileEl(null, { classes: ["drawn"] }));
+    }
+    if (p.split_tile) concealed.push(h("span", { class: "drawn-gap" }), tileEl(p.split_tile === "?" ? null : p.split_tile, { classes: ["split"] }));
+  }
+  return h("section", {
+    class: ["area", "hand-area", `side-${side}`, view?.current === seat && view.phase !== "ended" && "current"],
+    "aria-label": t("table.hand_of", { name: nameOf(seat) }),
+    "data-seat": String(seat),
+  }, h("div", { class: "panel" },
+    h("div", { class: "bonus-row" }, p ? flowersEl(p.flowers, wild) : null),
+    h("div", { class: "hand-row" },
+      h("span", { class: "concealed", role: "group", "aria-label": t("table.concealed") }, concealed),
+      p ? meldsEl(p, n, nameOf) : null)));
+}
+
+/**
+ * @param {import("../state.js").TableState} state @param {number} seat @param {string} side
+ * @param {(seat: number) => string} nameOf
+ */
+function riverEl(state, seat, side, nameOf) {
+  const view = state.view;
+  const p = view?.players[seat];
+  const last = view?.last_discard;
+  const tiles = (p?.river ?? []).map((x, i, all) => {
+    const isLast = !!last && last.seat === seat && i === all.length - 1 && last.tile === x;
+    return tileEl(x, {
+      classes: isLast ? ["last"] : [],
+      label: isLast ? `${tileNameZh(x)} ${x} (${t("table.last_discard")})` : undefined,
+    });
+  });
+  return h("section", {
+    class: ["area", "river-area", `side-${side}`],
+    "aria-label": t("table.river_of", { name: nameOf(seat) }),
+    "data-seat": String(seat),
+  }, h("div", { class: "panel" }, h("div", { class: "river" }, tiles)));
+}
+
+/**
+ * @param {import("../state.js").TableState} state @param {number} me @param {number} n
+ * @param {(seat: number) => string} nameOf
+ */
+function centreEl(state, me, n, nameOf) {
+  const view = state.view;
+  const table = state.table;
+  const plates = seatsFrom(me, n).map((seat) => plateEl(state, seat, sideOf(seat, me, n), nameOf));
+  const roundWind = view?.round_wind ?? table?.round_wind ?? 0;
+  const dealer = view?.dealer ?? table?.dealer ?? 0;
+  const streak = view?.dealer_streak ?? table?.dealer_streak ?? 0;
+  const handNo = table?.hand_no ?? state.hand_no;
+  const windWord = lang() === "en" ? windEn(roundWind) : windZh(roundWind);
+  const core = h("div", { class: "core" },
+    h("div", { class: "round" },
+      h("span", { class: "round-wind", "aria-label": t("table.round", { wind: windWord }) }, windZh(roundWind)),
+      h("span", { class: "hand-no" }, t("table.hand", { n: handNo }))),
+    view ? h("div", { class: "wall", "data-wall": String(view.wall_remaining) }, t("table.wall", { n: view.wall_remaining })) : null,
+    h("div", { class: "dealer-line" }, `${t("table.dealer")}: ${nameOf(dealer)}`, streak > 0 ? ` · ${t("table.streak", { n: streak })}` : ""),
+    view && view.wildcards.length ? h("div", { class: "wildcards", role: "group", "aria-label": t("table.wildcards") },
+      h("span", { class: "label" }, t("table.wildcards")), view.wildcards.map((x) => tileEl(x, { classes: ["wild"] }))) : null,
+    view && view.indicators.length && view.indicators.join() !== view.wildcards.join() ? h("div", { class: "indicators" },
+      h("span", { class: "label" }, t("table.indicators")), view.indicators.map((x) => tileEl(x))) : null,
+    noticeEl(state, nameOf),
+    state.commitment ? h("div", { class: "commitment", title: state.commitment },
+      h("span", { class: "label" }, `${t("table.commitment")}: `), h("code", null, `${state.commitment.slice(0, 12)}…`)) : null,
+    !view && !state.result ? h("div", { class: "waiting" }, state.hand_no ? t("table.waiting_hand") : t("table.waiting_players")) : null,
+  );
+  return h("div", { class: "centre" }, plates, core);
+}
+
+/** @param {import("../state.js").TableState} state @param {(seat: number) => string} nameOf */
+function noticeEl(state, nameOf) {
+  const n = state.notice;
+  if (!n || !state.view || state.view.phase === "ended") return null;
+  if (n.type === "kong_attempt" && state.view.phase === "rob") {
+    return h("div", { class: "notice", role: "status" }, t("table.kong_attempt", { name: nameOf(n.seat ?? 0), tile: tileNameZh(n.tile ?? "1m") }));
+  }
+  if (n.type === "split_deal" && state.view.phase === "split") return h("div", { class: "notice", role: "status" }, t("table.split_deal"));
+  return null;
+}
+
+/**
+ * A seat's name plate in the centre box: wind, name, dealer, connection, declaration.
+ * @param {import("../state.js").TableState} state @param {number} seat @param {string} side
+ * @param {(seat: number) => string} nameOf
+ */
+function plateEl(state, seat, side, nameOf) {
+  const view = state.view;
+  const info = state.table?.seats[seat];
+  const p = view?.players[seat];
+  const dealer = (view?.dealer ?? state.table?.dealer) === seat;
+  const wind = p?.wind;
+  const me = state.table?.seat === seat;
+  const status = info?.bot ? t("table.bot") : info && !info.connected ? t("table.offline") : info?.auto_play ? t("table.auto") : null;
+  const decl = p?.declaration ? t(`decl.${p.declaration}`) : null;
+  const streak = view?.dealer_streak ?? state.table?.dealer_streak ?? 0;
+  return h("div", {
+    class: ["plate", `side-${side}`, dealer && "dealer", view?.current === seat && view.phase !== "ended" && "current", me && "me"],
+    "data-seat": String(seat),
+  },
+  wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windEn(wind) : undefined }, windZh(wind)) : null,
+  h("span", { class: "name" }, nameOf(seat), me ? ` (${t("table.you")})` : ""),
+  dealer ? h("span", { class: "badge dealer-badge", title: t("table.dealer") }, "莊", streak > 0 ? `×${streak}` : "") : null,
+  decl ? h("span", { class: "badge decl" }, decl) : null,
+  status ? h("span", { class: "badge status" }, status) : null);
+}
+
+/**
+ * Your seat: flowers, concealed tiles (sorted, the drawn tile apart), melds; the action bar and timer.
+ * @param {import("../state.js").TableState} state @param {import("../state.js").Offer} offer
+ * @param {TableUi} ui @param {TableHandlers} handlers @param {number} me @param {number} n
+ * @param {(seat: number) => string} nameOf
+ */
+function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
+  const view = state.view;
+  const p = view?.players[me];
+  const { tiles, drawn } = handForDisplay(p);
+  const mode = ui.mode;
+  /** @type {Map<string, any> | null} */
+  const playable = mode?.type === "declare" ? offer.declares.get(mode.declare) ?? new Map() : offer.discards;
+  const turn = !!state.prompt && (offer.discards.size > 0 || offer.declares.size > 0);
+  const all = drawn ? [...tiles, drawn] : tiles;
+  const wild = view?.wildcards ?? [];
+  const tileButtons = all.map((x, i) => {
+    const can = turn && playable.has(x);
+    return tileEl(x, {
+      button: true,
+      selected: ui.selected === i,
+      dim: turn && !can,
+      disabled: !can,
+      classes: [i === tiles.length && drawn ? "drawn" : "", wild.includes(x) ? "wild" : "", can && mode?.type === "declare" ? "declarable" : ""].filter(Boolean),
+      data: { index: String(i) },
+      onclick: () => handlers.onTile(x, i),
+    });
+  });
+  if (drawn) tileButtons.splice(tiles.length, 0, h("span", { class: "drawn-gap" }));
+  const autoPlay = !!state.table?.seats[me]?.auto_play;
+  const showBar = !!state.prompt || autoPlay;
+  return h("section", { class: ["area", "my-area", view?.current === me && view?.phase !== "ended" && "current"], "aria-label": t("table.hand_of", { name: nameOf(me) }), "data-seat": String(me) },
+    showBar ? h("div", { class: "action-dock" },
+      state.prompt ? timerEl() : null,
+      actionBarEl({ offer, mode, promptKind: state.prompt?.kind ?? null, autoPlay, myTurnHint: turn }, handlers)) : null,
+    h("div", { class: "my-row" },
+      p ? flowersEl(p.flowers, wild) : null,
+      h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,
+        p?.split_tile ? [h("span", { class: "drawn-gap" }), tileEl(p.split_tile, { classes: ["split"] })] : null),
+      p ? meldsEl(p, n, nameOf) : null));
+}

@@ -68,14 +68,18 @@ def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
 
 def open_discard_window(state: HandState, from_seat: int, t: Tile, win_only: bool) -> ClaimWindow:
     w = ClaimWindow("discard", from_seat, t)
-    for k in range(1, state.n):
-        seat = (from_seat + k) % state.n
+    n = state.n
+    left_of_next = (from_seat + 1) % n
+    for k in range(1, n):
+        seat = (from_seat + k) % n
         opts: list[Action] = []
         if _win_allowed(state, seat, t):
             opts.append(act(ActionKind.WIN, seat))
-        if not win_only:
+        # most seats hold neither a pair of the tile nor sit to the discarder's right: skip cheaply
+        if not win_only and (state.seats[seat].counts[t] >= 2 or seat == left_of_next):
             opts.extend(_meld_options(state, seat, t, from_seat))
-        _offer(state, w, seat, opts)
+        if opts:
+            _offer(state, w, seat, opts)
     return w
 
 

@@ -6,6 +6,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from engine.phase import Phase
+
 if TYPE_CHECKING:
     from engine.state import HandState
 
@@ -38,8 +40,6 @@ def check_conservation(state: HandState) -> None:
 
 
 def check_hand_sizes(state: HandState) -> None:
-    from engine.state import Phase
-
     base = state.variant.hand_size
     for i, s in enumerate(state.seats):
         size = s.size()

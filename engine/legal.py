@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare, act
 from engine.melds import MeldKind
+from engine.phase import Phase, Source
 from engine.tiles import TILES
 
 if TYPE_CHECKING:
@@ -13,8 +14,6 @@ if TYPE_CHECKING:
 
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
-    from engine.state import Phase, Source
-
     if state.phase is Phase.ENDED or not 0 <= seat < state.n:
         return []
     if state.phase in (Phase.CLAIMS, Phase.ROB):
@@ -55,14 +54,19 @@ def _locked_turn(state: HandState, seat: int) -> list[Action]:
     return out
 
 
+# Plain discards, by seat and tile: built once, looked up every turn.
+_DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(len(TILES))] for seat in range(4)]
+
+
 def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Action]:
     """Any concealed tile but a 財神; plus the declarations the variant offers with it."""
     s = state.seats[seat]
     wild = s.wild
-    kinds = [TILES[k] for k, n in enumerate(s.counts) if n and k not in wild]
-    out = [act(ActionKind.DISCARD, seat, t) for t in kinds]
+    table = _DISCARD_ACTIONS[seat]
+    out = [table[k] for k, n in enumerate(s.counts) if n and k not in wild]
     if not declarations:
         return out
+    kinds = [a.tile for a in out if a.tile is not None]
     for name in state.variant.can_declare(state, seat):
         declare = Declare(name)
         if declare is Declare.READY and not state.may_be_ready_after_a_discard(seat):

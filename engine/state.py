@@ -10,38 +10,21 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from engine.actions import Action, ActionKind, Declare, IllegalAction, Refusal
 from engine.claims import ClaimWindow, open_discard_window, open_rob_window, resolve_window
 from engine.events import Event
+from engine.legal import default_action, legal_actions
 from engine.melds import Meld, MeldKind
 from engine.outcome import HandResult, finish_hand
+from engine.phase import Phase, Source
 from engine.scoring.situation import KongKind, WinKind
 from engine.seat import SeatState
 from engine.tiles import HONOUR_BASE, N_KINDS, TILES, Tile
 from engine.variants import Variant, WallEnd
 from engine.variants.base import PassLock
 from engine.wall import Wall
-
-
-class Phase(str, Enum):
-    TURN = "turn"  # the current seat draws/claimed and must act (打牌 / 自摸 / 槓)
-    CLAIMS = "claims"  # claim window after a discard (吃碰槓胡)
-    ROB = "rob"  # window to rob an added kong (搶槓)
-    SPLIT = "split"  # 台炮 分牌: the current seat may only win on its tile
-    ENDED = "ended"
-
-
-class Source(str, Enum):
-    """How the current seat came to its turn (decides 自摸 / 槓上開花 / 天胡 …)."""
-
-    DEAL = "deal"
-    DRAW = "draw"
-    CLAIM = "claim"
-    KONG = "kong"
-    FLOWER = "flower"
 
 
 @dataclass
@@ -78,6 +61,7 @@ class HandState:
         self.split_order: list[int] = []
         self.result: HandResult | None = None
         self._legal_cache: dict[int, list[Action]] = {}
+        self.revealers: set[int] = set()  # 眼牌 / Miji declarers, who see the other hands
         rng = random.Random(seed)
         self.wall = Wall.shuffled(variant.kinds, rng) if wall is None else Wall(wall)
         self.dice = tuple(rng.randint(1, 6) for _ in range(variant.dice_count))
@@ -85,7 +69,8 @@ class HandState:
         self.indicators = tuple(self.wall.peek_tail(variant.indicator_count()))
         self.wildcards: tuple[Tile, ...] = variant.wildcard_faces(self.indicators)
         self.seats = [SeatState(wild=frozenset(self.wildcards)) for _ in range(self.n)]
-        self.bonus_kinds = [k for k in range(HONOUR_BASE, N_KINDS) if variant.is_bonus(TILES[k], self.wildcards)]
+        self.bonus_kinds = frozenset(k for k in range(HONOUR_BASE, N_KINDS)
+                                     if variant.is_bonus(TILES[k], self.wildcards))
         self.seat_winds = [variant.seat_wind(s, dealer, self.open_seat, self.options) for s in range(self.n)]
 
     # -- construction ------------------------------------------------------------------------------
@@ -148,7 +133,7 @@ class HandState:
             replaced = False
             for s in self._order_from(self.dealer):
                 seat = self.seats[s]
-                bonus = [TILES[k] for k in self.bonus_kinds for _ in range(seat.counts[k])]
+                bonus = [TILES[k] for k in sorted(self.bonus_kinds) for _ in range(seat.counts[k])]
                 for t in bonus:
                     replaced = True
                     seat.remove(t)
@@ -175,7 +160,9 @@ class HandState:
 
     def _watchers(self, seat: int) -> list[int]:
         """Seats that may see ``seat``'s concealed tiles: itself and any 眼牌 declarer."""
-        return [s for s in range(self.n) if s == seat or self.seats[s].reveals_others]
+        if not self.revealers:
+            return [seat]
+        return [s for s in range(self.n) if s == seat or s in self.revealers]
 
     def _emit_draw(self, seat: int, t: Tile, tail: bool = False) -> None:
         self._emit("draw", {"seat": seat, "tail": tail, "wall": self.wall.remaining},
@@ -262,16 +249,12 @@ class HandState:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """What ``seat`` may do now (cached until the next applied action; do not mutate)."""
-        from engine.legal import legal_actions
-
         cached = self._legal_cache.get(seat)
         if cached is None:
             cached = self._legal_cache[seat] = legal_actions(self, seat)
         return cached
 
     def default_action(self, seat: int, auto_play: bool = False) -> Action | None:
-        from engine.legal import default_action
-
         return default_action(self, seat, auto_play)
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -307,7 +290,10 @@ class HandState:
         if not legal:
             raise IllegalAction(Refusal.NOT_YOUR_TURN, action)
         # identity first: legal lists hold interned actions, and dataclass == is slow
-        if not any(a is action for a in legal) and action not in legal:
+        for a in legal:
+            if a is action:
+                return
+        if action not in legal:
             raise IllegalAction(Refusal.NOT_LEGAL, action)
 
     def _turn_action(self, a: Action) -> None:
@@ -376,7 +362,7 @@ class HandState:
     def _receive(self, seat: int, t: Tile) -> None:
         """Take a drawn tile into the hand, replacing bonus tiles from the tail (補花)."""
         s = self.seats[seat]
-        while self.variant.is_bonus(t, self.wildcards):
+        while t in self.bonus_kinds:
             s.flowers.append(t)
             self._emit("flower", {"seat": seat, "tile": str(t), "wall": self.wall.remaining})
             if self._check_flower_win(seat):
@@ -411,6 +397,7 @@ class HandState:
             public["declare"] = declare.value
         self._emit("discard", public)
         if declare is not None and s.reveals_others:
+            self.revealers.add(seat)
             self._emit("reveal", {"seat": seat}, {seat: {"hands": {
                 o: [str(x) for x in self.seats[o].tiles()] for o in range(self.n) if o != seat}}})
         self.last_discard = (seat, t)

@@ -1,0 +1,23 @@
+"""Where a hand stands (階段) and how the current seat came to its turn."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Phase(str, Enum):
+    TURN = "turn"  # the current seat draws/claimed and must act (打牌 / 自摸 / 槓)
+    CLAIMS = "claims"  # claim window after a discard (吃碰槓胡)
+    ROB = "rob"  # window to rob an added kong (搶槓)
+    SPLIT = "split"  # 台炮 分牌: the current seat may only win on its tile
+    ENDED = "ended"
+
+
+class Source(str, Enum):
+    """How the current seat came to its turn (decides 自摸 / 槓上開花 / 天胡 …)."""
+
+    DEAL = "deal"
+    DRAW = "draw"
+    CLAIM = "claim"
+    KONG = "kong"
+    FLOWER = "flower"

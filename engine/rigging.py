@@ -11,14 +11,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from engine.tiles import TILES, Tile, parse_tiles
 from engine.variants import Variant
 
 
 def deal_positions(variant: Variant, dealer: int) -> list[list[int]]:
-    """Wall indices dealt to each seat, in the order ``HandState`` deals them."""
-    n, size = variant.n_seats, variant.hand_size
+    """Wall indices dealt to each seat, in the order ``HandState`` deals them (§1.1 r7, §3.1 r4:
+    four at a time from the dealer counterclockwise, then singles, then the dealer's extra tile)."""
+    return _deal_positions(variant.n_seats, variant.hand_size, dealer)
+
+
+@cache
+def _deal_positions(n: int, size: int, dealer: int) -> list[list[int]]:
     order = [(dealer + i) % n for i in range(n)]
     pos: list[list[int]] = [[] for _ in range(n)]
     i = 0

@@ -61,6 +61,18 @@ class SeatState:
         elif t < FLOWER_BASE:  # a dealt flower sits in the hand only until 補花
             self.code.add(t)
 
+    def take(self, tiles: list[Tile]) -> None:
+        """Receive the dealt tiles in one go (the deal is the hottest loop of a fresh hand)."""
+        for t in tiles:
+            self.counts[t] += 1
+        natural = list(self.counts)
+        self.jokers = 0
+        for f in self.wild:
+            self.jokers += natural[f]
+            natural[f] = 0
+        self.code = HandCode.from_counts(natural)
+        self.rev += 1
+
     def remove(self, t: int, n: int = 1) -> None:
         if self.counts[t] < n:
             raise AssertionError(f"seat does not hold {n}× {TILES[t]}")

@@ -19,6 +19,7 @@ from engine.legal import default_action, legal_actions
 from engine.melds import Meld, MeldKind
 from engine.outcome import HandResult, finish_hand
 from engine.phase import Phase, Source
+from engine.rigging import deal_positions
 from engine.scoring.situation import KongKind, WinKind
 from engine.seat import SeatState
 from engine.tiles import HONOUR_BASE, N_KINDS, TILES, Tile
@@ -107,18 +108,11 @@ class HandState:
 
     def _deal_tiles(self) -> None:
         """§1.1 r7 / §3.1 r4: four at a time, then singles, then the dealer's extra tile."""
-        size = self.variant.hand_size
-        order = self._order_from(self.dealer)
-        for _ in range(size // 4):
-            for s in order:
-                for _ in range(4):
-                    self.seats[s].add(self.wall.draw())
-        for _ in range(size % 4):
-            for s in order:
-                self.seats[s].add(self.wall.draw())
-        extra = self.wall.draw()
-        self.seats[self.dealer].add(extra)
-        self.seats[self.dealer].drawn = extra
+        tiles = self.wall.tiles
+        for seat, positions in enumerate(deal_positions(self.variant, self.dealer)):
+            self.seats[seat].take([tiles[p] for p in positions])
+        self.wall.head = self.variant.n_seats * self.variant.hand_size + 1
+        self.seats[self.dealer].drawn = tiles[self.wall.head - 1]
         self._emit(
             "deal",
             {"dealer": self.dealer, "dice": list(self.dice), "open_seat": self.open_seat,

@@ -23,7 +23,7 @@ def random_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def _isolation(counts: list[int], t: int) -> int:
+def isolation(counts: list[int], t: int) -> int:
     """How little a tile helps: singles far from neighbours score high (discard those first)."""
     if counts[t] >= 2:
         return 0
@@ -52,7 +52,7 @@ def greedy_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     ready = [a for a in discards if a.tile is not None and state.is_ready_after_discard(seat, a.tile)]
     pool = ready or discards
     counts = state.seats[seat].counts
-    return max(pool, key=lambda a: (_isolation(counts, a.tile or 0), rng.random()))
+    return max(pool, key=lambda a: (isolation(counts, a.tile or 0), rng.random()))
 
 
 POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}

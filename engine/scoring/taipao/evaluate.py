@@ -64,12 +64,18 @@ def _sums(hits: list[Hit]) -> tuple[int, int]:
 
 def score_loser(h: Held, opts: Options) -> SeatResult:
     """B of a non-winner: 財神 placed where they add most (B-20); never doubled."""
-    hits = evaluate_held(opts.seat_base, h) + evaluate(opts.shape_base, h, nonwinner_shape(h, meld_part(h)))
+    hits = evaluate_held(opts.seat_base, h)
+    if opts.shape_base:
+        hits += evaluate(opts.shape_base, h, nonwinner_shape(h, h.melded))
+    if not hits:
+        return SeatResult(h.seat, 0, 0, ())
     # seat rules come before shape rules in the table, so ``hits`` is already in display order
     base = 0
-    for _, v in hits:
+    items = []
+    for r, v in hits:
         base += v
-    return SeatResult(h.seat, base, 0, tuple([_item(r, v) for r, v in hits]))
+        items.append(_item(r, v))
+    return SeatResult(h.seat, base, 0, tuple(items))
 
 
 def win_of(sit: Situation, h: Held) -> Win:

@@ -11,13 +11,14 @@ from typing import NamedTuple
 
 from engine.melds import Meld, MeldKind
 from engine.scoring.situation import SeatHand, Situation
-from engine.tiles import HONOUR_BASE, N_KINDS, N_SUITED, Tile
+from engine.tiles import FLOWER_BASE, HONOUR_BASE, N_KINDS, N_SUITED, Tile
 
 N_SEATS = 4
 WINNER_TILES = 17  # 5 sets + 1 pair (§2.1 rule 3), a kong counting as 3
 ZHONG = HONOUR_BASE + 4  # 中 5z
 FA = HONOUR_BASE + 5  # 發 6z
 WHITE = HONOUR_BASE + 6  # 白 7z
+WIND_END = HONOUR_BASE + 4
 SPECIAL = tuple(frozenset((HONOUR_BASE + i, ZHONG, FA)) for i in range(N_SEATS))  # by seat wind
 
 
@@ -27,6 +28,24 @@ class Table(NamedTuple):
     dealer: int
     wildcards: tuple[int, ...]  # distinct 財神 faces
     same_face: bool  # one face: same-face mode (§2.1 rule 6)
+
+
+class MeldPart(NamedTuple):
+    """What the exposed and declared melds contribute to every reading (summed once, in ``held_of``)."""
+
+    mask: int  # bit k: face k in a meld (the three faces of a chow)
+    winds: int  # bit i: a pung or kong of wind i (東 = 0)
+    special: int  # pongs (not kongs) of the own wind, 中 or 發
+    chows: int
+    sets: int
+    faces: frozenset[int]  # faces of pungs and kongs
+    use: int  # copies of each honour face, 4 bits per face (東 lowest)
+    kongs: tuple[int, int, int, int]  # 明杠, 暗杠, 明杠 and 暗杠 of own wind/中/發
+
+
+NO_KONGS = (0, 0, 0, 0)
+NO_MELDS = MeldPart(0, 0, 0, 0, 0, frozenset(), 0, NO_KONGS)
+NO_FLOWERS = (0, 0, 0)
 
 
 class Held(NamedTuple):
@@ -47,17 +66,30 @@ class Held(NamedTuple):
     flowers: tuple[Tile, ...]
     size: int  # concealed tiles + 3 per meld
     white_is_bonus: bool  # 白 is not a 財神 face, so no joker may stand for it (§2.1 rule 9)
+    melded: MeldPart  # the melds, summed
+    n_kongs: int  # kongs among the melds
+    bonus_tiles: tuple[int, int, int]  # collected 春夏秋冬, 梅蘭菊竹, 白板
+
+
+_TABLES: dict[tuple[int, tuple[int, ...]], Table] = {}
 
 
 def table_of(sit: Situation) -> Table:
     if sit.n_seats != N_SEATS:
         raise ValueError(f"台炮 is played by 4 players, got {sit.n_seats} seats")
+    key = (sit.dealer, sit.wildcards)
+    got = _TABLES.get(key)
+    if got is not None:
+        return got
     if not 0 <= sit.dealer < N_SEATS:
         raise ValueError(f"dealer {sit.dealer} is not a seat index 0..3")
     faces = tuple(dict.fromkeys(sit.wildcards))
     if len(faces) > 2 or any(not 0 <= f < N_KINDS for f in faces):
         raise ValueError(f"財神 faces must be one or two tile kinds, got {list(sit.wildcards)}")
-    return Table(sit.dealer, faces, len(faces) == 1)
+    got = Table(sit.dealer, faces, len(faces) == 1)
+    if len(_TABLES) < 4096:
+        _TABLES[key] = got
+    return got
 
 
 def held_of(hand: SeatHand, seat: int, table: Table, full: bool) -> Held:
@@ -85,33 +117,76 @@ def held_of(hand: SeatHand, seat: int, table: Table, full: bool) -> Held:
     for f, n in caishen:
         jokers += n
         counts[f] = 0
-    for m in hand.melds:
-        _check_meld(m, seat, wild)
+    melded = _melds(hand.melds, seat, wild, special) if hand.melds else NO_MELDS
     flowers = hand.flowers
-    if flowers and (min(flowers) < WHITE or max(flowers) >= N_KINDS or any(f in wild for f in flowers)):
-        bad = next(f for f in flowers if f < WHITE or f >= N_KINDS or f in wild)
-        raise ValueError(f"seat {seat}: {bad} cannot be a collected bonus tile (§2.1 rules 7-8)")
+    bonus_tiles = _bonus_tiles(flowers, seat, wild) if flowers else NO_FLOWERS
     return Held(
         seat, HONOUR_BASE + wind_index, special, counts, jokers, caishen, table.same_face, hand.melds,
-        flowers, len(concealed) + 3 * len(hand.melds), WHITE not in wild,
+        flowers, len(concealed) + 3 * len(hand.melds), WHITE not in wild, melded, sum(melded.kongs),
+        bonus_tiles,
     )
 
 
-def _check_meld(m: Meld, seat: int, wild: tuple[int, ...]) -> None:
-    tiles = m.tiles
-    first = tiles[0] if tiles else -1
-    if any(t in wild for t in tiles):
-        raise ValueError(f"seat {seat}: meld {m} uses a 財神, which cannot chow, pong or kong (§2.1 rule 9)")
-    if m.kind is MeldKind.CHOW:
-        ok = (
-            len(tiles) == 3 and 0 <= first < N_SUITED and first % 9 <= 6
-            and sorted(tiles) == [first, first + 1, first + 2]
-        )
-    else:
-        size = 3 if m.kind is MeldKind.PONG else 4
-        ok = len(tiles) == size and 0 <= first < WHITE and all(t == first for t in tiles)
-    if not ok:
-        raise ValueError(f"seat {seat}: {m} is not a valid {m.kind.value}")
+def _bonus_tiles(flowers: tuple[Tile, ...], seat: int, wild: tuple[int, ...]) -> tuple[int, int, int]:
+    """Check the collected bonus tiles and count them per group (春夏秋冬, 梅蘭菊竹, 白板)."""
+    first = second = whites = 0
+    for f in flowers:
+        if f < WHITE or f >= N_KINDS or f in wild:
+            raise ValueError(f"seat {seat}: {f} cannot be a collected bonus tile (§2.1 rules 7-8)")
+        if f >= FLOWER_BASE + 4:
+            second += 1
+        elif f >= FLOWER_BASE:
+            first += 1
+        else:
+            whites += 1
+    return first, second, whites
+
+
+def _melds(melds: tuple[Meld, ...], seat: int, wild: tuple[int, ...], special: frozenset[int]) -> MeldPart:
+    """Check every meld and sum what they contribute (one pass)."""
+    mask = winds = n_special = chows = use = 0
+    faces: set[int] = set()
+    kong = akong = kong_special = akong_special = 0
+    for m in melds:
+        tiles = m.tiles
+        kind = m.kind
+        first = int(tiles[0]) if tiles else -1
+        if wild and any(t in wild for t in tiles):
+            raise ValueError(f"seat {seat}: meld {m} uses a 財神, which cannot chow, pong or kong (§2.1 rule 9)")
+        if kind is MeldKind.CHOW:
+            if not (
+                len(tiles) == 3 and 0 <= first < N_SUITED and first % 9 <= 6
+                and sorted(tiles) == [first, first + 1, first + 2]
+            ):
+                raise ValueError(f"seat {seat}: {m} is not a valid {kind.value}")
+            mask |= 7 << first
+            chows += 1
+            continue
+        size = 3 if kind is MeldKind.PONG else 4
+        if not (len(tiles) == size and 0 <= first < WHITE and tiles.count(first) == size):
+            raise ValueError(f"seat {seat}: {m} is not a valid {kind.value}")
+        mask |= 1 << first
+        faces.add(first)
+        if first >= HONOUR_BASE:
+            use += size << 4 * (first - HONOUR_BASE)
+            if first < WIND_END:
+                winds |= 1 << (first - HONOUR_BASE)
+        is_special = first in special
+        if kind is MeldKind.PONG:
+            n_special += is_special
+        elif kind is MeldKind.KONG:
+            if is_special:
+                kong_special += 1
+            else:
+                kong += 1
+        elif is_special:
+            akong_special += 1
+        else:
+            akong += 1
+    return MeldPart(
+        mask, winds, n_special, chows, len(melds), frozenset(faces), use,
+        (kong, akong, kong_special, akong_special),
+    )
 
 
 def check_size(h: Held, winner: bool, special_win: bool) -> None:

@@ -149,8 +149,21 @@ def _frozen(v: Any) -> Any:
 _CACHE: dict[tuple[Any, ...], Options] = {}
 
 
+_LAST: list[tuple[tuple[tuple[str, Any], ...], tuple[type, ...], Options]] = []
+
+
 def resolve(options: Mapping[str, Any]) -> Options:
     """The room's options, validated once per distinct set of overrides."""
+    # fast path: the same overrides as the previous call (values compared by type and equality)
+    items = tuple(options.items())
+    types = tuple([type(v) for _, v in items])
+    if _LAST:
+        last_items, last_types, last = _LAST[0]
+        try:
+            if types == last_types and items == last_items:
+                return last
+        except TypeError:  # pragma: no cover - values that refuse comparison
+            pass
     try:
         key = tuple(sorted(
             (k, type(v).__name__, _frozen(v)) for k, v in options.items()
@@ -162,4 +175,9 @@ def resolve(options: Mapping[str, Any]) -> Options:
         got = build(options)
         if len(_CACHE) < 256:
             _CACHE[key] = got
+    if all(isinstance(v, _SCALARS) for _, v in items):
+        _LAST[:] = [(items, types, got)]
     return got
+
+
+_SCALARS = (int, float, str, bool, type(None))

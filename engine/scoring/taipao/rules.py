@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from engine.melds import MeldKind
 from engine.scoring.situation import SELF_DRAWN_KINDS, KongKind, WinKind
 from engine.scoring.taipao.held import WHITE, Held, caishen_level
 from engine.scoring.taipao.shape import Shape
 from engine.scoring.taipao.table import BASE, BONUS, SEAT, SHAPE, SPECIAL, WIN, Win, rule
-from engine.tiles import FLOWER_BASE, HONOUR_BASE
+from engine.tiles import HONOUR_BASE
 
 Table4 = tuple[int, int, int, int]
 
@@ -52,47 +51,38 @@ def caishen_same(h: Held, v: Table4) -> int:
 @rule("flowers", "花", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
 def flowers(h: Held, v: Table4) -> int:
     """Per group 春夏秋冬 / 梅蘭菊竹: 1/3/5/10 [seed 002:L8]."""
-    first = second = 0
-    for f in h.flowers:
-        if f >= FLOWER_BASE + 4:
-            second += 1
-        elif f >= FLOWER_BASE:
-            first += 1
+    first, second, _ = h.bonus_tiles
     return _by_count(v, first) + _by_count(v, second)
 
 
 @rule("white", "白板", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
 def white(h: Held, v: Table4) -> int:
     """Collected 白板 as its own group, when 白 is not 財神 (§2.1 rule 7, B-7)."""
-    return _by_count(v, h.flowers.count(WHITE))
+    return _by_count(v, h.bonus_tiles[2])
 
 
-def _kongs(h: Held, kind: MeldKind, special: bool) -> int:
-    return sum(1 for m in h.melds if m.kind is kind and (m.tiles[0] in h.special) == special)
-
-
-@rule("kong", "明槓", 3, BASE, SEAT, needs="melds")
+@rule("kong", "明槓", 3, BASE, SEAT, needs="n_kongs")
 def kong(h: Held, v: int) -> int:
     """明杠 (direct or 补杠) [seed 002:L9, L14]."""
-    return v * _kongs(h, MeldKind.KONG, False)
+    return v * h.melded.kongs[0]
 
 
-@rule("akong", "暗槓", 4, BASE, SEAT, needs="melds")
+@rule("akong", "暗槓", 4, BASE, SEAT, needs="n_kongs")
 def akong(h: Held, v: int) -> int:
     """暗杠 [seed 002:L9, L16]."""
-    return v * _kongs(h, MeldKind.AKONG, False)
+    return v * h.melded.kongs[1]
 
 
-@rule("kong_special", "明槓(門風/中/發)", 4, BASE, SEAT, needs="melds")
+@rule("kong_special", "明槓(門風/中/發)", 4, BASE, SEAT, needs="n_kongs")
 def kong_special(h: Held, v: int) -> int:
     """明杠 of own wind/中/發: replaces the 3 and includes the pung's +1 (B-6)."""
-    return v * _kongs(h, MeldKind.KONG, True)
+    return v * h.melded.kongs[2]
 
 
-@rule("akong_special", "暗槓(門風/中/發)", 5, BASE, SEAT, needs="melds")
+@rule("akong_special", "暗槓(門風/中/發)", 5, BASE, SEAT, needs="n_kongs")
 def akong_special(h: Held, v: int) -> int:
     """暗杠 of own wind/中/發 (B-6)."""
-    return v * _kongs(h, MeldKind.AKONG, True)
+    return v * h.melded.kongs[3]
 
 
 @rule("pung_special", "刻子(門風/中/發)", 1, BASE, SHAPE, needs="special")

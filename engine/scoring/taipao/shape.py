@@ -14,11 +14,9 @@ from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 from engine.hand import Group
-from engine.melds import MeldKind
-from engine.scoring.taipao.held import FA, WHITE, Held
+from engine.scoring.taipao.held import FA, WHITE, WIND_END, Held, MeldPart
 from engine.tiles import HONOUR_BASE
 
-WIND_END = HONOUR_BASE + 4
 SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * i) for i in range(3))
 SUIT_FACES = (0, 9, 19)  # 1m, 1p, 2s (green): any other face of a suit scores the same
 HONOURS = (27, 28, 29, 30, 31, FA)  # 白 adds nothing 中 does not (and is a bonus tile unless 財神)
@@ -46,42 +44,9 @@ class Reading:
     wild_faces: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class MeldPart:
-    """What the exposed and declared melds contribute to every reading."""
-
-    mask: int
-    winds: int
-    special: int
-    chows: int
-    sets: int
-    faces: frozenset[int]  # faces of pungs and kongs
-    use: int  # copies of each honour face, 4 bits per face (東 lowest)
-
-
-NO_MELDS = MeldPart(0, 0, 0, 0, 0, frozenset(), 0)
-
-
 def meld_part(h: Held) -> MeldPart:
-    if not h.melds:
-        return NO_MELDS
-    mask = winds = special = chows = use = 0
-    faces: set[int] = set()
-    for m in h.melds:
-        t = int(min(m.tiles))
-        if m.kind is MeldKind.CHOW:
-            mask |= 7 << t
-            chows += 1
-            continue
-        mask |= 1 << t
-        faces.add(t)
-        if t >= HONOUR_BASE:
-            use += len(m.tiles) << 4 * (t - HONOUR_BASE)
-            if t < WIND_END:
-                winds |= 1 << (t - HONOUR_BASE)
-        if m.kind is MeldKind.PONG and t in h.special:
-            special += 1
-    return MeldPart(mask, winds, special, chows, len(h.melds), frozenset(faces), use)
+    """What the melds contribute to every reading (summed once by ``held_of``)."""
+    return h.melded
 
 
 def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iterator[Candidate]:
@@ -193,11 +158,12 @@ def free_special_pungs(h: Held, mp: MeldPart) -> int:
             if counts[f] >= 3 and f not in mp.faces:
                 made += 1
         return made
-    costs = sorted([max(0, 3 - counts[f]) for f in h.special if f not in mp.faces])
-    for cost in costs:
+    costs = [3 - counts[f] for f in h.special if f not in mp.faces]
+    for cost in sorted(costs):
         if cost > jokers:
             break
-        jokers -= cost
+        if cost > 0:
+            jokers -= cost
         made += 1
     return made
 

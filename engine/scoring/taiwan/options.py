@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.scoring.taiwan.features import Shape
 from engine.scoring.taiwan.rules import RULES
-from engine.scoring.tiantai.table import Rule, check_bool, check_int, check_known
+from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_int
 
 # Items outside the shape table: flower wins (exclusive), dealer 台 and the 眼牌 penalty.
 SPECIAL_ITEMS = {
@@ -52,22 +50,6 @@ def _build(items: tuple[tuple[str, object], ...]) -> Options:
     )
 
 
-@lru_cache(maxsize=256)
-def _cached(typed: tuple[tuple[str, str, object], ...]) -> Options:
-    return _build(tuple((k, v) for k, _, v in typed))
-
-
-DEFAULT = _build(())
-
-
-def resolve(options: Mapping[str, object]) -> Options:
-    """The effective options; ValueError for an unknown key or a bad value."""
-    if not options:
-        return DEFAULT
-    check_known("taiwan", options, KNOWN)
-    # the type name keeps True apart from 1 in the cache key
-    mine = tuple(sorted((k, type(v).__name__, v) for k, v in options.items() if k in KNOWN))
-    try:
-        return _cached(mine)
-    except TypeError:
-        raise ValueError(f"option values must be scalars, got {dict(options)!r}") from None
+_OPTIONS = OptionCache("taiwan", KNOWN, _build)
+DEFAULT = _OPTIONS.default
+resolve = _OPTIONS.resolve

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from engine.scoring.tiantai.features import Shape
 from engine.scoring.tiantai.rules import RULES
-from engine.scoring.tiantai.table import Rule, check_bool, check_int, check_known
+from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_int
 
 # Seat wind offsets (dealer = 0, 下家 = 1, 上家 = 2) → wind index, §1.1 rule 5 and A-1.
 WIND_ORDERS = {"ESN": (0, 1, 3), "ESW": (0, 1, 2)}
@@ -87,22 +85,6 @@ def _check_integral(o: Options) -> None:
         )
 
 
-@lru_cache(maxsize=256)
-def _cached(typed: tuple[tuple[str, str, object], ...]) -> Options:
-    return _build(tuple((k, v) for k, _, v in typed))
-
-
-DEFAULT = _build(())
-
-
-def resolve(options: Mapping[str, object]) -> Options:
-    """The effective options; ValueError for an unknown key or a bad value."""
-    if not options:
-        return DEFAULT
-    check_known("tiantai", options, KNOWN)
-    # the type name keeps True apart from 1 in the cache key
-    mine = tuple(sorted((k, type(v).__name__, v) for k, v in options.items() if k in KNOWN))
-    try:
-        return _cached(mine)
-    except TypeError:
-        raise ValueError(f"option values must be scalars, got {dict(options)!r}") from None
+_OPTIONS = OptionCache("tiantai", KNOWN, _build)
+DEFAULT = _OPTIONS.default
+resolve = _OPTIONS.resolve

@@ -107,3 +107,35 @@ def check_known(variant: str, options: Mapping[str, object], known: frozenset[st
         raise ValueError(
             f"unknown {variant} scoring option(s) {sorted(unknown)}; known: {sorted(known)}"
         )
+
+
+Opts = TypeVar("Opts")
+
+
+class OptionCache(Generic[Opts]):
+    """Resolve a room's options once per distinct set: ``build`` turns (key, value) pairs into the
+    scorer's options; an empty mapping is the defaults.  Shared by the 天台 and 台灣 scorers."""
+
+    def __init__(self, variant: str, known: frozenset[str],
+                 build: Callable[[tuple[tuple[str, object], ...]], Opts]) -> None:
+        self.variant, self.known, self.build = variant, known, build
+        self.default = build(())
+        self._cache: dict[tuple[tuple[str, str, object], ...], Opts] = {}
+
+    def resolve(self, options: Mapping[str, object]) -> Opts:
+        """The effective options; ValueError for an unknown key or a bad value."""
+        if not options:
+            return self.default
+        check_known(self.variant, options, self.known)
+        # the type name keeps True apart from 1 in the cache key
+        key = tuple(sorted((k, type(v).__name__, v) for k, v in options.items() if k in self.known))
+        try:
+            found = self._cache.get(key)
+        except TypeError:
+            raise ValueError(f"option values must be scalars, got {dict(options)!r}") from None
+        if found is None:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            found = self._cache[key] = self.build(tuple((k, v) for k, _, v in key))
+        return found
+

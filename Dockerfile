@@ -29,11 +29,8 @@ COPY alembic.ini ./
 COPY migrations ./migrations
 COPY engine ./engine
 COPY app ./app
-# The browser client (web/).  A glob, so the build also works before web/ exists; pyproject.toml is only
-# there so the glob never matches nothing, and is removed again.
-COPY pyproject.toml web* ./web/
-RUN rm ./web/pyproject.toml \
- && mkdir -p /app/var && chown mahjong:mahjong /app/var
+COPY web ./web
+RUN mkdir -p /app/var && chown mahjong:mahjong /app/var
 USER mahjong
 EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

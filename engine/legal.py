@@ -82,8 +82,9 @@ def _own_kongs(state: HandState, seat: int) -> list[Action]:
     s = state.seats[seat]
     if state.wall.remaining <= state.reserve():  # the reserve is never drawn into (§1.1 r10, r20)
         return []
-    kongs = {k for k, n in enumerate(s.counts) if n == 4}
-    kongs.update(m.tiles[0] for m in s.melds if m.kind is MeldKind.PONG and s.counts[m.tiles[0]])
+    counts = s.counts
+    kongs = set(s.quads)
+    kongs.update(m.tiles[0] for m in s.melds if m.kind is MeldKind.PONG and counts[m.tiles[0]])
     return [act(ActionKind.KONG, seat, TILES[k]) for k in sorted(kongs) if k not in state.wildcards]
 
 

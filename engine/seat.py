@@ -35,6 +35,7 @@ class SeatState:
     wild: frozenset[int] = frozenset()  # this hand's 財神 faces
     code: HandCode = field(default_factory=HandCode)  # the natural (non-財神) tiles, kept incrementally
     jokers: int = 0  # 財神 held
+    quads: set[int] = field(default_factory=set)  # kinds held four times (暗槓 candidates)
 
     @property
     def locked(self) -> bool:
@@ -56,6 +57,8 @@ class SeatState:
     def add(self, t: int) -> None:
         self.counts[t] += 1
         self.rev += 1
+        if self.counts[t] == 4:
+            self.quads.add(t)
         if t in self.wild:
             self.jokers += 1
         elif t < FLOWER_BASE:  # a dealt flower sits in the hand only until 補花
@@ -65,6 +68,7 @@ class SeatState:
         """Receive the dealt tiles in one go (the deal is the hottest loop of a fresh hand)."""
         for t in tiles:
             self.counts[t] += 1
+        self.quads = {k for k, n in enumerate(self.counts) if n == 4}
         natural = list(self.counts)
         self.jokers = 0
         for f in self.wild:
@@ -78,6 +82,7 @@ class SeatState:
             raise AssertionError(f"seat does not hold {n}× {TILES[t]}")
         self.counts[t] -= n
         self.rev += 1
+        self.quads.discard(t)
         if t in self.wild:
             self.jokers -= n
         elif t < FLOWER_BASE:

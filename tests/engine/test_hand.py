@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import engine.decompose as decompose
 import engine.hand as hand
 from engine.cli_waits import main as waits_main
 from engine.hand import Group, HandCode, decompositions, is_win, waits
@@ -373,7 +374,7 @@ def test_decompositions_score_maximisation_splits() -> None:
 def test_decompositions_sorted_distinct_and_ordered() -> None:
     got = decompositions(C("1112345678999m 5m"), 0)
     assert len(got) == len(set(got)) >= 1
-    assert got == sorted(got, key=lambda d: [hand._GROUPS.index(g) for g in d])
+    assert got == sorted(got, key=lambda d: [decompose._GROUPS.index(g) for g in d])
 
 
 def test_decompositions_speed_smoke() -> None:

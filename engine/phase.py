@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
+
+from engine.scoring.situation import KongKind
+from engine.tiles import Tile
 
 
 class Phase(str, Enum):
@@ -21,3 +25,11 @@ class Source(str, Enum):
     CLAIM = "claim"
     KONG = "kong"
     FLOWER = "flower"
+
+
+@dataclass
+class TurnContext:
+    source: Source
+    last: bool = False  # the 海底 draw
+    kong_kind: KongKind | None = None
+    kong_tile: Tile | None = None

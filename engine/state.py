@@ -9,31 +9,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, ActionKind, Declare, IllegalAction, Refusal
-from engine.claims import ClaimWindow, open_discard_window, open_rob_window, resolve_window
+from engine.claims import ClaimWindow, open_discard_window, resolve_window
 from engine.events import Event
 from engine.legal import default_action, legal_actions
-from engine.melds import Meld, MeldKind
+from engine.melding import claim_meld, complete_added_kong, own_kong
 from engine.outcome import HandResult, finish_hand
-from engine.phase import Phase, Source
+from engine.phase import Phase, Source, TurnContext
 from engine.rigging import deal_positions
 from engine.scoring.situation import KongKind, WinKind
 from engine.seat import SeatState
+from engine.split_deal import split_answer, start_split
 from engine.tiles import HONOUR_BASE, N_KINDS, TILES, Tile
 from engine.variants import Variant, WallEnd
 from engine.variants.base import PassLock
 from engine.wall import Wall
-
-
-@dataclass
-class TurnContext:
-    source: Source
-    last: bool = False  # the 海底 draw
-    kong_kind: KongKind | None = None
-    kong_tile: Tile | None = None
 
 
 class HandState:
@@ -267,7 +259,7 @@ class HandState:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             self._answer(action)
         elif self.phase is Phase.SPLIT:
-            self._split_answer(action)
+            split_answer(self, action)
         else:
             self._turn_action(action)
         self._run_automatic()
@@ -298,7 +290,7 @@ class HandState:
             self._self_win(a.seat)
         elif a.kind is ActionKind.KONG:
             assert a.tile is not None
-            self._own_kong(a.seat, a.tile)
+            own_kong(self, a.seat, a.tile)
         elif a.kind is ActionKind.KILL_PIG:
             self._finish([a.seat], WinKind.KILL_PIG, None, None)
 
@@ -337,7 +329,7 @@ class HandState:
         reserve = self.reserve()
         if self.wall.remaining <= reserve:
             if self.variant.wall_end is WallEnd.SPLIT_DEAL:
-                self._start_split(seat)
+                start_split(self, seat)
             else:
                 self._finish([], None, None, None)
             return
@@ -406,7 +398,7 @@ class HandState:
         if not w.options:
             self.window = None
             if w.kind == "rob":
-                self._complete_added_kong(w.from_seat, w.tile)
+                complete_added_kong(self, w.from_seat, w.tile)
             else:
                 self._draw_for((w.from_seat + 1) % self.n)
             return
@@ -425,95 +417,13 @@ class HandState:
             ctx.source, WinKind.SELF_DRAW)
         self._finish([seat], kind, self.seats[seat].drawn, None, ctx.kong_kind, ctx.kong_tile)
 
-    # -- kongs -------------------------------------------------------------------------------------
-
-    def _own_kong(self, seat: int, t: Tile) -> None:
-        s = self.seats[seat]
-        if s.counts[t] == 4:
-            s.remove(t, 4)
-            s.melds.append(Meld(MeldKind.AKONG, (t,) * 4))
-            self.kongs += 1
-            self._emit("kong", {"seat": seat, "kind": "akong",
-                                "tile": str(t) if self.variant.akong_revealed else None},
-                       {w: {"tile": str(t)} for w in self._watchers(seat)})
-            self._replacement(seat, KongKind.CONCEALED, t)
-            return
-        self._emit("kong_attempt", {"seat": seat, "tile": str(t)})
-        self.window = open_rob_window(self, seat, t)
-        self._after_answers()
-
-    def _complete_added_kong(self, seat: int, t: Tile) -> None:
-        s = self.seats[seat]
-        i = s.pong_of(t)
-        assert i is not None
-        old = s.melds[i]
-        s.remove(t)
-        s.melds[i] = Meld(MeldKind.KONG, (t,) * 4, old.claimed, old.from_seat, added=True)
-        self.kongs += 1
-        self._emit("kong", {"seat": seat, "kind": "added", "tile": str(t)})
-        self._replacement(seat, KongKind.ADDED, t)
+    # -- steps the claim resolution calls back into (engine.claims) -------------------------------------
 
     def claim_meld(self, seat: int, a: Action, from_seat: int, t: Tile) -> None:
-        """Take a discard into a chow, pong or 明槓 (called by the claim resolution)."""
-        s = self.seats[seat]
-        self.seats[from_seat].river.pop()
-        self.any_claim = True
-        if a.kind is ActionKind.CHOW:
-            for x in a.tiles:
-                if x != t:
-                    s.remove(x)
-            meld = Meld(MeldKind.CHOW, a.tiles, t, from_seat)
-        else:
-            n = 3 if a.kind is ActionKind.KONG else 2
-            s.remove(t, n)
-            kind = MeldKind.KONG if a.kind is ActionKind.KONG else MeldKind.PONG
-            meld = Meld(kind, (t,) * (n + 1), t, from_seat)
-        s.melds.append(meld)
-        self._emit(a.kind.value, {"seat": seat, "from": from_seat, "tile": str(t),
-                                  "tiles": [str(x) for x in meld.tiles]})
-        self.window = None
-        if a.kind is ActionKind.KONG:
-            self.kongs += 1
-            self._replacement(seat, KongKind.EXPOSED, t)
-        else:
-            self.current, self.phase = seat, Phase.TURN
-            self.context = TurnContext(Source.CLAIM)
-            s.drawn = None
+        claim_meld(self, seat, a, from_seat, t)
 
-    def _replacement(self, seat: int, kind: KongKind, t: Tile) -> None:
-        new = self.wall.draw_tail()
-        self.current, self.phase = seat, Phase.TURN
-        self.context = TurnContext(Source.KONG, kong_kind=kind, kong_tile=t)
-        self._emit_draw(seat, new, tail=True)
-        self._receive(seat, new)
-
-    # -- 台炮 分牌 ---------------------------------------------------------------------------------
-
-    def _start_split(self, seat: int) -> None:
-        """§2.1 r15: from the seat due to draw, each player draws one tile and may only win on it."""
-        self._emit("split_deal", {"from": seat, "wall": self.wall.remaining})
-        self.split_order = self._order_from(seat)
-        self._next_split()
-
-    def _next_split(self) -> None:
-        while self.split_order:
-            seat = self.split_order.pop(0)
-            s = self.seats[seat]
-            t = self.wall.draw()
-            self.current, self.phase = seat, Phase.SPLIT
-            self._emit_draw(seat, t)
-            s.set_aside.append(t)
-            if not self.variant.is_bonus(t, self.wildcards) and self.can_win_with(seat, t):
-                return
-        self._finish([], None, None, None)
-
-    def _split_answer(self, a: Action) -> None:
-        s = self.seats[a.seat]
-        if a.kind is ActionKind.WIN:
-            t = s.set_aside.pop()
-            self._finish([a.seat], WinKind.SPLIT_DEAL, t, None)
-        else:
-            self._next_split()
+    def _complete_added_kong(self, seat: int, t: Tile) -> None:
+        complete_added_kong(self, seat, t)
 
     # -- the end -----------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from app.main import create_app
 from app.tables.clock import FakeClock
 from app.tables.runtime import TableRuntime
 from app.tables.settings import TableSettings
-from engine.bots import _isolation
+from engine.bots import isolation
 
 PASSWORD = "password1"
 FAST = {"join_seconds": 30.0, "hand_pause_seconds": 0.0, "bot_delay_seconds": 0.0,
@@ -176,7 +176,7 @@ def choose(prompt: dict[str, Any], rng: random.Random, concealed: list[str] | No
         for t in concealed:
             if t[-1] in "mpsz":
                 counts[index(t)] += 1
-        return max(plain, key=lambda a: (_isolation(counts, index(a["tile"])), rng.random())
+        return max(plain, key=lambda a: (isolation(counts, index(a["tile"])), rng.random())
                    if a["tile"][-1] in "mpsz" else (9, 0))
     passes = [a for a in actions if a["kind"] == "pass"]
     return rng.choice(plain or passes or actions)

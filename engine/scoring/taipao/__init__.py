@@ -14,14 +14,15 @@ from engine.scoring.situation import Situation, WinKind
 from engine.scoring.taipao.evaluate import (
     FED,
     NORMAL_KINDS,
-    SeatResult,
     describe,
     score_loser,
     score_special,
     score_winner,
     win_of,
 )
-from engine.scoring.taipao.held import N_SEATS, check_size, held_of, table_of
+from engine.scoring.taipao.held import N_SEATS, WINNER_TILES, Held, check_size_of, held_of, table_of
+from engine.scoring.taipao.items import SeatResult
+from engine.scoring.taipao.loser import score_loser_fast
 from engine.scoring.taipao.options import resolve
 from engine.scoring.taipao.settle import settle
 from engine.tiles import format_tiles
@@ -39,20 +40,38 @@ def score(situation: Situation) -> ScoreResult:
     table = table_of(sit)
     winner = _winner(sit)
     special = sit.win_kind in SPECIAL_KINDS
-    helds = [held_of(hand, i, table, i == winner) for i, hand in enumerate(sit.seats)]
+    # every seat is checked (in seat order) before any is scored; non-winners take the direct path
+    # when it covers the room's B rules (loser.py)
+    results: list[SeatResult | None] = []
+    helds: list[Held] = []
+    sizes: list[int] = []
+    fast = opts.loser_fast
+    values = opts.values
+    for i, hand in enumerate(sit.seats):
+        if fast and i != winner:
+            r, size = score_loser_fast(hand, i, table, values)
+            results.append(r)
+        else:
+            h = held_of(hand, i, table, i == winner)
+            helds.append(h)
+            results.append(None)
+            size = h.size
+        sizes.append(size)
+    for i, size in enumerate(sizes):
+        if size != WINNER_TILES:  # 17 is always allowed
+            check_size_of(i, size, i == winner, special)
     for h in helds:
-        check_size(h, h.seat == winner, special)
-    results = [
-        score_loser(h, opts) if h.seat != winner
-        else score_special(h, sit.win_kind, opts) if special and sit.win_kind is not None
-        else score_winner(h, win_of(sit, h), opts)
-        for h in helds
-    ]
+        results[h.seat] = (
+            score_loser(h, opts) if h.seat != winner
+            else score_special(h, sit.win_kind, opts) if special and sit.win_kind is not None
+            else score_winner(h, win_of(sit, h), opts)
+        )
+    done = [r for r in results if r is not None]
     notes = [_mode_note(table.wildcards)]
     if winner is None:
         notes.append("黄牌: no settlement (§2.2 Settlement 3)")
-        return ScoreResult("taipao", tuple(_seat(r, None) for r in results), (), tuple(notes))
-    won = results[winner]
+        return ScoreResult("taipao", tuple(_seat(r, None) for r in done), (), tuple(notes))
+    won = done[winner]
     w = opts.doubled(won.total)
     liable = None
     if opts.sifeng_baopei and sit.win_kind in FED and any(i.key == "sifeng" for i in won.items):
@@ -61,10 +80,10 @@ def score(situation: Situation) -> ScoreResult:
     if won.reading is not None:
         notes.append("split: " + describe(won.reading))
     payments = settle(
-        winner, sit.dealer, w, [r.base for r in results], opts,
+        winner, sit.dealer, w, [r.base for r in done], opts,
         pairwise=not special or opts.shazhu_losers_settle, liable=liable,
     )
-    return ScoreResult("taipao", tuple(_seat(r, w if r.seat == winner else None) for r in results),
+    return ScoreResult("taipao", tuple(_seat(r, w if r.seat == winner else None) for r in done),
                        tuple(payments), tuple(notes))
 
 

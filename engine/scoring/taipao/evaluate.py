@@ -2,54 +2,31 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from engine.hand import decompositions
 from engine.melds import MeldKind
 from engine.scoring.result import ScoreItem
 from engine.scoring.situation import KongKind, Situation, WinKind
 from engine.scoring.taipao.held import Held
+from engine.scoring.taipao.items import SeatResult, item
 from engine.scoring.taipao.options import Options
 from engine.scoring.taipao.shape import Reading, Shape, meld_part, nonwinner_shape, readings
 from engine.scoring.taipao.table import BASE, RULES, Hit, Rule, Win, drop_replaced, evaluate, evaluate_held
 from engine.tiles import format_tiles
 
-ORDER = {r.key: i for i, r in enumerate(RULES)}
 RULE = {r.key: r for r in RULES}
 FED = (WinKind.DISCARD, WinKind.ROB_KONG)
 NORMAL_KINDS = frozenset(WinKind) - {WinKind.KILL_PIG, WinKind.EIGHT_FLOWERS, WinKind.SEVEN_ROB_ONE}
 KONG_MELD = {KongKind.EXPOSED: MeldKind.KONG, KongKind.ADDED: MeldKind.KONG, KongKind.CONCEALED: MeldKind.AKONG}
 
 
-class SeatResult(NamedTuple):
-    seat: int
-    base: int
-    bonus: int
-    items: tuple[ScoreItem, ...]
-    reading: Reading | None = None
-
-    @property
-    def total(self) -> int:
-        return self.base + self.bonus
-
-
-_ITEMS: dict[tuple[str, int], ScoreItem] = {}
-
-
-def _item(r: Rule, v: int) -> ScoreItem:
-    """ScoreItems are immutable: one instance per (key, value)."""
-    got = _ITEMS.get((r.key, v))
-    if got is None:
-        got = ScoreItem(r.key, r.name, v)
-        if len(_ITEMS) < 4096:
-            _ITEMS[r.key, v] = got
-    return got
+def _order(hit: Hit) -> int:
+    return hit[0].order
 
 
 def _items(hits: list[Hit]) -> tuple[ScoreItem, ...]:
     if len(hits) > 1:
-        hits = sorted(hits, key=lambda h: ORDER[h[0].key])
-    return tuple([_item(r, v) for r, v in hits])
+        hits = sorted(hits, key=_order)
+    return tuple([item(r, v) for r, v in hits])
 
 
 def _sums(hits: list[Hit]) -> tuple[int, int]:
@@ -74,7 +51,7 @@ def score_loser(h: Held, opts: Options) -> SeatResult:
     items = []
     for r, v in hits:
         base += v
-        items.append(_item(r, v))
+        items.append(item(r, v))
     return SeatResult(h.seat, base, 0, tuple(items))
 
 
@@ -103,7 +80,7 @@ def win_of(sit: Situation, h: Held) -> Win:
 
 def score_winner(h: Held, win: Win, opts: Options) -> SeatResult:
     """The highest-scoring reading of the winner's hand: B and X together (§0; seed 002:L72)."""
-    fixed = evaluate_held(opts.seat_base, h) + evaluate(opts.win_bonus, h, win)
+    fixed = evaluate_held(opts.seat_base, h) + evaluate(opts.win_bonus_for[win.kind], h, win)
     fixed_total = 0
     fixed_replaces = False
     for r, v in fixed:
@@ -150,7 +127,7 @@ def score_special(h: Held, kind: WinKind, opts: Options) -> SeatResult:
         r = RULE["huahu"]
         table_value = opts.values["huahu"] if opts.eight_flowers == "lingxi" else opts.values["shazhu"][0]
         value = r.fn(h, table_value)
-    return SeatResult(h.seat, 0, value, (_item(r, value),))
+    return SeatResult(h.seat, 0, value, (item(r, value),))
 
 
 _TEXT: dict[tuple[int, ...], str] = {}

@@ -7,6 +7,7 @@ Every concealed copy of a 財神 face is a joker (§2.1 rule 9); a flower or 白
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from engine.melds import Meld, MeldKind
@@ -28,6 +29,7 @@ class Table(NamedTuple):
     dealer: int
     wildcards: tuple[int, ...]  # distinct 財神 faces
     same_face: bool  # one face: same-face mode (§2.1 rule 6)
+    wild_set: frozenset[int]  # the same faces, as a set
 
 
 class MeldPart(NamedTuple):
@@ -38,12 +40,14 @@ class MeldPart(NamedTuple):
     special: int  # pongs (not kongs) of the own wind, 中 or 發
     chows: int
     sets: int
-    faces: frozenset[int]  # faces of pungs and kongs
+    faces: AbstractSet[int]  # faces of pungs and kongs
     use: int  # copies of each honour face, 4 bits per face (東 lowest)
     kongs: tuple[int, int, int, int]  # 明杠, 暗杠, 明杠 and 暗杠 of own wind/中/發
 
 
+NATURAL = frozenset(range(WHITE))  # tile kinds that may be held concealed whatever the 財神 faces
 NO_KONGS = (0, 0, 0, 0)
+_new_part = tuple.__new__  # MeldPart without its keyword-handling constructor
 NO_MELDS = MeldPart(0, 0, 0, 0, 0, frozenset(), 0, NO_KONGS)
 NO_FLOWERS = (0, 0, 0)
 
@@ -86,7 +90,7 @@ def table_of(sit: Situation) -> Table:
     faces = tuple(dict.fromkeys(sit.wildcards))
     if len(faces) > 2 or any(not 0 <= f < N_KINDS for f in faces):
         raise ValueError(f"財神 faces must be one or two tile kinds, got {list(sit.wildcards)}")
-    got = Table(sit.dealer, faces, len(faces) == 1)
+    got = Table(sit.dealer, faces, len(faces) == 1, frozenset(faces))
     if len(_TABLES) < 4096:
         _TABLES[key] = got
     return got
@@ -96,13 +100,8 @@ def held_of(hand: SeatHand, seat: int, table: Table, full: bool) -> Held:
     """Build and check one seat (``full``: count every tile, for the winner); ValueError names the problem."""
     wild = table.wildcards
     concealed = hand.concealed
-    if concealed:
-        low, high = min(concealed), max(concealed)
-        if low < 0 or high >= N_KINDS:
-            raise ValueError(f"seat {seat}: bad tile kind in {list(map(int, concealed))}")
-        if high >= WHITE and any(t >= WHITE and t not in wild for t in concealed):
-            bad = next(t for t in concealed if t >= WHITE and t not in wild)
-            raise ValueError(f"seat {seat}: bonus tile {bad} in the concealed hand (§2.1 rules 7-8)")
+    if not NATURAL.issuperset(concealed):
+        check_tiles(concealed, seat, wild, max(concealed))
     caishen = tuple([(f, concealed.count(f)) for f in wild])
     wind_index = (seat - table.dealer) % N_SEATS
     special = SPECIAL[wind_index]
@@ -117,17 +116,26 @@ def held_of(hand: SeatHand, seat: int, table: Table, full: bool) -> Held:
     for f, n in caishen:
         jokers += n
         counts[f] = 0
-    melded = _melds(hand.melds, seat, wild, special) if hand.melds else NO_MELDS
+    melded = melds_of(hand.melds, seat, table.wild_set, special) if hand.melds else NO_MELDS
     flowers = hand.flowers
-    bonus_tiles = _bonus_tiles(flowers, seat, wild) if flowers else NO_FLOWERS
+    bonus = bonus_tiles(flowers, seat, wild) if flowers else NO_FLOWERS
     return Held(
         seat, HONOUR_BASE + wind_index, special, counts, jokers, caishen, table.same_face, hand.melds,
         flowers, len(concealed) + 3 * len(hand.melds), WHITE not in wild, melded, sum(melded.kongs),
-        bonus_tiles,
+        bonus,
     )
 
 
-def _bonus_tiles(flowers: tuple[Tile, ...], seat: int, wild: tuple[int, ...]) -> tuple[int, int, int]:
+def check_tiles(concealed: tuple[Tile, ...], seat: int, wild: tuple[int, ...], high: int) -> None:
+    """Every concealed tile is a tile kind, and no bonus tile unless it is a 財神 face (§2.1 rules 7-9)."""
+    if min(concealed) < 0 or high >= N_KINDS:
+        raise ValueError(f"seat {seat}: bad tile kind in {list(map(int, concealed))}")
+    if high >= WHITE and any(t >= WHITE and t not in wild for t in concealed):
+        bad = next(t for t in concealed if t >= WHITE and t not in wild)
+        raise ValueError(f"seat {seat}: bonus tile {bad} in the concealed hand (§2.1 rules 7-8)")
+
+
+def bonus_tiles(flowers: tuple[Tile, ...], seat: int, wild: tuple[int, ...]) -> tuple[int, int, int]:
     """Check the collected bonus tiles and count them per group (春夏秋冬, 梅蘭菊竹, 白板)."""
     first = second = whites = 0
     for f in flowers:
@@ -142,7 +150,10 @@ def _bonus_tiles(flowers: tuple[Tile, ...], seat: int, wild: tuple[int, ...]) ->
     return first, second, whites
 
 
-def _melds(melds: tuple[Meld, ...], seat: int, wild: tuple[int, ...], special: frozenset[int]) -> MeldPart:
+_CHOW, _PONG, _KONG = MeldKind.CHOW, MeldKind.PONG, MeldKind.KONG
+
+
+def melds_of(melds: tuple[Meld, ...], seat: int, wild: frozenset[int], special: frozenset[int]) -> MeldPart:
     """Check every meld and sum what they contribute (one pass)."""
     mask = winds = n_special = chows = use = 0
     faces: set[int] = set()
@@ -150,10 +161,10 @@ def _melds(melds: tuple[Meld, ...], seat: int, wild: tuple[int, ...], special: f
     for m in melds:
         tiles = m.tiles
         kind = m.kind
-        first = int(tiles[0]) if tiles else -1
-        if wild and any(t in wild for t in tiles):
+        first = tiles[0] if tiles else -1
+        if wild and not wild.isdisjoint(tiles):
             raise ValueError(f"seat {seat}: meld {m} uses a 財神, which cannot chow, pong or kong (§2.1 rule 9)")
-        if kind is MeldKind.CHOW:
+        if kind is _CHOW:
             if not (
                 len(tiles) == 3 and 0 <= first < N_SUITED and first % 9 <= 6
                 and sorted(tiles) == [first, first + 1, first + 2]
@@ -162,7 +173,7 @@ def _melds(melds: tuple[Meld, ...], seat: int, wild: tuple[int, ...], special: f
             mask |= 7 << first
             chows += 1
             continue
-        size = 3 if kind is MeldKind.PONG else 4
+        size = 3 if kind is _PONG else 4
         if not (len(tiles) == size and 0 <= first < WHITE and tiles.count(first) == size):
             raise ValueError(f"seat {seat}: {m} is not a valid {kind.value}")
         mask |= 1 << first
@@ -171,31 +182,36 @@ def _melds(melds: tuple[Meld, ...], seat: int, wild: tuple[int, ...], special: f
             use += size << 4 * (first - HONOUR_BASE)
             if first < WIND_END:
                 winds |= 1 << (first - HONOUR_BASE)
-        is_special = first in special
-        if kind is MeldKind.PONG:
-            n_special += is_special
-        elif kind is MeldKind.KONG:
-            if is_special:
-                kong_special += 1
-            else:
-                kong += 1
-        elif is_special:
-            akong_special += 1
-        else:
+            if first in special:
+                if kind is _PONG:
+                    n_special += 1
+                elif kind is _KONG:
+                    kong_special += 1
+                else:
+                    akong_special += 1
+                continue
+        if kind is _KONG:
+            kong += 1
+        elif kind is not _PONG:
             akong += 1
-    return MeldPart(
-        mask, winds, n_special, chows, len(melds), frozenset(faces), use,
-        (kong, akong, kong_special, akong_special),
-    )
+    return _new_part(MeldPart, (
+        mask, winds, n_special, chows, len(melds), faces, use, (kong, akong, kong_special, akong_special),
+    ))
 
 
 def check_size(h: Held, winner: bool, special_win: bool) -> None:
+    check_size_of(h.seat, h.size, winner, special_win)
+
+
+def check_size_of(seat: int, size: int, winner: bool, special_win: bool) -> None:
     """A winner holds 17 (5 sets + pair); other seats 16, or 17 after a 分牌 draw (§2.1 rules 3, 15)."""
+    if size == WINNER_TILES or size == WINNER_TILES - 1 and not (winner and not special_win):
+        return
     allowed = (WINNER_TILES,) if winner and not special_win else (WINNER_TILES - 1, WINNER_TILES)
-    if h.size not in allowed:
+    if size not in allowed:
         role = "winner" if winner else "seat"
         raise ValueError(
-            f"{role} {h.seat} holds {h.size} tiles (concealed + 3 per meld); expected "
+            f"{role} {seat} holds {size} tiles (concealed + 3 per meld); expected "
             + " or ".join(map(str, allowed))
         )
 

@@ -23,7 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.scoring.situation import WinKind
 from engine.scoring.taipao import rules as _rules  # noqa: F401  (registers the rules)
+from engine.scoring.taipao.loser import covers
 from engine.scoring.taipao.table import (
     BASE,
     BONUS,
@@ -35,6 +37,7 @@ from engine.scoring.taipao.table import (
     Grouped,
     active,
     by_scope,
+    for_kind,
     grouped,
 )
 
@@ -58,6 +61,8 @@ class Options:
     shape_base: Active
     shape_all: Active
     win_bonus: Active
+    win_bonus_for: dict[WinKind, Active]  # ``win_bonus`` by win kind (``Rule.kinds``)
+    loser_fast: bool  # every active B rule is covered by ``loser.score_loser_fast``
 
     def doubled(self, total: int) -> int:
         return total * self.double_factor if total >= self.double_threshold else total
@@ -124,6 +129,9 @@ def build(options: Mapping[str, Any]) -> Options:
     eight = options.get("eight_flowers", "off")
     if eight not in EIGHT_FLOWER_MODES:
         raise ValueError(f"option 'eight_flowers' must be one of {list(EIGHT_FLOWER_MODES)}, got {eight!r}")
+    seat_base = grouped(active(by_scope(SEAT, BASE), values))
+    shape_base = active(by_scope(SHAPE, BASE), values)
+    win_bonus = active(by_scope(WIN, BONUS), values)
     return Options(
         values=values,
         double_threshold=ints["double_threshold"],
@@ -133,10 +141,12 @@ def build(options: Mapping[str, Any]) -> Options:
         shazhu_losers_settle=bools["shazhu_losers_settle"],
         sifeng_baopei=bools["sifeng_baopei"],
         eight_flowers=eight,
-        seat_base=grouped(active(by_scope(SEAT, BASE), values)),
-        shape_base=active(by_scope(SHAPE, BASE), values),
+        seat_base=seat_base,
+        shape_base=shape_base,
         shape_all=active(by_scope(SHAPE), values),
-        win_bonus=active(by_scope(WIN, BONUS), values),
+        win_bonus=win_bonus,
+        win_bonus_for={k: for_kind(win_bonus, k) for k in WinKind},
+        loser_fast=covers(seat_base, shape_base),
     )
 
 

@@ -12,6 +12,7 @@ Table4 = tuple[int, int, int, int]
 
 SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * i) for i in range(3))
 HONOUR_MASK = ((1 << 7) - 1) << HONOUR_BASE
+GANGKAI = (WinKind.KONG_REPLACEMENT,)
 GREEN_MASK = sum(1 << t for t in (19, 20, 21, 23, 25, HONOUR_BASE + 5))  # 2 3 4 6 8s, 發
 
 
@@ -94,7 +95,7 @@ def pung_special(h: Held, s: Shape, v: int) -> int:
 # --- X: the winner only (§2.2 "X: winner-only items") ----------------------------------------------
 
 
-@rule("zimo", "自摸", 1, BONUS, WIN)
+@rule("zimo", "自摸", 1, BONUS, WIN, kinds=SELF_DRAWN_KINDS)
 def zimo(h: Held, w: Win, v: int) -> int:
     """Self-drawn, 杠上开花 and flower/白 replacement included; not 分牌 [seed L18; B-15, B-24]."""
     return v if w.kind in SELF_DRAWN_KINDS else 0
@@ -161,25 +162,25 @@ def sifeng(h: Held, s: Shape, v: int) -> int:
     return v if n == 3 and s.pair == missing else 0
 
 
-@rule("gangkai", "杠上开花(明)", 7, BONUS, WIN, needs="kong_kind")
+@rule("gangkai", "杠上开花(明)", 7, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
 def gangkai(h: Held, w: Win, v: int) -> int:
     """Win on the replacement after a 明杠 or 补杠 [seed L28]; a flower/白 replacement is not (B-9)."""
     exposed = w.kong_kind in (KongKind.EXPOSED, KongKind.ADDED)
     return v if w.kind is WinKind.KONG_REPLACEMENT and exposed else 0
 
 
-@rule("gangkai_concealed", "杠上开花(暗)", 8, BONUS, WIN, needs="kong_kind")
+@rule("gangkai_concealed", "杠上开花(暗)", 8, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
 def gangkai_concealed(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.KONG_REPLACEMENT and w.kong_kind is KongKind.CONCEALED else 0
 
 
-@rule("gangkai_special", "杠上开花(中/發/門風)", 1, BONUS, WIN, needs="kong_kind")
+@rule("gangkai_special", "杠上开花(中/發/門風)", 1, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
 def gangkai_special(h: Held, w: Win, v: int) -> int:
     """+1 when the kong was of 中, 發 or the own wind [seed L28; B-8]."""
     return v if w.kind is WinKind.KONG_REPLACEMENT and w.kong_tile in h.special else 0
 
 
-@rule("qianggang", "抢杠胡", 3, BONUS, WIN)
+@rule("qianggang", "抢杠胡", 3, BONUS, WIN, kinds=(WinKind.ROB_KONG,))
 def qianggang(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.ROB_KONG else 0
 
@@ -197,7 +198,7 @@ def shazhuhu(h: Held, w: Win, v: tuple[int, int, int]) -> int:
     return v[level] if level >= 0 else 0
 
 
-@rule("fenpai", "分牌", 3, BONUS, WIN)
+@rule("fenpai", "分牌", 3, BONUS, WIN, kinds=(WinKind.SPLIT_DEAL,))
 def fenpai(h: Held, w: Win, v: int) -> int:
     """A win on a 分牌 tile; not 自摸 [seed L68; B-15]."""
     return v if w.kind is WinKind.SPLIT_DEAL else 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import combinations
 
 from engine.scoring.result import Payment
@@ -25,10 +26,7 @@ def settle(
     ``liable`` (四风齐包赔) pays everything owed to the winner alone.
     """
     n = len(bases)
-    losers = [(winner + k) % n for k in range(1, n)]
-    if dealer != winner:
-        losers.remove(dealer)
-        losers.insert(0, dealer)
+    losers, pairs = _order(winner, dealer, n)
     out: list[Payment] = []
     if liable is not None:
         total = score * (n - 1 + (opts.dealer_multiplier - 1) * (n - 1 if dealer == winner else 1))
@@ -38,13 +36,23 @@ def settle(
         for s in losers:
             out.append(_payment(s, winner, score * opts.dealer_multiplier if dealer in (s, winner) else score, WIN))
     if pairwise:
-        for i, j in combinations(losers, 2):
+        for i, j, with_dealer in pairs:
             diff = bases[i] - bases[j]
             if diff:
-                if dealer in (i, j):
+                if with_dealer:
                     diff *= opts.dealer_pair_multiplier
                 out.append(_payment(j, i, diff, BASE_DIFF) if diff > 0 else _payment(i, j, -diff, BASE_DIFF))
     return out
+
+
+@cache
+def _order(winner: int, dealer: int, n: int) -> tuple[tuple[int, ...], tuple[tuple[int, int, bool], ...]]:
+    """The losers (dealer first, then counterclockwise) and their pairs (with: the dealer is in the pair)."""
+    losers = [(winner + k) % n for k in range(1, n)]
+    if dealer != winner:
+        losers.remove(dealer)
+        losers.insert(0, dealer)
+    return tuple(losers), tuple((i, j, dealer in (i, j)) for i, j in combinations(losers, 2))
 
 
 _PAYMENTS: dict[tuple[int, int, int, str], Payment] = {}

@@ -47,6 +47,8 @@ class Rule:
     fn: Callable[..., int]
     replaces: tuple[str, ...] = ()
     needs: str = ""  # a field of what the rule reads (Held, Shape or Win) that must be truthy (a fast skip)
+    kinds: frozenset[WinKind] = frozenset()  # a win rule that scores only for these win kinds (empty: any)
+    order: int = 0  # position in ``RULES`` (display order)
 
 
 RULES: list[Rule] = []
@@ -54,12 +56,12 @@ RULES: list[Rule] = []
 
 def rule(
     key: str, name: str, default: int | tuple[int, ...], layer: str, scope: str,
-    replaces: tuple[str, ...] = (), needs: str = "",
+    replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
 ) -> Callable[[Callable[..., int]], Callable[..., int]]:
     def register(fn: Callable[..., int]) -> Callable[..., int]:
         if any(r.key == key for r in RULES):
             raise ValueError(f"duplicate rule key {key!r}")
-        RULES.append(Rule(key, name, default, layer, scope, fn, replaces, needs))
+        RULES.append(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(RULES)))
         return fn
 
     return register
@@ -76,6 +78,11 @@ Active = tuple[tuple[Rule, Any], ...]  # (rule, room value) for the rules a room
 def active(rules: Iterable[Rule], values: dict[str, Any]) -> Active:
     """The rules whose value is not 0, with their values (0 switches an item off)."""
     return tuple((r, values[r.key]) for r in rules if values[r.key])
+
+
+def for_kind(rules: Active, kind: WinKind) -> Active:
+    """The win rules that can score for a win of ``kind`` (the others are skipped, see ``Rule.kinds``)."""
+    return tuple((r, v) for r, v in rules if not r.kinds or kind in r.kinds)
 
 
 Grouped = tuple[tuple[str, Active], ...]  # runs of rules that need the same ``Held`` field

@@ -53,17 +53,26 @@ def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[
     return out
 
 
-def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
-    """Every chow containing ``t`` made with two natural (non-財神) tiles of the same suit."""
-    counts = state.seats[seat].counts
+def _runs_with(t: int) -> list[tuple[tuple[Tile, ...], int, int]]:
+    """The chows containing suited tile ``t``: (the run, the two other tiles)."""
     rank, base = t % 9, t - t % 9
     out = []
     for start in range(max(0, rank - 2), min(6, rank) + 1):
-        run = [base + start + i for i in range(3)]
-        others = [x for x in run if x != t]
-        if all(counts[x] > 0 and x not in state.wildcards for x in others):
-            out.append(act(ActionKind.CHOW, seat, t, tuple(TILES[x] for x in run)))
+        run = tuple(TILES[base + start + i] for i in range(3))
+        a, b = (x for x in run if x != t)
+        out.append((run, a, b))
     return out
+
+
+_CHOW_RUNS = [_runs_with(t) if t < 27 else [] for t in range(34)]
+
+
+def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
+    """Every chow containing ``t`` made with two natural (non-財神) tiles of the same suit."""
+    s = state.seats[seat]
+    counts, wild = s.counts, s.wild
+    return [act(ActionKind.CHOW, seat, t, run) for run, a, b in _CHOW_RUNS[t]
+            if counts[a] and counts[b] and a not in wild and b not in wild]
 
 
 def open_discard_window(state: HandState, from_seat: int, t: Tile, win_only: bool) -> ClaimWindow:

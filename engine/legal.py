@@ -63,7 +63,8 @@ def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Ac
     s = state.seats[seat]
     wild = s.wild
     table = _DISCARD_ACTIONS[seat]
-    out = [table[k] for k, n in enumerate(s.counts) if n and k not in wild]
+    counts = s.counts  # flowers never stay in a hand unless they are 財神, which are not discarded
+    out = [table[k] for k in range(34) if counts[k] and k not in wild]
     if not declarations:
         return out
     kinds = [a.tile for a in out if a.tile is not None]

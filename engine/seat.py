@@ -49,7 +49,11 @@ class SeatState:
 
     def tiles(self) -> list[Tile]:
         """Concealed tiles, sorted."""
-        return [TILES[k] for k, n in enumerate(self.counts) for _ in range(n)]
+        out: list[Tile] = []
+        for k, n in enumerate(self.counts):
+            if n:
+                out.extend((TILES[k],) * n)
+        return out
 
     def concealed_count(self) -> int:
         return sum(self.counts)

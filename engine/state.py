@@ -64,6 +64,7 @@ class HandState:
         self.seats = [SeatState(wild=frozenset(self.wildcards)) for _ in range(self.n)]
         self.bonus_kinds = frozenset(k for k in range(HONOUR_BASE, N_KINDS)
                                      if variant.is_bonus(TILES[k], self.wildcards))
+        self.bonus_order = sorted(self.bonus_kinds)
         self.seat_winds = [variant.seat_wind(s, dealer, self.open_seat, self.options) for s in range(self.n)]
 
     # -- construction ------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ class HandState:
             replaced = False
             for s in self._order_from(self.dealer):
                 seat = self.seats[s]
-                bonus = [TILES[k] for k in sorted(self.bonus_kinds) for _ in range(seat.counts[k])]
+                bonus = [TILES[k] for k in self.bonus_order if seat.counts[k] for _ in range(seat.counts[k])]
                 for t in bonus:
                     replaced = True
                     seat.remove(t)

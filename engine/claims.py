@@ -56,7 +56,7 @@ def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[
 def _runs_with(t: int) -> list[tuple[tuple[Tile, ...], int, int]]:
     """The chows containing suited tile ``t``: (the run, the two other tiles)."""
     rank, base = t % 9, t - t % 9
-    out = []
+    out: list[tuple[tuple[Tile, ...], int, int]] = []
     for start in range(max(0, rank - 2), min(6, rank) + 1):
         run = tuple(TILES[base + start + i] for i in range(3))
         a, b = (x for x in run if x != t)

@@ -9,7 +9,7 @@ from engine.scoring.taiwan.options import SPECIAL_ITEMS, Options, resolve
 from engine.scoring.taiwan.rules import RULES
 from engine.scoring.taiwan.settle import dealer_tai, eye_declarers, payers, payments
 from engine.scoring.tiantai.shape import candidates
-from engine.scoring.tiantai.table import items_of
+from engine.scoring.tiantai.table import check_winner_tiles, items_of
 from engine.tiles import FLOWER_BASE
 
 VARIANT = "taiwan"
@@ -125,15 +125,7 @@ def _check_first_turn(s: Situation, w: int, kind: WinKind) -> None:
 
 
 def _check_tiles(s: Situation, w: int) -> None:
-    seat = s.seats[w]
-    n = len(seat.concealed) + 3 * len(seat.melds)
-    if n != HAND_TILES:
-        raise ValueError(f"winner seat {w} has {n} tiles (kongs counted as 3); a 台灣 win needs {HAND_TILES}")
-    if s.winning_tile is None:
-        if not s.heavenly:
-            raise ValueError("winning_tile is required for a win (except 天胡)")
-    elif s.winning_tile not in seat.concealed:
-        raise ValueError(f"winner seat {w}: the winning tile {s.winning_tile} is not among the concealed tiles")
+    check_winner_tiles(s, w, HAND_TILES, "台灣")
 
 
 def _check_flower_win(s: Situation, w: int, kind: WinKind) -> None:

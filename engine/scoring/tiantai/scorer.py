@@ -9,7 +9,7 @@ from engine.scoring.tiantai.options import Options, resolve
 from engine.scoring.tiantai.rules import HU, RULES
 from engine.scoring.tiantai.settle import payments
 from engine.scoring.tiantai.shape import candidates
-from engine.scoring.tiantai.table import Rule, items_of
+from engine.scoring.tiantai.table import Rule, check_winner_tiles, items_of
 
 VARIANT = "tiantai"
 N_SEATS = 3
@@ -90,15 +90,7 @@ def _flat(w: int, key: str, name: str, value: int) -> SeatScore:
 
 
 def _check_tiles(s: Situation, w: int) -> None:
-    seat = s.seats[w]
-    n = len(seat.concealed) + 3 * len(seat.melds)
-    if n != HAND_TILES:
-        raise ValueError(f"winner seat {w} has {n} tiles (kongs counted as 3); a 天台 win needs {HAND_TILES}")
-    if s.winning_tile is None:
-        if not s.heavenly:
-            raise ValueError("winning_tile is required for a win (except 天胡)")
-    elif s.winning_tile not in seat.concealed:
-        raise ValueError(f"winner seat {w}: the winning tile {s.winning_tile} is not among the concealed tiles")
+    check_winner_tiles(s, w, HAND_TILES, "天台")
 
 
 def _check(s: Situation) -> None:

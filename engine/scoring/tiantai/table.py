@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from engine.scoring.result import ScoreItem
+from engine.scoring.situation import Situation
 
 F = TypeVar("F")
 
@@ -138,4 +139,17 @@ class OptionCache(Generic[Opts]):
                 self._cache.clear()
             found = self._cache[key] = self.build(tuple((k, v) for k, _, v in key))
         return found
+
+
+def check_winner_tiles(s: Situation, w: int, hand_tiles: int, variant: str) -> None:
+    """The winner holds a whole hand (kongs counted as 3) that contains the winning tile."""
+    seat = s.seats[w]
+    n = len(seat.concealed) + 3 * len(seat.melds)
+    if n != hand_tiles:
+        raise ValueError(f"winner seat {w} has {n} tiles (kongs counted as 3); a {variant} win needs {hand_tiles}")
+    if s.winning_tile is None:
+        if not s.heavenly:
+            raise ValueError("winning_tile is required for a win (except 天胡)")
+    elif s.winning_tile not in seat.concealed:
+        raise ValueError(f"winner seat {w}: the winning tile {s.winning_tile} is not among the concealed tiles")
 

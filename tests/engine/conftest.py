@@ -179,8 +179,29 @@ def event_types(events: Sequence[Event]) -> list[str]:
     return [e.type for e in events]
 
 
+class _Result:
+    """Just what ``Match.record`` reads of a finished hand (a real HandResult needs a whole scored hand)."""
+
+    def __init__(self, winners: tuple[int, ...], kongs: int = 0) -> None:
+        self.winners, self.kongs = winners, kongs
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def dealer_won(self, dealer: int) -> bool:
+        return dealer in self.winners
+
+
+class FinishedHand:
+    """A stand-in for a finished ``HandState`` when testing dealer rotation and 圈 in ``Match``."""
+
+    def __init__(self, winners: tuple[int, ...], kongs: int = 0) -> None:
+        self.result = _Result(winners, kongs)
+
+
 __all__ = [
-    "ALL_VARIANTS", "K", "TAIPAO", "TAIWAN", "TIANTAI", "TILES", "Declare", "Phase", "Refusal", "act",
+    "ALL_VARIANTS", "FinishedHand", "K", "TAIPAO", "TAIWAN", "TIANTAI", "TILES", "Declare", "Phase", "Refusal", "act",
     "assert_refused", "discard", "do", "event_types", "hand", "kinds", "offers", "pass_all", "place", "rig",
     "run_defaults", "snapshot", "t", "ts",
 ]

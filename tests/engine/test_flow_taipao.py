@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 from flow_helpers import (
     TAIPAO,
+    FinishedHand,
     K,
     Phase,
     Refusal,
@@ -453,23 +454,6 @@ def test_r12_kong_replacement_win_from_the_tail():
 # Dealer rotation (r16, B-17), timers (r14)
 
 
-class _Result:
-    def __init__(self, winners: tuple[int, ...]) -> None:
-        self.winners, self.kongs = winners, 0
-
-    @property
-    def is_draw(self) -> bool:
-        return not self.winners
-
-    def dealer_won(self, dealer: int) -> bool:
-        return dealer in self.winners
-
-
-class _Hand:
-    def __init__(self, winners: tuple[int, ...]) -> None:
-        self.result = _Result(winners)
-
-
 @pytest.mark.parametrize("winner_offset, stays", [(0, True), (1, False), (2, False), (3, False), (None, False)])
 def test_r16_b17_dealer_rotation(winner_offset, stays):
     """RULES.md §2.1 r16 / B-17, seed 002:L68-69: the dealer stays after winning; a non-dealer win or 黄牌
@@ -477,7 +461,7 @@ def test_r16_b17_dealer_rotation(winner_offset, stays):
     for dealer in range(4):
         m = Match(TAIPAO, first_dealer=dealer)
         winners = () if winner_offset is None else ((dealer + winner_offset) % 4,)
-        m.record(_Hand(winners))
+        m.record(FinishedHand(winners))
         assert m.dealer == (dealer if stays else (dealer + 1) % 4)
 
 

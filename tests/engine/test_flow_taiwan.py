@@ -12,6 +12,7 @@ import pytest
 from flow_helpers import (
     TAIWAN,
     Declare,
+    FinishedHand,
     K,
     Phase,
     discard,
@@ -533,30 +534,13 @@ def test_no_human_for_the_dealer():
 # Dealer, 連莊, 圈 (r3, r12, C-4)
 
 
-class _Result:
-    def __init__(self, winners: tuple[int, ...]) -> None:
-        self.winners, self.kongs = winners, 0
-
-    @property
-    def is_draw(self) -> bool:
-        return not self.winners
-
-    def dealer_won(self, dealer: int) -> bool:
-        return dealer in self.winners
-
-
-class _Hand:
-    def __init__(self, winners: tuple[int, ...]) -> None:
-        self.result = _Result(winners)
-
-
 def test_r12_c4_dealer_streak():
     """RULES.md §3.1 r12 / C-4, seed 003:L13: the dealer stays on a win or a 流局 and n counts the stays; a
     non-dealer win passes the deal and resets n."""
     m = Match(TAIWAN, first_dealer=1)
     steps = [((1,), 1, 1), ((), 1, 2), ((1,), 1, 3), ((3,), 2, 0), ((), 2, 1), ((0,), 3, 0)]
     for winners, dealer, streak in steps:
-        m.record(_Hand(winners))
+        m.record(FinishedHand(winners))
         assert (m.dealer, m.dealer_streak) == (dealer, streak)
     hand = m.new_hand("x")
     assert hand.dealer == 3 and hand.dealer_streak == 0
@@ -570,8 +554,8 @@ def test_r3_round_wind_advances_when_every_seat_has_dealt_and_not_on_streaks():
     while not m.finished:
         hand = m.new_hand(len(winds))
         winds.append((hand.round_wind, hand.dealer))
-        m.record(_Hand((hand.dealer,)))  # 連莊 once ...
-        m.record(_Hand(((m.dealer + 1) % 4,)))  # ... then pass
+        m.record(FinishedHand((hand.dealer,)))  # 連莊 once ...
+        m.record(FinishedHand(((m.dealer + 1) % 4,)))  # ... then pass
     assert [w for w, _ in winds] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
     assert [d for _, d in winds] == [2, 3, 0, 1] * 4
 
@@ -581,7 +565,7 @@ def test_r3_one_round_game():
     m = Match(TAIWAN, first_dealer=0, options={"rounds": 1})
     for _ in range(4):
         assert not m.finished
-        m.record(_Hand(((m.dealer + 1) % 4,)))
+        m.record(FinishedHand(((m.dealer + 1) % 4,)))
     assert m.finished
     with pytest.raises(ValueError):
         m.new_hand(1)

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 from flow_helpers import (
     TIANTAI,
+    FinishedHand,
     K,
     Phase,
     discard,
@@ -628,23 +629,6 @@ def test_r10_r20_kong_never_eats_below_the_reserve():
 # Dealer rotation and match units (r29, r32, A-4)
 
 
-class _Result:
-    def __init__(self, winners: tuple[int, ...], kongs: int = 0) -> None:
-        self.winners, self.kongs = winners, kongs
-
-    @property
-    def is_draw(self) -> bool:
-        return not self.winners
-
-    def dealer_won(self, dealer: int) -> bool:
-        return dealer in self.winners
-
-
-class _Hand:
-    def __init__(self, winners: tuple[int, ...], kongs: int = 0) -> None:
-        self.result = _Result(winners, kongs)
-
-
 @pytest.mark.parametrize("winners, kongs, option, stays", [
     ((0,), 0, False, True),  # the dealer wins
     ((0, 2), 0, False, True),  # the dealer is one of several winners (一炮多響)
@@ -662,7 +646,7 @@ def test_r29_a4_dealer_rotation(winners, kongs, option, stays):
     for dealer in range(3):
         m = Match(TIANTAI, first_dealer=dealer, options={"draw_keeps_dealer_if_no_kong": option})
         w = tuple((dealer + x) % 3 for x in winners)
-        m.record(_Hand(w, kongs))
+        m.record(FinishedHand(w, kongs))
         assert m.dealer == (dealer if stays else (dealer + 1) % 3)
 
 
@@ -672,7 +656,7 @@ def test_r32_a_game_of_four_rounds_is_twelve_deals():
     dealers = []
     while not m.finished:
         dealers.append(m.dealer)
-        m.record(_Hand((0,) if m.dealer != 0 else (1,)))  # a non-dealer wins every hand
+        m.record(FinishedHand((0,) if m.dealer != 0 else (1,)))  # a non-dealer wins every hand
     assert dealers == [2, 0, 1] * 4
     assert m.round_wind == 4
 

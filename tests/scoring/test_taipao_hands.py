@@ -11,29 +11,14 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from taipao_situations import hand
 
-from engine.melds import Meld, MeldKind
 from engine.scoring import KongKind, SeatHand, Situation, WinKind, score
 from engine.tiles import parse_tiles, tile
 
 FM = "1122334455667788m"
 FP = "1122334455667788p"
 FS = "1122334455667788s"
-
-
-def meld(spec: str) -> Meld:
-    """"pong 中", "chow 234s", "kong 2m", "kong+ 中" (補槓), "akong 南"."""
-    kind, tiles_s = spec.split()
-    added = kind == "kong+"
-    mk = MeldKind("kong" if added else kind)
-    tiles = tuple(parse_tiles(tiles_s))
-    if len(tiles) == 1:
-        tiles = tiles * (3 if mk is MeldKind.PONG else 4)
-    return Meld(mk, tiles, None if mk is MeldKind.AKONG else tiles[0], None, added)
-
-
-def hand(concealed: str, *melds: str, flowers: str = "") -> SeatHand:
-    return SeatHand(tuple(parse_tiles(concealed)), tuple(meld(m) for m in melds), tuple(parse_tiles(flowers)))
 
 
 def table(seats: list[SeatHand], *, dealer: int, winner: int | None, kind: str | None = None,

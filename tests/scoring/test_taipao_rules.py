@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from taipao_situations import hand
 
-from engine.melds import Meld, MeldKind
 from engine.scoring import KongKind, SeatHand, Situation, WinKind, score
 from engine.tiles import format_tiles, parse_tiles, tile
 
@@ -22,21 +22,6 @@ JUNK = "13579m 2468p 1357s"  # 13 tiles that are no win
 def padded(prefix: str, n: int = 16) -> str:
     """``prefix`` topped up to ``n`` tiles from FILL."""
     return prefix + " " + format_tiles(parse_tiles(FILL)[: n - len(parse_tiles(prefix))])
-
-
-def meld(spec: str) -> Meld:
-    """"pong 中", "chow 234s", "kong 2m", "kong+ 中" (補槓), "akong 南"."""
-    kind, tiles_s = spec.split()
-    added = kind == "kong+"
-    mk = MeldKind("kong" if added else kind)
-    tiles = tuple(parse_tiles(tiles_s))
-    if len(tiles) == 1:
-        tiles = tiles * (3 if mk is MeldKind.PONG else 4)
-    return Meld(mk, tiles, None if mk is MeldKind.AKONG else tiles[0], None, added)
-
-
-def hand(concealed: str, *melds: str, flowers: str = "") -> SeatHand:
-    return SeatHand(tuple(parse_tiles(concealed)), tuple(meld(m) for m in melds), tuple(parse_tiles(flowers)))
 
 
 def situation(

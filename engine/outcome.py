@@ -72,7 +72,7 @@ def build_situation(state: HandState, winners: list[int], kind: WinKind | None, 
             tiles = sorted([*tiles, tile])
         seats.append(SeatHand(tuple(tiles), tuple(s.melds), tuple(s.flowers), _declaration(state, i)))
     flags = {"heavenly": False, "earthly": False, "human": False}
-    if winners and kind in (WinKind.SELF_DRAW, WinKind.DISCARD, *SELF_DRAWN_KINDS):
+    if winners and (kind is WinKind.DISCARD or kind in SELF_DRAWN_KINDS):
         flags = state.variant.first_turn_flags(state, winners[0], kind in SELF_DRAWN_KINDS)
     last = state.context.last and kind in (WinKind.SELF_DRAW, WinKind.DISCARD)
     return Situation(

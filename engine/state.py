@@ -161,17 +161,6 @@ class HandState:
     def is_over(self) -> bool:
         return self.phase is Phase.ENDED
 
-    def jokers_and_counts(self, seat: int, extra: int | None = None) -> tuple[list[int], int]:
-        """The seat's counts with 財神 faces taken out as jokers (plus an optional extra tile)."""
-        counts = list(self.seats[seat].counts)
-        if extra is not None:
-            counts[extra] += 1
-        jokers = 0
-        for f in self.wildcards:
-            jokers += counts[f]
-            counts[f] = 0
-        return counts, jokers
-
     def can_win_with(self, seat: int, extra: int | None = None) -> bool:
         """Is the seat's hand (plus ``extra``) a win?  With ``extra``, answered from cached waits."""
         if extra is not None:

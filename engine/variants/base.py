@@ -173,17 +173,3 @@ class Variant:
                     options: Mapping[str, Any]) -> int:
         """Who deals next: the dealer stays after winning, otherwise the 下家 deals."""
         return dealer if dealer_won else (dealer + 1) % self.n_seats
-
-    def hand_tiles(self, seat_is_dealer: bool) -> int:
-        return self.hand_size + (1 if seat_is_dealer else 0)
-
-    def is_honour_or_suited(self, tile: Tile) -> bool:
-        return tile < FLOWER_BASE
-
-    @property
-    def wall_size(self) -> int:
-        return len(self.kinds)
-
-    @property
-    def winds_index_base(self) -> int:
-        return HONOUR_BASE

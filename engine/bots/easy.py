@@ -1,19 +1,22 @@
-"""Bot policies used by the simulator, the benchmark and the server's practice tables."""
+"""The ``easy`` bot (today's greedy player) and the uniform ``random`` player.
+
+``easy`` wins when it can, claims every pong / kong / chow and discards its loneliest tile; it never stays
+門清 (concealed) and never defends.  Kept as the weakest level of practice bots and as a stress policy.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
+from engine.bots import register
 
 if TYPE_CHECKING:
     from engine.state import HandState
 
-Policy = Callable[["HandState", int, random.Random], Action]
 
-
+@register("random")
 def random_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     """Any legal action, but always take a win (a bot that passes wins plays no real game)."""
     legal = state.legal_actions(seat)
@@ -37,6 +40,7 @@ def isolation(counts: list[int], t: int) -> int:
     return max(0, 5 - near) + edge
 
 
+@register("easy", "greedy")
 def greedy_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     """Win when possible; claim pongs/kongs/chows; discard to stay ready, else the loneliest tile."""
     legal = state.legal_actions(seat)
@@ -54,5 +58,3 @@ def greedy_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     counts = state.seats[seat].counts
     return max(pool, key=lambda a: (isolation(counts, a.tile or 0), rng.random()))
 
-
-POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}

@@ -1,0 +1,86 @@
+// @ts-check
+/**
+ * The client's shared, UI-only state and the small helpers every screen uses (toasts, errors, which
+ * view is shown). The table's game state itself lives in state.js (pure); the screens live in screens/.
+ */
+
+import { ApiError, getToken } from "./api.js";
+import { initialState } from "./state.js";
+import { t } from "./i18n.js";
+import { logout } from "./screens/auth.js";
+
+export const TABLE_KEY = "mj.table";
+export const ONE_CLICK_KEY = "mj.oneClick";
+
+/** @param {string} id */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+export const app = {
+  /** @type {any} */ me: null,
+  /** @type {"auth" | "lobby" | "table"} */ view: "auth",
+  authMode: /** @type {"login" | "register"} */ ("login"),
+  // lobby
+  /** @type {any[]} */ rooms: [],
+  /** @type {Map<string, any>} */ tables: new Map(),
+  lobbyLive: false,
+  /** @type {import("./net.js").ReconnectingSocket | null} */ lobbySocket: null,
+  busy: false,
+  /** @type {Record<string, string>} */ createVariant: {},
+  /** @type {any} */ returnTable: null, // a running table of yours (e.g. practice, not in the lobby list)
+  // table
+  /** @type {string | null} */ tableId: null,
+  table: initialState(),
+  /** @type {import("./net.js").ReconnectingSocket | null} */ tableSocket: null,
+  /** @type {import("./render/table.js").TableUi} */
+  ui: { selected: null, mode: null, oneClick: localStorage.getItem(ONE_CLICK_KEY) === "1" },
+  /** @type {boolean | null} */ verified: null,
+  resultShownFor: -1,
+};
+
+/** Show an error in words (never swallowed). @param {string} text @param {string} [kind] */
+export function toast(text, kind = "error") {
+  const el = document.createElement("div");
+  el.className = `toast ${kind}`;
+  el.setAttribute("role", kind === "error" ? "alert" : "status");
+  el.textContent = text;
+  el.addEventListener("click", () => el.remove());
+  $("toasts").append(el);
+  setTimeout(() => el.remove(), kind === "error" ? 8000 : 4000);
+}
+
+/** @param {unknown} err */
+export function errorMessage(err) {
+  if (err instanceof ApiError) return err.status === 0 ? `${t("error.network")} (${err.message})` : err.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** @param {unknown} err */
+export function showError(err) {
+  if (err instanceof ApiError && err.status === 401 && getToken()) {
+    logout();
+    toast(t("close.1008"));
+    return;
+  }
+  toast(`${t("error.title")}: ${errorMessage(err)}`);
+}
+
+/** @param {"auth" | "lobby" | "table"} view */
+export function showView(view) {
+  app.view = view;
+  $("auth-view").hidden = view !== "auth";
+  $("lobby-view").hidden = view !== "lobby";
+  $("table-view").hidden = view !== "table";
+  document.body.dataset.view = view;
+  const controls = /** @type {HTMLElement} */ (document.querySelector(".table-controls"));
+  controls.hidden = view !== "table";
+  $("one-click-wrap").hidden = view !== "table";
+  $("me-box").hidden = !app.me;
+  $("logout").hidden = !app.me;
+}
+
+/** Say it to screen readers (a polite live region). @param {string} text */
+export function announce(text) {
+  const el = $("announcer");
+  el.textContent = "";
+  requestAnimationFrame(() => { el.textContent = text; });
+}

@@ -1,0 +1,80 @@
+// @ts-check
+/** The sign-in / register screen, the account box in the top bar, and signing out. */
+
+import { api, setToken } from "../api.js";
+import { applyI18n, formatNumber } from "../i18n.js";
+import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
+import { enterLobby, renderLobby } from "./lobby.js";
+import { leaveTableView } from "./table.js";
+
+export function renderMe() {
+  const me = app.me;
+  $("me-box").hidden = !me;
+  $("logout").hidden = !me;
+  if (!me) return;
+  $("me-name").textContent = me.username;
+  $("me-coins").textContent = formatNumber(me.coins);
+  $("me-coins").dataset.coins = String(me.coins);
+  $("me-points").textContent = formatNumber(me.rank_points);
+  $("me-title").textContent = me.title;
+}
+
+export async function refreshMe() {
+  try {
+    app.me = await api.me();
+    renderMe();
+    if (app.view === "lobby") renderLobby();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+export function renderAuth() {
+  const register = app.authMode === "register";
+  const heading = register ? "auth.register" : "auth.login";
+  $("auth-heading").dataset.i18n = heading;
+  $("auth-submit").dataset.i18n = heading;
+  $("auth-switch").dataset.i18n = register ? "auth.have_account" : "auth.need_account";
+  $("auth-password").setAttribute("autocomplete", register ? "new-password" : "current-password");
+  applyI18n($("auth-view"));
+}
+
+/** @param {SubmitEvent} e */
+export async function onAuthSubmit(e) {
+  e.preventDefault();
+  const username = /** @type {HTMLInputElement} */ ($("auth-username")).value.trim();
+  const password = /** @type {HTMLInputElement} */ ($("auth-password")).value;
+  $("auth-error").textContent = "";
+  try {
+    const body = app.authMode === "register" ? await api.register(username, password) : await api.login(username, password);
+    setToken(body.access_token);
+    app.me = body.user;
+    renderMe();
+    enterLobby();
+  } catch (err) {
+    $("auth-error").textContent = errorMessage(err);
+  }
+}
+
+export function logout() {
+  setToken(null);
+  app.me = null;
+  leaveTableView();
+  app.lobbySocket?.close();
+  app.lobbySocket = null;
+  localStorage.removeItem(TABLE_KEY);
+  showView("auth");
+  renderAuth();
+  location.hash = "";
+}
+
+/** Wire the form and the switch between signing in and registering. */
+export function bootAuth() {
+  $("auth-form").addEventListener("submit", (e) => onAuthSubmit(/** @type {SubmitEvent} */ (e)));
+  $("auth-switch").addEventListener("click", () => {
+    app.authMode = app.authMode === "login" ? "register" : "login";
+    $("auth-error").textContent = "";
+    renderAuth();
+  });
+  $("logout").addEventListener("click", logout);
+}

@@ -1,0 +1,141 @@
+// @ts-check
+/** The lobby: rooms and open tables over REST + the lobby WebSocket; create, sit, stand, practice. */
+
+import { api, ApiError, socketUrl } from "../api.js";
+import { ReconnectingSocket } from "../net.js";
+import { t } from "../i18n.js";
+import { setChildren } from "../render/dom.js";
+import { lobbyEl } from "../render/lobby.js";
+import { $, app, showError, showView, toast, TABLE_KEY } from "../app.js";
+import { logout, refreshMe } from "./auth.js";
+import { enterTable, leaveTableView } from "./table.js";
+
+function myLobbyTable() {
+  for (const tb of app.tables.values()) {
+    if (tb.seats.some((/** @type {any} */ s) => s.user_id === app.me?.id)) return tb;
+  }
+  return null;
+}
+
+export function renderLobby() {
+  if (app.view !== "lobby") return;
+  const mine = myLobbyTable();
+  setChildren($("lobby-view"), lobbyEl({
+    me: app.me, rooms: app.rooms, tables: [...app.tables.values()], live: app.lobbyLive,
+    myTable: mine?.id ?? app.returnTable?.id ?? null, busy: app.busy, createVariant: app.createVariant,
+    returnTable: app.returnTable,
+  }, {
+    onPractice: (variant) => busy(async () => {
+      const table = await api.practice(variant);
+      enterTable(table.id);
+    }),
+    onCreate: (room, variant) => busy(async () => {
+      const table = await api.createTable(room, variant);
+      upsertTable(table);
+      localStorage.setItem(TABLE_KEY, table.id);
+      if (table.status === "playing") enterTable(table.id);
+    }),
+    onSit: (id, seat) => busy(async () => {
+      const table = await api.sit(id, seat);
+      upsertTable(table);
+      localStorage.setItem(TABLE_KEY, table.id);
+      if (table.status === "playing") enterTable(table.id);
+    }),
+    onStand: (id) => busy(async () => {
+      const out = await api.stand(id);
+      if (out.table) upsertTable(out.table);
+      else app.tables.delete(id);
+      localStorage.removeItem(TABLE_KEY);
+    }),
+    onEnter: (id) => enterTable(id),
+  }));
+}
+
+/** @param {() => Promise<void>} fn */
+async function busy(fn) {
+  app.busy = true;
+  renderLobby();
+  try {
+    await fn();
+  } catch (err) {
+    showError(err);
+  } finally {
+    app.busy = false;
+    renderLobby();
+  }
+}
+
+/** @param {any} table */
+function upsertTable(table) {
+  if (table.practice) return;
+  const old = app.tables.get(table.id);
+  if (old && old.version > table.version) return;
+  app.tables.set(table.id, table);
+}
+
+/** @param {any} msg */
+function onLobbyMessage(msg) {
+  const before = myLobbyTable()?.status ?? null;
+  if (msg.type === "snapshot") {
+    app.tables = new Map();
+    for (const tb of msg.tables ?? []) upsertTable(tb);
+  } else if (msg.type === "table_removed") {
+    const old = app.tables.get(msg.table.id);
+    if (!old || old.version <= msg.table.version) app.tables.delete(msg.table.id);
+  } else if (msg.table) {
+    upsertTable(msg.table);
+  }
+  const mine = myLobbyTable();
+  // Your table just filled: go and play.  (Coming back to the lobby on purpose does not bounce you.)
+  if (mine && mine.status === "playing" && before !== "playing" && app.view === "lobby") {
+    enterTable(mine.id);
+    return;
+  }
+  renderLobby();
+}
+
+export function connectLobby() {
+  if (app.lobbySocket) return;
+  app.lobbySocket = new ReconnectingSocket({
+    url: () => socketUrl("/ws/lobby"),
+    onMessage: onLobbyMessage,
+    onStatus: (s) => { app.lobbyLive = s === "open"; renderLobby(); },
+    onClose: (code) => {
+      app.lobbySocket = null;
+      if (code === 1008) { logout(); toast(t("close.1008")); }
+    },
+    finalCodes: new Set([1008]),
+  }).connect();
+}
+
+export async function enterLobby() {
+  leaveTableView();
+  showView("lobby");
+  if (location.hash !== "#/lobby") history.replaceState(null, "", "#/lobby");
+  renderLobby();
+  connectLobby();
+  try {
+    if (!app.rooms.length) app.rooms = await api.rooms();
+    await refreshMe();
+    await findReturnTable();
+  } catch (err) {
+    showError(err);
+  }
+  renderLobby();
+}
+
+/** A table you are still seated at and that is playing (a practice table is not in the lobby list). */
+async function findReturnTable() {
+  app.returnTable = null;
+  const id = localStorage.getItem(TABLE_KEY);
+  if (!id) return;
+  try {
+    const table = await api.table(id);
+    const seated = table.seats.some((/** @type {any} */ s) => s.user_id === app.me?.id);
+    if (seated && table.status === "playing") app.returnTable = table;
+    else if (!seated) localStorage.removeItem(TABLE_KEY);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) localStorage.removeItem(TABLE_KEY);
+    else throw err;
+  }
+}

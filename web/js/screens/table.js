@@ -1,0 +1,264 @@
+// @ts-check
+/**
+ * The table screen: the table WebSocket, the UI-only state (the selected tile, an armed declaration, a
+ * pending chow choice), sending actions the server offered, the countdown, and leaving.
+ */
+
+import { api, ApiError, socketUrl } from "../api.js";
+import { ReconnectingSocket } from "../net.js";
+import { groupActions, initialState, reduceMessage, secondsLeft } from "../state.js";
+import { lang, t } from "../i18n.js";
+import { setChildren } from "../render/dom.js";
+import { tableEl } from "../render/table.js";
+import { availableButtons, updateTimer } from "../render/actions.js";
+import { verifyCommitment } from "../render/result.js";
+import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
+import { refreshMe } from "./auth.js";
+import { enterLobby } from "./lobby.js";
+import { renderResult, showResult } from "./result.js";
+
+/** @param {string} id */
+export function enterTable(id) {
+  if (app.tableId === id && app.tableSocket) {
+    showView("table");
+    return;
+  }
+  leaveTableView();
+  app.tableId = id;
+  app.table = initialState();
+  app.ui.selected = null;
+  app.ui.mode = null;
+  app.verified = null;
+  app.resultShownFor = -1;
+  localStorage.setItem(TABLE_KEY, id);
+  if (location.hash !== `#/table/${id}`) history.replaceState(null, "", `#/table/${id}`);
+  showView("table");
+  renderTable();
+  app.tableSocket = new ReconnectingSocket({
+    url: () => socketUrl(`/ws/table/${encodeURIComponent(id)}`),
+    onMessage: onTableMessage,
+    onStatus: (s) => renderConn(s),
+    onClose: onTableClosed,
+    ping: () => ({ type: "ping", t: Date.now() }),
+  }).connect();
+}
+
+export function leaveTableView() {
+  app.tableSocket?.close();
+  app.tableSocket = null;
+  app.tableId = null;
+  const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+  if (dialog.open) dialog.close();
+}
+
+/** @param {import("../net.js").SocketStatus} s */
+export function renderConn(s) {
+  const el = $("conn-status");
+  el.dataset.status = s;
+  el.textContent = s === "open" ? t("table.connected") : s === "reconnecting" ? t("table.reconnecting") : s === "connecting" ? t("table.connecting") : "";
+}
+
+/** @param {number} code @param {string} reason */
+function onTableClosed(code, reason) {
+  app.tableSocket = null;
+  if (code === 1000) {
+    renderTable(); // game over: the dialog says so
+    return;
+  }
+  if (code === 1008) {
+    api.me().then(() => {
+      toast(reason || t("close.1008"));
+      if (app.tableId) enterTable(app.tableId);
+    }).catch(showError);
+    return;
+  }
+  const text = t(`close.${code}`);
+  toast(text.startsWith("close.") ? `${code} ${reason}` : text);
+  if (code === 4003 || code === 4004) {
+    localStorage.removeItem(TABLE_KEY);
+    enterLobby();
+  } else {
+    renderTable();
+  }
+}
+
+/** @param {any} msg */
+function onTableMessage(msg) {
+  const before = app.table;
+  const { state, resync } = reduceMessage(before, msg, performance.now());
+  app.table = state;
+  if (resync) app.tableSocket?.send({ type: "resync" });
+  if (msg.type === "error") {
+    toast(`${t("error.title")}: ${t(`error.code.${msg.code}`)} — ${msg.message}`);
+    app.tableSocket?.send({ type: "resync" }); // our optimistic view of the prompt may be wrong
+  }
+  if (state.prompt !== before.prompt) {
+    app.ui.mode = null;
+    if (!state.prompt) app.ui.selected = null;
+  }
+  if (msg.type === "snapshot") renderTitle();
+  if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
+  if (msg.type === "hand_result") {
+    app.verified = null;
+    verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { app.verified = ok; renderResult(); });
+    refreshMe();
+    showResult();
+  } else if (msg.type === "game_over") {
+    refreshMe();
+    showResult();
+  } else if (msg.type === "prompt" && state.prompt) {
+    announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
+    // A decision is due: the result dialog must not hide the table.
+    const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+    if (dialog.open) dialog.close();
+  }
+  scheduleRender();
+}
+
+export function renderTitle() {
+  const title = $("table-title");
+  const tb = app.table.table;
+  if (!tb) return;
+  const room = app.rooms.find((r) => r.key === tb.room);
+  title.textContent = `${t(`variant.${tb.variant}`)} · ${tb.practice ? t("table.practice") : room ? roomName(room) : tb.room ?? ""}`;
+  title.dataset.tableId = tb.id;
+}
+
+/** @param {{key: string, name: string}} room */
+function roomName(room) {
+  return lang() === "en" ? `${room.name} ${t(`room.${room.key}`)}` : room.name;
+}
+
+let renderQueued = false;
+export function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    renderTable();
+  });
+}
+
+export function currentOffer() {
+  return groupActions(app.table.prompt);
+}
+
+export function renderTable() {
+  if (app.view !== "table") return;
+  const offer = currentOffer();
+  setChildren($("table-root"), tableEl(app.table, offer, app.ui, {
+    onTile, onButton, onChoice: sendAction, onCancel: () => { app.ui.mode = null; renderTable(); },
+    onBack: () => app.tableSocket?.send({ type: "back" }),
+  }));
+  tick();
+}
+
+/** @param {any} action */
+export function sendAction(action) {
+  const prompt = app.table.prompt;
+  if (!prompt || !app.tableSocket) return;
+  /** @type {Record<string, any>} */
+  const out = { kind: action.kind };
+  for (const key of ["tile", "tiles", "declare"]) if (action[key] !== null && action[key] !== undefined) out[key] = action[key];
+  if (!app.tableSocket.send({ type: "action", v: prompt.v, action: out })) {
+    toast(t("table.reconnecting"));
+    return;
+  }
+  app.table = { ...app.table, prompt: null }; // answered: wait for the server's next word
+  app.ui.selected = null;
+  app.ui.mode = null;
+  scheduleRender();
+}
+
+/** @param {string} tile @param {number} index */
+function onTile(tile, index) {
+  const offer = currentOffer();
+  const mode = app.ui.mode;
+  if (mode?.type === "declare") {
+    const action = offer.declares.get(mode.declare)?.get(tile);
+    if (action) sendAction(action);
+    return;
+  }
+  const action = offer.discards.get(tile);
+  if (!action) return;
+  if (app.ui.oneClick || app.ui.selected === index) {
+    sendAction(action);
+  } else {
+    app.ui.selected = index;
+    renderTable();
+    focusTile(index);
+  }
+}
+
+/** @param {number} index */
+export function focusTile(index) {
+  const el = /** @type {HTMLElement | null} */ (document.querySelector(`.my-hand .tile[data-index="${index}"]`));
+  el?.focus({ preventScroll: true });
+}
+
+/** @param {string} id */
+export function onButton(id) {
+  const offer = currentOffer();
+  switch (id) {
+    case "chow":
+    case "kong": {
+      const list = id === "chow" ? offer.chows : offer.kongs;
+      if (list.length === 1) sendAction(list[0]);
+      else if (list.length > 1) { app.ui.mode = { type: "choose", kind: id }; renderTable(); }
+      break;
+    }
+    case "pong":
+      if (offer.pongs[0]) sendAction(offer.pongs[0]);
+      break;
+    case "win":
+      if (offer.win) sendAction(offer.win);
+      break;
+    case "kill_pig":
+      if (offer.killPig) sendAction(offer.killPig);
+      break;
+    case "pass":
+      if (offer.pass) sendAction(offer.pass);
+      break;
+    case "ready":
+    case "eye":
+    case "miji":
+      if (!offer.declares.has(id)) break;
+      app.ui.mode = app.ui.mode?.type === "declare" && app.ui.mode.declare === id ? null : { type: "declare", declare: id };
+      renderTable();
+      break;
+    default:
+      break;
+  }
+}
+
+// The countdown runs every frame, touching only the timer element.
+function tick() {
+  const prompt = app.table.prompt;
+  const el = /** @type {HTMLElement | null} */ (document.querySelector("#table-root .timer"));
+  if (!prompt || !el) return;
+  const now = performance.now();
+  const total = ((prompt.deadline_at ?? now) - (prompt.received_at ?? now)) / 1000;
+  updateTimer(el, secondsLeft(prompt, now), total);
+}
+export function frame() {
+  if (app.view === "table") tick();
+  requestAnimationFrame(frame);
+}
+
+export async function leaveTable() {
+  const id = app.tableId ?? localStorage.getItem(TABLE_KEY);
+  if (id) {
+    try {
+      await api.stand(id);
+    } catch (err) {
+      // Standing up from a running coin game is refused: say so and stay.
+      if (err instanceof ApiError && err.status === 409 && app.table.game_over === null && app.tableSocket) {
+        showError(err);
+        return;
+      }
+      if (!(err instanceof ApiError && (err.status === 404 || err.status === 409))) showError(err);
+    }
+  }
+  localStorage.removeItem(TABLE_KEY);
+  enterLobby();
+}

@@ -58,6 +58,9 @@ class User(Base):
     coins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     rank_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # 積分
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The client's language for this account ("zh-Hans", "zh-Hant", "en"; app.game.names.LANGUAGES), so it
+    # follows the player to another browser.  NULL until the player picks one: the browser's own choice stands.
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, server_default=func.now()
     )

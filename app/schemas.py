@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.game.titles import title_for
+from app.game.names import Language
+from app.game.titles import title_names_for
 from app.game.variants import Variant
 from app.models import User
 from app.services.accounts import canonical_username, check_password
@@ -43,15 +44,27 @@ class MeOut(BaseModel):
     username: str
     coins: int
     rank_points: int = Field(description="積分: cumulative net settlement points, floored at 0")
-    title: str = Field(description="rank title for the 積分, e.g. 白板, 一萬 … 麻將王")
+    title: str = Field(description="rank title for the 積分 in 繁體, e.g. 白板, 一萬 … 麻將王")
+    title_names: dict[str, str] = Field(description="the same title as {zh_hans, zh_hant, en}")
     is_admin: bool
+    language: Language | None = Field(description="the client language chosen for this account; null = not chosen")
 
     @classmethod
     def of(cls, user: User) -> MeOut:
+        title = title_names_for(user.rank_points)
         return cls(
             id=user.id, username=user.username, coins=user.coins, rank_points=user.rank_points,
-            title=title_for(user.rank_points), is_admin=user.is_admin,
+            title=title.zh_hant, title_names=title.to_json(), is_admin=user.is_admin,
+            language=user.language,  # type: ignore[arg-type]  # only LANGUAGES are ever stored (MePatch)
         )
+
+
+class MePatch(BaseModel):
+    """Settings of your own account.  Only the fields sent change."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    language: Language | None = Field(default=None, description="zh-Hans, zh-Hant or en")
 
 
 class TokenOut(BaseModel):
@@ -63,7 +76,8 @@ class TokenOut(BaseModel):
 
 class RoomOut(BaseModel):
     key: str
-    name: str
+    name: str = Field(description="繁體, e.g. 初級")
+    names: dict[str, str] = Field(description="{zh_hans, zh_hant, en}")
     coins_per_point: int
     entry_coins: int
 

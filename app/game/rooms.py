@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from app.game.names import Names
+
 
 class RoomKey(StrEnum):
     BEGINNER = "beginner"
@@ -15,16 +17,21 @@ class RoomKey(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Room:
     key: RoomKey
-    name: str  # 中文
+    names: Names
     coins_per_point: int
     entry_coins: int  # coins needed to sit down
+
+    @property
+    def name(self) -> str:
+        """The 繁體 name (初級, 中級, 高級), as RULES.md §7 writes it."""
+        return self.names.zh_hant
 
 
 ROOMS: dict[RoomKey, Room] = {
     room.key: room
     for room in (
-        Room(RoomKey.BEGINNER, "初級", coins_per_point=100, entry_coins=20_000),
-        Room(RoomKey.INTERMEDIATE, "中級", coins_per_point=300, entry_coins=60_000),
-        Room(RoomKey.ADVANCED, "高級", coins_per_point=600, entry_coins=120_000),
+        Room(RoomKey.BEGINNER, Names("初级", "初級", "Beginner"), coins_per_point=100, entry_coins=20_000),
+        Room(RoomKey.INTERMEDIATE, Names("中级", "中級", "Intermediate"), coins_per_point=300, entry_coins=60_000),
+        Room(RoomKey.ADVANCED, Names("高级", "高級", "Advanced"), coins_per_point=600, entry_coins=120_000),
     )
 }

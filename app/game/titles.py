@@ -4,28 +4,36 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-# (積分 ≥, title), ascending.
-TITLES: tuple[tuple[int, str], ...] = (
-    (0, "白板"),
-    (100, "一萬"),
-    (200, "二萬"),
-    (500, "三萬"),
-    (1_000, "四萬"),
-    (2_000, "五萬"),
-    (3_000, "六萬"),
-    (5_000, "七萬"),
-    (8_000, "八萬"),
-    (12_000, "九萬"),
-    (20_000, "東風"),
-    (30_000, "西風"),
-    (40_000, "南風"),
-    (80_000, "北風"),
-    (120_000, "中"),
-    (200_000, "麻將王"),
+from app.game.names import Names
+
+# (積分 ≥, title), ascending.  RULES.md §7 writes them in 简体; the API's ``title`` has always been the 繁體.
+TITLES: tuple[tuple[int, Names], ...] = (
+    (0, Names("白板", "白板", "White Dragon")),
+    (100, Names("一万", "一萬", "One of Characters")),
+    (200, Names("二万", "二萬", "Two of Characters")),
+    (500, Names("三万", "三萬", "Three of Characters")),
+    (1_000, Names("四万", "四萬", "Four of Characters")),
+    (2_000, Names("五万", "五萬", "Five of Characters")),
+    (3_000, Names("六万", "六萬", "Six of Characters")),
+    (5_000, Names("七万", "七萬", "Seven of Characters")),
+    (8_000, Names("八万", "八萬", "Eight of Characters")),
+    (12_000, Names("九万", "九萬", "Nine of Characters")),
+    (20_000, Names("东风", "東風", "East Wind")),
+    (30_000, Names("西风", "西風", "West Wind")),
+    (40_000, Names("南风", "南風", "South Wind")),
+    (80_000, Names("北风", "北風", "North Wind")),
+    (120_000, Names("中", "中", "Red Dragon")),
+    (200_000, Names("麻将王", "麻將王", "Mahjong King")),
 )
 _THRESHOLDS = [threshold for threshold, _ in TITLES]
 
 
-def title_for(rank_points: int) -> str:
+def title_names_for(rank_points: int) -> Names:
+    """The title for this 積分 in all three languages."""
     # 積分 is floored at 0, so anything lower is treated as 0 rather than raising.
     return TITLES[max(bisect_right(_THRESHOLDS, rank_points) - 1, 0)][1]
+
+
+def title_for(rank_points: int) -> str:
+    """The title's 繁體 name (the API's ``title``)."""
+    return title_names_for(rank_points).zh_hant

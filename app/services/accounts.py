@@ -11,8 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.security import hash_password, verify_password
+from app.game.names import LANGUAGES, Language
 from app.models import LedgerEntry, User
-from app.services.errors import Conflict, InvalidInput
+from app.services.errors import Conflict, InvalidInput, NotFound
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -123,3 +124,18 @@ async def make_admins(session: AsyncSession, *, usernames: Iterable[str]) -> int
     )
     await session.commit()
     return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+async def set_language(session: AsyncSession, *, user_id: int, language: Language | None) -> User:
+    """Remember the client language (简体 / 繁體 / English) on the account; None forgets it.
+
+    Only the ``language`` column is written, so a concurrent settlement's coins are never overwritten.
+    """
+    if language is not None and language not in LANGUAGES:
+        raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}")
+    await session.execute(update(User).where(User.id == user_id).values(language=language))
+    await session.commit()
+    user = await session.get(User, user_id, populate_existing=True)
+    if user is None:
+        raise NotFound("no such user")
+    return user

@@ -9,9 +9,12 @@ async def test_rooms_are_the_three_of_the_rules(client):
     response = await client.get("/api/rooms")
     assert response.status_code == 200
     assert response.json() == [
-        {"key": "beginner", "name": "初級", "coins_per_point": 100, "entry_coins": 20_000},
-        {"key": "intermediate", "name": "中級", "coins_per_point": 300, "entry_coins": 60_000},
-        {"key": "advanced", "name": "高級", "coins_per_point": 600, "entry_coins": 120_000},
+        {"key": "beginner", "name": "初級", "names": {"zh_hans": "初级", "zh_hant": "初級", "en": "Beginner"},
+         "coins_per_point": 100, "entry_coins": 20_000},
+        {"key": "intermediate", "name": "中級", "names": {"zh_hans": "中级", "zh_hant": "中級", "en": "Intermediate"},
+         "coins_per_point": 300, "entry_coins": 60_000},
+        {"key": "advanced", "name": "高級", "names": {"zh_hans": "高级", "zh_hant": "高級", "en": "Advanced"},
+         "coins_per_point": 600, "entry_coins": 120_000},
     ]
 
 

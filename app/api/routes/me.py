@@ -5,14 +5,22 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from app.api.deps import CurrentUser, SessionDep
-from app.schemas import LedgerEntryOut, MeOut
-from app.services import ledger
+from app.schemas import LedgerEntryOut, MeOut, MePatch
+from app.services import accounts, ledger
 
 router = APIRouter(prefix="/api/me", tags=["me"])
 
 
 @router.get("")
 async def read_me(user: CurrentUser) -> MeOut:
+    return MeOut.of(user)
+
+
+@router.patch("")
+async def update_me(user: CurrentUser, session: SessionDep, body: MePatch) -> MeOut:
+    """Change your own settings: today the client language, so it follows you to another browser."""
+    if "language" in body.model_fields_set:  # null forgets the choice: each browser picks its own again
+        user = await accounts.set_language(session, user_id=user.id, language=body.language)
     return MeOut.of(user)
 
 

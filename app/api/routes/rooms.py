@@ -13,7 +13,7 @@ router = APIRouter(prefix="/api", tags=["rooms"])
 
 @router.get("/rooms")
 async def list_rooms() -> list[RoomOut]:
-    return [RoomOut(key=r.key.value, name=r.name, coins_per_point=r.coins_per_point, entry_coins=r.entry_coins)
+    return [RoomOut(key=r.key.value, name=r.name, names=r.names.to_json(), coins_per_point=r.coins_per_point, entry_coins=r.entry_coins)
             for r in ROOMS.values()]
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, act
+from engine.legal import keeps_a_discard
 from engine.scoring.situation import WinKind
 from engine.tiles import TILES, Tile
 from engine.variants.base import PassLock
@@ -43,6 +44,8 @@ def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[
     if s.locked or t in state.wildcards:
         return []
     out: list[Action] = []
+    if not keeps_a_discard(s, 2):  # D-7: a 吃 or 碰 would leave only 財神 (and a 明槓 needs 3 natural tiles)
+        return out
     held = s.counts[t]
     if held >= 2 and t not in s.no_pong:
         out.append(act(ActionKind.PONG, seat, t))

@@ -74,7 +74,21 @@ def check_views(state: HandState) -> None:
                 raise InvariantViolation(f"seat {seat} sees another seat's draw")
 
 
+def check_awaited_can_act(state: HandState) -> None:
+    """RULES.md §4 D-7: every seat the hand waits on has a legal action and a timeout action.
+
+    A seat with nothing to do would freeze its table (no prompt, no timer), so the simulator, the property
+    tests and the table actor's crash recovery all run this check.
+    """
+    for seat in state.awaiting():
+        if not state.legal_actions(seat):
+            raise InvariantViolation(f"seat {seat} is awaited but has no legal action")
+        if state.default_action(seat) is None:
+            raise InvariantViolation(f"seat {seat} is awaited but has no default (timeout) action")
+
+
 def check_all(state: HandState) -> None:
     check_conservation(state)
     check_hand_sizes(state)
     check_views(state)
+    check_awaited_can_act(state)

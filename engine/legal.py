@@ -10,6 +10,7 @@ from engine.phase import Phase, Source
 from engine.tiles import TILES
 
 if TYPE_CHECKING:
+    from engine.seat import SeatState
     from engine.state import HandState
 
 
@@ -76,6 +77,19 @@ def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Ac
             if declare is not Declare.READY or state.is_ready_after_discard(seat, t):
                 out.append(act(ActionKind.DISCARD, seat, t, declare=declare))
     return out
+
+
+def keeps_a_discard(seat: SeatState, used: int) -> bool:
+    """RULES.md §4 D-7: would the seat still hold a tile it may discard after a claim uses ``used`` natural
+    concealed tiles (a pong 2, a chow 2)?
+
+    After a 吃 or 碰 the claimer's only legal actions are discards (no 自摸 on a claimed tile), and a 財神
+    can never be discarded (§2.1 r9).  A claim that would leave only 財神 concealed would leave the seat with
+    no legal action at all, so it is not offered.  Every other action leads to a turn that always has a move:
+    a kong or a draw brings a new tile (a natural one is discardable; a hand of nothing but 財神 is a win),
+    a claim window always offers 過, a 分牌 tile always offers 過.
+    """
+    return len(seat.code) > used  # ``code`` holds exactly the natural (non-財神) concealed tiles
 
 
 def _own_kongs(state: HandState, seat: int) -> list[Action]:

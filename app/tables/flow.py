@@ -46,6 +46,14 @@ HOLD_AFTER = {"discard", "kong_attempt"}
 MAX_VOIDED = 3  # hands the server may break in one game before it ends the game
 
 
+class SeatWithoutAMove(RuntimeError):
+    """The hand awaits a seat that has no legal action or no timeout action (RULES.md §4 D-7).
+
+    The engine never offers an action that leads there, but if it ever did, the table must not wait for ever
+    (no prompt, no timer): the actor treats it as a crash in a handler, which logs it and voids the hand.
+    """
+
+
 class HandFlow:
     """Mixed into ``TableActor``; every method runs inside the actor task."""
 
@@ -108,8 +116,10 @@ class HandFlow:
             if seat in self.prompts:
                 continue
             legal = hand.legal_actions(seat)
-            if legal:
-                self._open_prompt(hand, seat, legal)
+            if not legal or hand.default_action(seat) is None:
+                raise SeatWithoutAMove(f"seat {seat} is awaited in phase {hand.phase.value} but has "
+                                       f"{'no timeout action' if legal else 'no legal action'}")
+            self._open_prompt(hand, seat, legal)
 
     def _open_prompt(self: TableActor, hand: HandState, seat: int, legal: list[Action]) -> None:
         kind = PROMPT_KIND[hand.phase]
@@ -166,8 +176,9 @@ class HandFlow:
             action = hand.default_action(slot.seat)
             if slot.human:
                 self._timed_out(slot.seat)
-        if action is not None:
-            self.play(action)
+        if action is None:
+            raise SeatWithoutAMove(f"seat {slot.seat} has no action to play at its {tick.kind} timer")
+        self.play(action)
 
     def play(self: TableActor, action: Action) -> None:
         """Apply an action (IllegalAction leaves everything as it was) and move the table on."""
@@ -349,7 +360,7 @@ class HandFlow:
         try:
             broken = hand.is_over and hand.result is None
             if not broken:
-                check_all(hand)
+                check_all(hand)  # includes D-7: an awaited seat without a move is a broken hand
         except Exception:
             broken = True
         if broken:

@@ -198,3 +198,31 @@ async def test_a_server_that_keeps_breaking_hands_ends_the_game(settings, monkey
         voids = [m for m in clients[0].received if is_event("hand_void")(m)]
         assert [m["event"]["hand_no"] for m in voids] == [1, 2, 3]
         assert not log.results
+
+
+@pytest.mark.parametrize("missing", ["legal_actions", "default_action"])
+async def test_d7_a_seat_awaited_without_a_move_voids_the_hand_like_a_crash(settings, monkeypatch, caplog, missing):
+    """RULES.md §4 D-7, issue 8: whatever the engine does, the table never hangs.  An engine stand-in that,
+    after the dealer's discard, offers the awaited seat no action (or no timeout action) makes the actor log
+    the error, report it to the seat whose message led there, void the hand for every seat (no coins move)
+    and deal the next one."""
+    async with harness(settings) as h:
+        _, _, clients, prompt = await _started(h)
+        real = getattr(HandState, missing)
+
+        def nothing_after_the_first_action(self, *args, **kwargs):
+            return real(self, *args, **kwargs) if not self.actions else ([] if missing == "legal_actions" else None)
+
+        monkeypatch.setattr(HandState, missing, nothing_after_the_first_action)
+        with caplog.at_level(logging.CRITICAL, logger="app.tables.actor"):
+            await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
+            error = await clients[0].recv_until(is_type("error"))
+            voids = [await c.recv_until(is_event("hand_void")) for c in clients]
+        assert error["code"] == "internal"
+        record = next(r for r in caplog.records if r.levelno == logging.CRITICAL)
+        assert "SeatWithoutAMove" in record.exc_text and "is awaited" in record.exc_text
+        assert all(v["event"]["hand_no"] == 1 for v in voids)
+        monkeypatch.undo()
+        start = await clients[1].recv_until(is_event("hand_start"))
+        assert start["event"]["hand_no"] == 2
+        assert not any(m["type"] == "hand_result" for c in clients for m in c.received)

@@ -7,15 +7,14 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 
+from app.api.errors import install_error_handlers
 from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.services.accounts import make_admins
-from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import default_table_runtime  # [tables] the table actors
@@ -28,8 +27,6 @@ log = logging.getLogger(__name__)
 # The table actor's way in: entered once everything in AppState exists (set registry.on_table_full etc.),
 # exited first at shutdown (stop the actors while the database is still there).
 TableRuntime = Callable[[AppState], AbstractAsyncContextManager[None]]
-
-_STATUS = {NotFound: 404, Conflict: 409, Forbidden: 403, InvalidInput: 422}
 
 
 def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime | None = None) -> FastAPI:
@@ -74,11 +71,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
         lifespan=lifespan,
     )
 
-    @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        status = next((code for kind, code in _STATUS.items() if isinstance(exc, kind)), 400)
-        return JSONResponse({"detail": exc.message}, status_code=status)
-
+    install_error_handlers(app)
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime

@@ -12,7 +12,6 @@ from app.game.titles import title_names_for
 from app.game.variants import Variant
 from app.models import User
 from app.services.accounts import canonical_username, check_password
-from app.services.errors import InvalidInput
 
 
 class Credentials(BaseModel):
@@ -21,21 +20,16 @@ class Credentials(BaseModel):
 
 
 class RegisterIn(Credentials):
+    # InvalidInput is a ValueError: pydantic reports it, and the 422 keeps its code and params.
     @field_validator("username")
     @classmethod
     def _username(cls, value: str) -> str:
-        try:
-            return canonical_username(value)[0]
-        except InvalidInput as exc:
-            raise ValueError(exc.message) from None
+        return canonical_username(value)[0]
 
     @field_validator("password")
     @classmethod
     def _password(cls, value: str) -> str:
-        try:
-            check_password(value)
-        except InvalidInput as exc:
-            raise ValueError(exc.message) from None
+        check_password(value)
         return value
 
 

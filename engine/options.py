@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import Any
 
-from engine.variants import Option, find_variant
+from engine.variants import Option, OptionError, find_variant
 
 
 def _scorer_options(variant: str) -> Any:
@@ -52,6 +52,7 @@ def resolve_room_options(variant: str, overrides: Mapping[str, Any] | None) -> d
     known = set(_scorer_defaults(variant)) | set(v.all_options())
     unknown = sorted(set(overrides or {}) - known)
     if unknown:
-        raise ValueError(f"unknown option(s) for {variant}: {', '.join(unknown)}")
+        raise OptionError(f"unknown option(s) for {variant}: {', '.join(unknown)}", "unknown",
+                          variant=variant, option=unknown[0])
     _scorer_options(variant).resolve(merged)
     return merged

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, status
+from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 from app.core.config import Settings
 from app.core.security import read_access_token
 from app.models import User
+from app.services.errors import ErrorCode, Forbidden, Unauthorized
 from app.state import AppState
 from app.tables.registry import TableRegistry
 
@@ -64,7 +65,7 @@ async def get_current_user(
 ) -> User:
     user = await user_from_token(session, settings, credentials.credentials if credentials else None)
     if user is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, BAD_TOKEN, headers={"WWW-Authenticate": "Bearer"})
+        raise Unauthorized(BAD_TOKEN, headers={"WWW-Authenticate": "Bearer"})
     # End the read transaction now.  On SQLite it holds the database's write lock (see app.core.db), and
     # handlers go on to await other things, e.g. the registry's on_table_full hook, whose table actor may
     # need the database itself.  Services that write start a fresh transaction and lock what they need.
@@ -77,7 +78,7 @@ CurrentUser = Annotated[User, Depends(get_current_user)]
 
 def get_admin_user(user: CurrentUser) -> User:
     if not user.is_admin:
-        raise HTTPException(status.HTTP_403_FORBIDDEN, "admins only")
+        raise Forbidden("admins only", ErrorCode.ADMIN_ONLY)
     return user
 
 

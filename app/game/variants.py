@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from app.services.errors import ErrorCode, InvalidInput
 from engine import options as engine_options
 from engine.variants import Option
+from engine.variants import OptionError as EngineOptionError
 
 
 class Variant(StrEnum):
@@ -35,8 +37,12 @@ VARIANTS: dict[Variant, VariantInfo] = {
 }
 
 
-class OptionError(ValueError):
+class OptionError(InvalidInput):
     """A table option the server does not accept; the message is shown to the player."""
+
+
+_OPTION_CODES = {"unknown": ErrorCode.UNKNOWN_OPTION, "type": ErrorCode.OPTION_WRONG_TYPE,
+                 "range": ErrorCode.OPTION_OUT_OF_RANGE, "inconsistent": ErrorCode.OPTIONS_INCONSISTENT}
 
 
 def option_specs(variant: Variant) -> dict[str, Option]:
@@ -53,6 +59,8 @@ def validate_options(variant: Variant, options: dict[str, Any]) -> dict[str, Any
     rules and scorer (RULES.md §8).  Raises OptionError naming the bad option."""
     try:
         resolved = engine_options.resolve_room_options(variant.value, options)
-    except ValueError as exc:
-        raise OptionError(str(exc)) from None
+    except EngineOptionError as exc:
+        raise OptionError(str(exc), _OPTION_CODES[exc.problem], **exc.params) from None
+    except ValueError as exc:  # a scorer's own check (a value its table cannot take)
+        raise OptionError(str(exc), ErrorCode.OPTIONS_INCONSISTENT) from None
     return default_options(variant) | resolved

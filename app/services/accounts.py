@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.security import hash_password, verify_password
 from app.game.names import LANGUAGES, Language
 from app.models import LedgerEntry, User
-from app.services.errors import Conflict, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -30,17 +30,21 @@ def canonical_username(username: str) -> tuple[str, str]:
     """
     shown = unicodedata.normalize("NFKC", username)
     if not USERNAME_MIN <= len(shown) <= USERNAME_MAX:
-        raise InvalidInput(f"username must be {USERNAME_MIN}-{USERNAME_MAX} characters")
+        raise InvalidInput(f"username must be {USERNAME_MIN}-{USERNAME_MAX} characters", ErrorCode.INVALID_USERNAME,
+                           minimum=USERNAME_MIN, maximum=USERNAME_MAX)
     if not _USERNAME_RE.fullmatch(shown):
-        raise InvalidInput("username may contain only letters, digits, underscore and Chinese characters")
+        raise InvalidInput("username may contain only letters, digits, underscore and Chinese characters",
+                           ErrorCode.INVALID_USERNAME, minimum=USERNAME_MIN, maximum=USERNAME_MAX)
     return shown, shown.casefold()
 
 
 def check_password(password: str) -> None:
     if len(password) < PASSWORD_MIN:
-        raise InvalidInput(f"password must be at least {PASSWORD_MIN} characters")
+        raise InvalidInput(f"password must be at least {PASSWORD_MIN} characters", ErrorCode.INVALID_PASSWORD,
+                           minimum=PASSWORD_MIN, maximum=PASSWORD_MAX)
     if len(password) > PASSWORD_MAX:
-        raise InvalidInput(f"password must be at most {PASSWORD_MAX} characters")
+        raise InvalidInput(f"password must be at most {PASSWORD_MAX} characters", ErrorCode.INVALID_PASSWORD,
+                           minimum=PASSWORD_MIN, maximum=PASSWORD_MAX)
 
 
 def _keys(names: Iterable[str]) -> set[str]:
@@ -84,7 +88,7 @@ async def register(
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise Conflict("that username is taken") from None
+        raise Conflict("that username is taken", ErrorCode.USERNAME_TAKEN, username=shown) from None
     return user
 
 
@@ -132,10 +136,11 @@ async def set_language(session: AsyncSession, *, user_id: int, language: Languag
     Only the ``language`` column is written, so a concurrent settlement's coins are never overwritten.
     """
     if language is not None and language not in LANGUAGES:
-        raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}")
+        raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}", field="language",
+                           reason="choices", choices=list(LANGUAGES))
     await session.execute(update(User).where(User.id == user_id).values(language=language))
     await session.commit()
     user = await session.get(User, user_id, populate_existing=True)
     if user is None:
-        raise NotFound("no such user")
+        raise NotFound("no such user", ErrorCode.USER_NOT_FOUND, user_id=user_id)
     return user

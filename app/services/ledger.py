@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import LedgerEntry, User
-from app.services.errors import Conflict, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
 
 Asset = Literal["coins", "rank_points"]
 ADMIN_REASON = "admin_adjustment"
@@ -40,7 +40,7 @@ async def lock_users(session: AsyncSession, user_ids: Iterable[int]) -> dict[int
     users = {user.id: user for user in rows}
     missing = [uid for uid in ids if uid not in users]
     if missing:
-        raise NotFound(f"no such user: {missing[0]}")
+        raise NotFound(f"no such user: {missing[0]}", ErrorCode.USER_NOT_FOUND, user_id=missing[0])
     return users
 
 
@@ -96,9 +96,9 @@ async def adjust_balance(
     Raises InvalidInput, NotFound, Conflict (would go below 0, or the key was used for something else).
     """
     if delta == 0:
-        raise InvalidInput("delta must not be 0")
+        raise InvalidInput("delta must not be 0", field="delta", reason="not_zero")
     if not reason.strip():
-        raise InvalidInput("a reason is required")
+        raise InvalidInput("a reason is required", field="reason", reason="missing")
     key = f"admin:{idempotency_key}" if idempotency_key else f"admin:{uuid.uuid4()}"
 
     users = await lock_users(session, [user_id])
@@ -111,7 +111,8 @@ async def adjust_balance(
     balance = user.coins if asset == "coins" else user.rank_points
     if balance + delta < 0:
         await session.rollback()
-        raise Conflict(f"{asset} would go below 0 (balance {balance}, delta {delta})")
+        raise Conflict(f"{asset} would go below 0 (balance {balance}, delta {delta})", ErrorCode.BALANCE_BELOW_ZERO,
+                       asset=asset, balance=balance, delta=delta)
     entry = post_entry(
         session, user, asset=asset, delta=delta, reason=ADMIN_REASON, idempotency_key=key,
         actor_id=actor_id, note=reason.strip(),
@@ -130,7 +131,7 @@ async def adjust_balance(
 
 def _same_request(entry: LedgerEntry, *, user_id: int, asset: str, delta: int) -> LedgerEntry:
     if (entry.user_id, entry.asset, entry.delta) != (user_id, asset, delta):
-        raise Conflict("idempotency key already used for a different adjustment")
+        raise Conflict("idempotency key already used for a different adjustment", ErrorCode.IDEMPOTENCY_KEY_REUSED)
     return entry
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant
-from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 
 log = logging.getLogger(__name__)
 
@@ -144,20 +144,23 @@ class TableRegistry:
     async def sit(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:
         table = self._get(table_id)
         if table.practice:
-            raise Forbidden("practice tables are private")
+            raise Forbidden("practice tables are private", ErrorCode.PRACTICE_PRIVATE, table_id=table_id)
         if self._seated.get(user_id) == table_id:
-            raise Conflict("you are already seated at this table")
+            raise Conflict("you are already seated at this table", ErrorCode.ALREADY_AT_THIS_TABLE,
+                           table_id=table_id, seat=table.seats.index(user_id))
         self._check_free(user_id)
         if table.status != TableStatus.WAITING:
-            raise Conflict("this table is not taking players")
+            raise Conflict("this table is not taking players", ErrorCode.TABLE_NOT_WAITING, table_id=table_id,
+                           status=table.status.value)
         if seat is None:
             seat = next((s for s, uid in enumerate(table.seats) if uid is None and s not in table.bots), None)
             if seat is None:
-                raise Conflict("this table is full")
+                raise Conflict("this table is full", ErrorCode.TABLE_FULL, table_id=table_id)
         elif not 0 <= seat < len(table.seats):
-            raise InvalidInput(f"seat must be between 0 and {len(table.seats) - 1}")
+            raise InvalidInput(f"seat must be between 0 and {len(table.seats) - 1}", ErrorCode.SEAT_OUT_OF_RANGE,
+                               seat=seat, minimum=0, maximum=len(table.seats) - 1)
         elif table.seats[seat] is not None or seat in table.bots:
-            raise Conflict(f"seat {seat} is taken")
+            raise Conflict(f"seat {seat} is taken", ErrorCode.SEAT_TAKEN, table_id=table_id, seat=seat)
         self._place(table, seat, user_id, username)
         await self._changed(table, "table_updated")
         return await self._start_if_full(table)
@@ -166,10 +169,10 @@ class TableRegistry:
         """Leave a seat.  Returns the table, or None when it closed because nobody human is left."""
         table = self._get(table_id)
         if self._seated.get(user_id) != table_id:
-            raise Conflict("you are not seated at this table")
+            raise Conflict("you are not seated at this table", ErrorCode.NOT_SEATED, table_id=table_id)
         if table.status == TableStatus.PLAYING and not table.practice:
             # Leaving a coin game mid-hand is the actor's business (auto-play, abandon penalties).
-            raise Conflict("the game is in progress")
+            raise Conflict("the game is in progress", ErrorCode.GAME_IN_PROGRESS, table_id=table_id)
         self._unplace(table, table.seats.index(user_id))
         if not table.players:
             await self.remove(table_id)
@@ -209,12 +212,15 @@ class TableRegistry:
     def _get(self, table_id: str) -> TableInfo:
         table = self._tables.get(table_id)
         if table is None:
-            raise NotFound("no such table")
+            raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id)
         return table
 
     def _check_free(self, user_id: int) -> None:
-        if user_id in self._seated:
-            raise Conflict("you are already seated at another table; stand up there first")
+        table_id = self._seated.get(user_id)
+        if table_id is not None:
+            seat = self._tables[table_id].seats.index(user_id)
+            raise Conflict(f"you are already seated at another table ({table_id}, seat {seat}); stand up there first",
+                           ErrorCode.ALREADY_SEATED, table_id=table_id, seat=seat)
 
     def _new(self, *, room: RoomKey | None, variant: Variant, options: dict[str, Any], practice: bool) -> TableInfo:
         n_seats = VARIANTS[variant].seats

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import OptionError, Variant, validate_options
+from app.game.variants import Variant, validate_options
 from app.models import User
-from app.services.errors import Conflict, InvalidInput
+from app.services.errors import Conflict, ErrorCode
 from app.tables.registry import TableInfo, TableRegistry
 
 
@@ -15,14 +15,12 @@ def _check_entry(user: User, room: RoomKey) -> None:
     # Checked at sitting down; the actor re-checks before each hand (coins can move in between).
     entry = ROOMS[room].entry_coins
     if user.coins < entry:
-        raise Conflict(f"the {ROOMS[room].name} room needs at least {entry} coins to sit; you have {user.coins}")
+        raise Conflict(f"the {ROOMS[room].name} room needs at least {entry} coins to sit; you have {user.coins}",
+                       ErrorCode.INSUFFICIENT_COINS, room=room.value, needed=entry, have=user.coins)
 
 
 def _options(variant: Variant, options: dict[str, Any]) -> dict[str, Any]:
-    try:
-        return validate_options(variant, options)
-    except OptionError as exc:
-        raise InvalidInput(str(exc)) from None
+    return validate_options(variant, options)  # OptionError is an InvalidInput with its code
 
 
 async def open_table(

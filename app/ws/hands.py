@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from app.api.deps import CurrentUser, SessionDep
 from app.models import Hand
-from app.services.errors import NotFound
+from app.services.errors import ErrorCode, NotFound
 
 router = APIRouter(prefix="/api", tags=["hands"])
 
@@ -41,5 +41,5 @@ class HandOut(BaseModel):
 async def read_hand(hand_id: int, _user: CurrentUser, session: SessionDep) -> HandOut:
     hand = await session.get(Hand, hand_id)
     if hand is None:
-        raise NotFound("no such hand")
+        raise NotFound("no such hand", ErrorCode.HAND_NOT_FOUND, hand_id=hand_id)
     return HandOut.model_validate(hand)

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from app.services.errors import WS_ERROR_CODES
+
 # --- client → server ------------------------------------------------------------------------------
 
 
@@ -180,8 +182,8 @@ class GameOverMessage(_ServerMessage):
     stood_up: list[int] = Field(description="seats that fell below the room's entry and stood up")
 
 
-ErrorCode = Literal["malformed", "stale", "not_your_turn", "not_legal", "already_answered", "hand_over",
-                    "bad_seat", "busy", "internal"]
+# The socket's codes are rows of the one error table (app.services.errors.ErrorCode, docs/errors.md).
+ErrorCode = Literal[WS_ERROR_CODES]  # type: ignore[valid-type]
 
 
 class ErrorMessage(_ServerMessage):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.variants.base import Option, PassLock, Variant, WallEnd
+from engine.variants.base import Option, OptionError, PassLock, Variant, WallEnd
 from engine.variants.taipao import TAIPAO
 from engine.variants.taiwan import TAIWAN
 from engine.variants.tiantai import TIANTAI
@@ -17,4 +17,4 @@ def find_variant(name: str) -> Variant:
         raise ValueError(f"unknown variant {name!r}; expected one of {sorted(VARIANTS)}") from None
 
 
-__all__ = ["Option", "PassLock", "VARIANTS", "Variant", "WallEnd", "find_variant"]
+__all__ = ["Option", "OptionError", "PassLock", "VARIANTS", "Variant", "WallEnd", "find_variant"]

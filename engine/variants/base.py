@@ -45,6 +45,19 @@ def standard_kinds(suits: str = "mps", honours: bool = True, flowers: bool = Tru
     return tuple(kinds)
 
 
+class OptionError(ValueError):
+    """A room option the rules refuse (房間設定錯誤), with what a client needs to say why.
+
+    ``problem`` is "unknown", "type", "range" or "inconsistent"; ``params`` names the option and its
+    allowed type, range or choices.
+    """
+
+    def __init__(self, message: str, problem: str, **params: Any) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.params = params
+
+
 @dataclass(frozen=True)
 class Option:
     """One room option with its default and allowed values (RULES.md §8)."""
@@ -57,17 +70,20 @@ class Option:
     doc: str = ""
 
     def check(self, key: str, value: Any) -> Any:
+        """``value`` if it is of this option's type and within its range or choices; else OptionError."""
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
-            raise ValueError(f"option {key!r} must be {self.kind.__name__}, got {value!r}")
+            raise OptionError(f"option {key!r} must be {self.kind.__name__}, got {value!r}", "type",
+                              option=key, type=self.kind.__name__)
         if self.choices and value not in self.choices:
-            raise ValueError(f"option {key!r} must be one of {list(self.choices)}, got {value!r}")
+            raise OptionError(f"option {key!r} must be one of {list(self.choices)}, got {value!r}", "range",
+                              option=key, choices=list(self.choices))
         number = float(value) if isinstance(value, int | float) else None
-        if self.low is not None and number is not None and number < self.low:
-            raise ValueError(f"option {key!r} must be ≥ {self.low}, got {value!r}")
-        if self.high is not None and number is not None and number > self.high:
-            raise ValueError(f"option {key!r} must be ≤ {self.high}, got {value!r}")
+        if number is not None and ((self.low is not None and number < self.low)
+                                   or (self.high is not None and number > self.high)):
+            raise OptionError(f"option {key!r} must be between {self.low} and {self.high}, got {value!r}",
+                              "range", option=key, minimum=self.low, maximum=self.high)
         return value
 
 

@@ -26,7 +26,8 @@ async def test_admin_endpoints_refuse_others(client, player):
         body = {"asset": "coins", "delta": 1, "reason": "x"} if method == "POST" else None
         assert (await client.request(method, url, json=body)).status_code == 401
         response = await client.request(method, url, json=body, headers=alice.headers)
-        assert response.status_code == 403 and response.json() == {"detail": "admins only"}
+        assert response.status_code == 403 and response.json()["detail"] == "admins only"
+        assert response.json()["code"] == "admin_only"
 
 
 async def test_adjust_coins_is_a_delta_with_who_and_why(client, player):

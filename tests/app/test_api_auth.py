@@ -44,7 +44,8 @@ async def test_duplicate_username_is_409(client, player, taken):
     await player("alice")
     response = await client.post("/api/auth/register", json={"username": taken, "password": "password1"})
     assert response.status_code == 409
-    assert response.json() == {"detail": "that username is taken"}
+    assert response.json()["detail"] == "that username is taken"
+    assert response.json()["code"] == "username_taken"
 
 
 @pytest.mark.parametrize(
@@ -84,7 +85,7 @@ async def test_bad_login_is_one_generic_401(client, player, username, password):
     await player("alice")
     response = await client.post("/api/auth/login", json={"username": username, "password": password})
     assert response.status_code == 401
-    assert response.json() == {"detail": BAD_LOGIN}
+    assert response.json() == {"detail": BAD_LOGIN, "code": "bad_credentials", "params": {}}
 
 
 async def test_me_requires_a_valid_token(client, player, settings):

@@ -58,8 +58,8 @@ async def test_tiantai_tables_have_three_seats(client, player):
     [
         ({"variant": "riichi"}, "variant"),
         ({}, "variant"),
-        ({"variant": "taiwan", "options": {"rounds": 0}}, "must be ≥ 1"),
-        ({"variant": "taiwan", "options": {"rounds": 5}}, "must be ≤ 4"),
+        ({"variant": "taiwan", "options": {"rounds": 0}}, "between 1 and 4"),
+        ({"variant": "taiwan", "options": {"rounds": 5}}, "between 1 and 4"),
         ({"variant": "taiwan", "options": {"rounds": "2"}}, "must be int"),
         ({"variant": "taiwan", "options": {"rounds": True}}, "must be int"),
         ({"variant": "taiwan", "options": {"rounds": 2.5}}, "must be int"),

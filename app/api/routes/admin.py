@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Query, status
 
 from app.api.deps import AdminUser, SessionDep
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, LedgerEntryOut
 from app.services import accounts, ledger
+from app.services.errors import ErrorCode, NotFound
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
@@ -17,7 +18,7 @@ router = APIRouter(prefix="/api/admin", tags=["admin"])
 async def _user(session: SessionDep, user_id: int) -> User:
     user = await accounts.get_user(session, user_id=user_id)
     if user is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "no such user")
+        raise NotFound("no such user", ErrorCode.USER_NOT_FOUND, user_id=user_id)
     return user
 
 
@@ -25,7 +26,7 @@ async def _user(session: SessionDep, user_id: int) -> User:
 async def find_user(_admin: AdminUser, session: SessionDep, username: str) -> AdminUserOut:
     user = await accounts.get_user_by_username(session, username=username)
     if user is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, "no such user")
+        raise NotFound("no such user", ErrorCode.USER_NOT_FOUND, username=username)
     return AdminUserOut.of(user)
 
 

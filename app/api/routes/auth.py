@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, status
 
 from app.api.deps import SessionDep, SettingsDep
 from app.core.config import Settings
@@ -8,6 +8,7 @@ from app.core.security import create_access_token
 from app.models import User
 from app.schemas import Credentials, MeOut, RegisterIn, TokenOut
 from app.services import accounts
+from app.services.errors import ErrorCode, Unauthorized
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
@@ -40,5 +41,5 @@ async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep)
 async def login(body: Credentials, session: SessionDep, settings: SettingsDep) -> TokenOut:
     user = await accounts.authenticate(session, username=body.username, password=body.password)
     if user is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, BAD_LOGIN)
+        raise Unauthorized(BAD_LOGIN, ErrorCode.BAD_CREDENTIALS)
     return _token(user, settings)

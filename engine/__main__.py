@@ -6,6 +6,12 @@ import sys
 from collections.abc import Callable
 
 
+def _duel(argv: list[str]) -> int:
+    from engine.duel import main
+
+    return main(argv)
+
+
 def _score(argv: list[str]) -> int:
     from engine.cli_score import main
 
@@ -25,6 +31,7 @@ def _waits(argv: list[str]) -> int:
 
 
 COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "duel": _duel,
     "score": _score,
     "simulate": _simulate,
     "waits": _waits,

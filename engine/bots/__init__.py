@@ -44,7 +44,8 @@ def get_policy(name: str) -> Policy:
 
 
 # Importing a policy module registers it.  Keep one line per module.
-from engine.bots import easy  # noqa: E402
+from engine.bots import easy, normal, strong  # noqa: E402
 from engine.bots.easy import greedy_policy, isolation, random_policy  # noqa: E402
 
-__all__ = ["POLICIES", "Policy", "easy", "get_policy", "greedy_policy", "isolation", "random_policy", "register"]
+__all__ = ["POLICIES", "Policy", "easy", "get_policy", "greedy_policy", "isolation", "normal", "random_policy", "register",
+           "strong"]

@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN_IN_ENGINE = {"app", "asyncio", "fastapi", "sqlalchemy", "starlette", "redis", "httpx", "socket",
                        "websockets", "uvicorn", "time", "datetime"}
 # The command-line tools the issues ask for (python -m engine …) do terminal I/O, and simulate reads the
-# clock to report hands/s; the rules they drive never do.
-CLI_MODULES = {"__main__.py", "cli_score.py", "cli_waits.py", "simulate.py"}
+# clock to report hands/s (simulate, duel); the rules they drive never do.
+CLI_MODULES = {"__main__.py", "cli_score.py", "cli_waits.py", "duel.py", "simulate.py"}
 CLI_ALLOWED = {"time"}
 
 

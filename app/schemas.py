@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.bots import DEFAULT_BOT_LEVEL, BotLevel
 from app.game.names import Language
 from app.game.titles import title_names_for
 from app.game.variants import Variant
@@ -96,6 +97,13 @@ class TableCreateIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+class PracticeCreateIn(TableCreateIn):
+    """A practice table: the variant and options of any table, plus how its bots play and whether to hint."""
+
+    bot_level: BotLevel = Field(default=DEFAULT_BOT_LEVEL, description="server bots: easy, normal or strong")
+    suggest_discard: bool = Field(default=True, description="turn prompts carry the normal bot's discard")
+
+
 class SitIn(BaseModel):
     seat: int | None = Field(default=None, description="a seat index; omitted = the first free seat")
 
@@ -115,6 +123,8 @@ class TableOut(BaseModel):
     seats: list[SeatOut]
     status: str
     practice: bool
+    bot_level: str | None = Field(default=None, description="practice tables: easy, normal or strong")
+    suggest_discard: bool = False
     version: int
 
 

@@ -171,7 +171,8 @@ class HandFlow:
         if tick.kind == "act":
             if not slot.auto_played:
                 return  # back, or reconnected, since it was scheduled
-            action = self.bots.choose(hand, slot.seat) if slot.bot else hand.default_action(slot.seat, True)
+            level = self.info.bot_level if slot.bot else self.settings.auto_play_level
+            action = self.bots.choose(hand, slot.seat, level)
         else:
             action = hand.default_action(slot.seat)
             if slot.human:

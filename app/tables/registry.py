@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
@@ -56,6 +57,8 @@ class TableInfo:
     bots: list[int] = field(default_factory=list)  # seats played by server bots (practice tables)
     status: TableStatus = TableStatus.WAITING
     practice: bool = False
+    bot_level: str = DEFAULT_BOT_LEVEL  # how the server bots of a practice table play
+    suggest_discard: bool = False  # practice tables: prompts carry the normal bot's discard as a hint
     seat_names: list[str | None] = field(default_factory=list)  # usernames, for the lobby
     version: int = 0  # bumped on every change, so clients can drop stale lobby events
 
@@ -79,6 +82,8 @@ class TableInfo:
             ],
             "status": self.status.value,
             "practice": self.practice,
+            "bot_level": self.bot_level if self.practice else None,
+            "suggest_discard": self.suggest_discard,
             "version": self.version,
         }
 
@@ -132,11 +137,13 @@ class TableRegistry:
         return await self._start_if_full(table)
 
     async def create_practice_table(
-        self, *, variant: Variant, options: dict[str, Any], user_id: int, username: str
+        self, *, variant: Variant, options: dict[str, Any], user_id: int, username: str,
+        bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False,
     ) -> TableInfo:
         """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
         self._check_free(user_id)
         table = self._new(room=None, variant=variant, options=options, practice=True)
+        table.bot_level, table.suggest_discard = bot_level, suggest_discard
         table.bots = list(range(1, len(table.seats)))
         self._place(table, 0, user_id, username)
         return await self._start_if_full(table)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from app.game.rooms import ROOMS, RoomKey
 from app.game.variants import Variant, validate_options
 from app.models import User
-from app.services.errors import Conflict, ErrorCode
+from app.services.errors import Conflict, ErrorCode, InvalidInput
 from app.tables.registry import TableInfo, TableRegistry
 
 
@@ -41,11 +42,17 @@ async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat:
 
 
 async def open_practice(
-    *, registry: TableRegistry, user: User, variant: Variant, options: dict[str, Any]
+    *, registry: TableRegistry, user: User, variant: Variant, options: dict[str, Any],
+    bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False,
 ) -> TableInfo:
+    """A practice table against server bots of ``bot_level`` (app.bots.BOT_LEVELS)."""
     # No entry check: practice moves no coins, and a broke player should still be able to play.
+    if bot_level not in BOT_LEVELS:
+        raise InvalidInput(f"unknown bot level {bot_level!r}; one of {', '.join(BOT_LEVELS)}",
+                           ErrorCode.OPTION_OUT_OF_RANGE, option="bot_level", choices=list(BOT_LEVELS))
     return await registry.create_practice_table(
-        variant=variant, options=_options(variant, options), user_id=user.id, username=user.username
+        variant=variant, options=_options(variant, options), user_id=user.id, username=user.username,
+        bot_level=bot_level, suggest_discard=suggest_discard,
     )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.bots import DEFAULT_BOT_LEVEL, BotLevel
+
 
 class TableSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TABLE_", env_file=".env", env_file_encoding="utf-8",
@@ -26,6 +28,8 @@ class TableSettings(BaseSettings):
     grace_seconds: float = Field(default=0.5, ge=0)  # accepted after a deadline, for the round trip
     time_scale: float = Field(default=1.0, gt=0, le=1)  # multiplies the rule timers (bench: shrink them)
     timeouts_to_auto_play: int = Field(default=2, ge=1)  # RULES.md §8: 2 timeouts in a row → 托管
+    # Who plays a seat on 托管 (timeouts or a disconnect): a bot level (issue 12: normal keeps the hand).
+    auto_play_level: BotLevel = DEFAULT_BOT_LEVEL
 
     inbox_size: int = Field(default=256, ge=8)
     outbox_size: int = Field(default=256, ge=8)  # per socket; a socket that falls this far behind is closed

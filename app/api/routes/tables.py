@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, status
 
 from app.api.deps import CurrentUser, RegistryDep
-from app.schemas import SitIn, StandOut, TableCreateIn, TableOut
+from app.schemas import PracticeCreateIn, SitIn, StandOut, TableOut
 from app.tables import seating
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -30,7 +30,8 @@ async def stand(table_id: str, user: CurrentUser, registry: RegistryDep) -> Stan
 
 
 @router.post("/practice", status_code=status.HTTP_201_CREATED)
-async def create_practice(body: TableCreateIn, user: CurrentUser, registry: RegistryDep) -> TableOut:
-    """A private table against server bots; no coins move."""
-    table = await seating.open_practice(registry=registry, user=user, variant=body.variant, options=body.options)
+async def create_practice(body: PracticeCreateIn, user: CurrentUser, registry: RegistryDep) -> TableOut:
+    """A private table against server bots of the chosen level; no coins move."""
+    table = await seating.open_practice(registry=registry, user=user, variant=body.variant, options=body.options,
+                                        bot_level=body.bot_level, suggest_discard=body.suggest_discard)
     return TableOut.model_validate(table.public())

@@ -5,15 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.scoring.names import ItemName
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
-    """One scored item: ``key`` is stable ASCII, ``name`` the Chinese name, ``value`` its 台 or 胡."""
+    """One scored item: ``key`` is stable ASCII, ``names`` its names (engine.scoring.names), ``value`` its
+    台 or 胡."""
 
     key: str
-    name: str
+    names: ItemName
     value: int
     unit: str = "tai"  # "tai" (台) or "hu" (胡)
+
+    @property
+    def name(self) -> str:
+        """The 繁體 name (what older clients show)."""
+        return self.names.zh_hant
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,8 @@ class ScoreResult:
                 {
                     "seat": s.seat,
                     "items": [
-                        {"key": i.key, "name": i.name, "value": i.value, "unit": i.unit} for i in s.items
+                        {"key": i.key, "name": i.name, "names": i.names.to_json(), "value": i.value, "unit": i.unit}
+                        for i in s.items
                     ],
                     "totals": dict(s.totals),
                 }

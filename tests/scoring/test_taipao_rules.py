@@ -544,8 +544,11 @@ def test_items_carry_chinese_names_and_totals_json() -> None:
     """SeatScore items list the Chinese names; totals hold base/bonus/total/score for the winner."""
     res = score(situation({1: hand("南南南 123m 456m 23p 9p 55s", "kong 中", flowers="2f")}, kind="discard"))
     names = {i.name for i in res.seats[1].items}
-    assert {"財神", "花", "明槓(門風/中/發)", "刻子(門風/中/發)"} <= names
+    assert {"財神(數牌)", "花", "明槓(門風/中/發)", "刻子(門風/中/發)"} <= names
     data = res.to_json()
+    first = data["seats"][1]["items"][0]
+    assert first["key"] == "caishen_suit" and first["name"] == "財神(數牌)"
+    assert first["names"] == {"zh_hant": "財神(數牌)", "zh_hans": "财神(数牌)", "en": "Wild tiles, suit face"}
     # B = 財神 2 + 花 1 + 明槓 中 4 + 南 pung 1 = 8; X = 0; T = 8 → W = 8
     assert data["seats"][1]["totals"] == {"base": 8, "bonus": 0, "total": 8, "score": 8}
     assert data["seats"][0]["totals"] == {"base": 0, "total": 0}

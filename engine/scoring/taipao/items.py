@@ -28,7 +28,7 @@ def item(r: Rule, v: int) -> ScoreItem:
     """ScoreItems are immutable: one instance per (key, value)."""
     got = _ITEMS.get((r.key, v))
     if got is None:
-        got = ScoreItem(r.key, r.name, v)
+        got = ScoreItem(r.key, r.names, v)
         if len(_ITEMS) < 4096:
             _ITEMS[r.key, v] = got
     return got

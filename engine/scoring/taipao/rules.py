@@ -31,62 +31,62 @@ def _caishen(h: Held, v: Table4, honour: bool) -> int:
     return total
 
 
-@rule("caishen_suit", "財神", (2, 5, 8, 11), BASE, SEAT, needs="jokers")
+@rule("caishen_suit", (2, 5, 8, 11), BASE, SEAT, needs="jokers")
 def caishen_suit(h: Held, v: Table4) -> int:
     """Two-face mode, a suit 財神 face: 1-4 copies held → 2/5/8/11 [seed 002:L7]."""
     return 0 if h.same_face else _caishen(h, v, False)
 
 
-@rule("caishen_honour", "財神", (3, 7, 11, 15), BASE, SEAT, needs="jokers")
+@rule("caishen_honour", (3, 7, 11, 15), BASE, SEAT, needs="jokers")
 def caishen_honour(h: Held, v: Table4) -> int:
     """Two-face mode, a wind/中/發/白/flower 財神 face: 3/7/11/15 [seed 002:L7]."""
     return 0 if h.same_face else _caishen(h, v, True)
 
 
-@rule("caishen_same", "財神", (7, 15, 23, 31), BASE, SEAT, needs="jokers")
+@rule("caishen_same", (7, 15, 23, 31), BASE, SEAT, needs="jokers")
 def caishen_same(h: Held, v: Table4) -> int:
     """Same-face mode: 7/15, then 23/31 [ref; B-5]."""
     return _by_count(v, h.jokers) if h.same_face else 0
 
 
-@rule("flowers", "花", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
+@rule("flowers", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
 def flowers(h: Held, v: Table4) -> int:
     """Per group 春夏秋冬 / 梅蘭菊竹: 1/3/5/10 [seed 002:L8]."""
     first, second, _ = h.bonus_tiles
     return _by_count(v, first) + _by_count(v, second)
 
 
-@rule("white", "白板", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
+@rule("white", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
 def white(h: Held, v: Table4) -> int:
     """Collected 白板 as its own group, when 白 is not 財神 (§2.1 rule 7, B-7)."""
     return _by_count(v, h.bonus_tiles[2])
 
 
-@rule("kong", "明槓", 3, BASE, SEAT, needs="n_kongs")
+@rule("kong", 3, BASE, SEAT, needs="n_kongs")
 def kong(h: Held, v: int) -> int:
     """明杠 (direct or 补杠) [seed 002:L9, L14]."""
     return v * h.melded.kongs[0]
 
 
-@rule("akong", "暗槓", 4, BASE, SEAT, needs="n_kongs")
+@rule("akong", 4, BASE, SEAT, needs="n_kongs")
 def akong(h: Held, v: int) -> int:
     """暗杠 [seed 002:L9, L16]."""
     return v * h.melded.kongs[1]
 
 
-@rule("kong_special", "明槓(門風/中/發)", 4, BASE, SEAT, needs="n_kongs")
+@rule("kong_special", 4, BASE, SEAT, needs="n_kongs")
 def kong_special(h: Held, v: int) -> int:
     """明杠 of own wind/中/發: replaces the 3 and includes the pung's +1 (B-6)."""
     return v * h.melded.kongs[2]
 
 
-@rule("akong_special", "暗槓(門風/中/發)", 5, BASE, SEAT, needs="n_kongs")
+@rule("akong_special", 5, BASE, SEAT, needs="n_kongs")
 def akong_special(h: Held, v: int) -> int:
     """暗杠 of own wind/中/發 (B-6)."""
     return v * h.melded.kongs[3]
 
 
-@rule("pung_special", "刻子(門風/中/發)", 1, BASE, SHAPE, needs="special")
+@rule("pung_special", 1, BASE, SHAPE, needs="special")
 def pung_special(h: Held, s: Shape, v: int) -> int:
     """Each 碰 or 刻 of own wind/中/發, 財神 allowed [seed 002:L10, L12; B-20]."""
     return v * s.special
@@ -95,35 +95,35 @@ def pung_special(h: Held, s: Shape, v: int) -> int:
 # --- X: the winner only (§2.2 "X: winner-only items") ----------------------------------------------
 
 
-@rule("zimo", "自摸", 1, BONUS, WIN, kinds=SELF_DRAWN_KINDS)
+@rule("zimo", 1, BONUS, WIN, kinds=SELF_DRAWN_KINDS)
 def zimo(h: Held, w: Win, v: int) -> int:
     """Self-drawn, 杠上开花 and flower/白 replacement included; not 分牌 [seed L18; B-15, B-24]."""
     return v if w.kind in SELF_DRAWN_KINDS else 0
 
 
-@rule("tianhu", "天胡", 13, BONUS, WIN, needs="heavenly")
+@rule("tianhu", 13, BONUS, WIN, needs="heavenly")
 def tianhu(h: Held, w: Win, v: int) -> int:
     return v if w.heavenly else 0
 
 
-@rule("dihu", "地胡", 13, BONUS, WIN, needs="earthly")
+@rule("dihu", 13, BONUS, WIN, needs="earthly")
 def dihu(h: Held, w: Win, v: int) -> int:
     return v if w.earthly else 0
 
 
-@rule("yingpai", "硬牌", 7, BONUS, WIN)
+@rule("yingpai", 7, BONUS, WIN)
 def yingpai(h: Held, w: Win, v: int) -> int:
     """No 財神 tile in the hand at all (B-11)."""
     return v if h.jokers == 0 else 0
 
 
-@rule("pinghu", "平胡", 13, BONUS, SHAPE, needs="chows")
+@rule("pinghu", 13, BONUS, SHAPE, needs="chows")
 def pinghu(h: Held, s: Shape, v: int) -> int:
     """All 5 sets chows (exposed allowed), no 財神 held, no flower or 白板 collected (B-10)."""
     return v if s.chows == s.sets and h.jokers == 0 and not h.flowers else 0
 
 
-@rule("lvyise", "绿一色", 26, BONUS, SHAPE, replaces=("qingyise", "hunyise"))
+@rule("lvyise", 26, BONUS, SHAPE, replaces=("qingyise", "hunyise"))
 def lvyise(h: Held, s: Shape, v: int) -> int:
     """Only 2 3 4 6 8s and 發, 財神 standing for them (B-13)."""
     return v if s.mask & ~GREEN_MASK == 0 else 0
@@ -134,25 +134,25 @@ def _suits(mask: int) -> int:
     return (mask & m != 0) + (mask & p != 0) + (mask & s != 0)
 
 
-@rule("qingyise", "清一色", 13, BONUS, SHAPE, replaces=("hunyise",))
+@rule("qingyise", 13, BONUS, SHAPE, replaces=("hunyise",))
 def qingyise(h: Held, s: Shape, v: int) -> int:
     """One suit, no honours [seed L24]."""
     return v if _suits(s.mask) == 1 and not s.mask & HONOUR_MASK else 0
 
 
-@rule("hunyise", "混一色", 7, BONUS, SHAPE)
+@rule("hunyise", 7, BONUS, SHAPE)
 def hunyise(h: Held, s: Shape, v: int) -> int:
     """One suit plus honours, both present [seed L25]."""
     return v if _suits(s.mask) == 1 and s.mask & HONOUR_MASK else 0
 
 
-@rule("duiduihe", "对对和", 7, BONUS, SHAPE)
+@rule("duiduihe", 7, BONUS, SHAPE)
 def duiduihe(h: Held, s: Shape, v: int) -> int:
     """All pungs/kongs [seed L26]."""
     return v if s.chows == 0 else 0
 
 
-@rule("sifeng", "四风会齐", 13, BONUS, SHAPE, needs="winds")
+@rule("sifeng", 13, BONUS, SHAPE, needs="winds")
 def sifeng(h: Held, s: Shape, v: int) -> int:
     """Pungs/kongs of all 4 winds, or of 3 plus a pair of the 4th (B-14)."""
     n = s.winds.bit_count()
@@ -162,43 +162,43 @@ def sifeng(h: Held, s: Shape, v: int) -> int:
     return v if n == 3 and s.pair == missing else 0
 
 
-@rule("gangkai", "杠上开花(明)", 7, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
+@rule("gangkai", 7, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
 def gangkai(h: Held, w: Win, v: int) -> int:
     """Win on the replacement after a 明杠 or 补杠 [seed L28]; a flower/白 replacement is not (B-9)."""
     exposed = w.kong_kind in (KongKind.EXPOSED, KongKind.ADDED)
     return v if w.kind is WinKind.KONG_REPLACEMENT and exposed else 0
 
 
-@rule("gangkai_concealed", "杠上开花(暗)", 8, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
+@rule("gangkai_concealed", 8, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
 def gangkai_concealed(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.KONG_REPLACEMENT and w.kong_kind is KongKind.CONCEALED else 0
 
 
-@rule("gangkai_special", "杠上开花(中/發/門風)", 1, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
+@rule("gangkai_special", 1, BONUS, WIN, needs="kong_kind", kinds=GANGKAI)
 def gangkai_special(h: Held, w: Win, v: int) -> int:
     """+1 when the kong was of 中, 發 or the own wind [seed L28; B-8]."""
     return v if w.kind is WinKind.KONG_REPLACEMENT and w.kong_tile in h.special else 0
 
 
-@rule("qianggang", "抢杠胡", 3, BONUS, WIN, kinds=(WinKind.ROB_KONG,))
+@rule("qianggang", 3, BONUS, WIN, kinds=(WinKind.ROB_KONG,))
 def qianggang(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.ROB_KONG else 0
 
 
-@rule("caishenhui", "财神汇", 7, BONUS, SHAPE, needs="wild_sets")
+@rule("caishenhui", 7, BONUS, SHAPE, needs="wild_sets")
 def caishenhui(h: Held, s: Shape, v: int) -> int:
     """Three 財神 form a set by themselves and the rest is complete [seed L30]."""
     return v if s.wild_sets else 0
 
 
-@rule("shazhuhu", "杀猪胡", (13, 30, 100), BONUS, WIN)
+@rule("shazhuhu", (13, 30, 100), BONUS, WIN)
 def shazhuhu(h: Held, w: Win, v: tuple[int, int, int]) -> int:
     """A qualifying 財神 holding with a normal winning hand; B and X count too [seed L31-32]."""
     level = caishen_level(h)
     return v[level] if level >= 0 else 0
 
 
-@rule("fenpai", "分牌", 3, BONUS, WIN, kinds=(WinKind.SPLIT_DEAL,))
+@rule("fenpai", 3, BONUS, WIN, kinds=(WinKind.SPLIT_DEAL,))
 def fenpai(h: Held, w: Win, v: int) -> int:
     """A win on a 分牌 tile; not 自摸 [seed L68; B-15]."""
     return v if w.kind is WinKind.SPLIT_DEAL else 0
@@ -207,7 +207,7 @@ def fenpai(h: Held, w: Win, v: int) -> int:
 # --- special wins: their value is the whole X, B is not added (§2.2) ------------------------------
 
 
-@rule("shazhu", "杀猪", (13, 30, 100), BONUS, SPECIAL)
+@rule("shazhu", (13, 30, 100), BONUS, SPECIAL)
 def shazhu(h: Held, v: tuple[int, int, int]) -> int:
     """Plain 杀猪, any shape (§2.1 rule 17, B-12)."""
     level = caishen_level(h)
@@ -216,7 +216,7 @@ def shazhu(h: Held, v: tuple[int, int, int]) -> int:
     return v[level]
 
 
-@rule("huahu", "花胡", 52, BONUS, SPECIAL)
+@rule("huahu", 52, BONUS, SPECIAL)
 def huahu(h: Held, v: int) -> int:
     """All 8 flowers (room option ``eight_flowers``; §2.1 rule 19, B-26)."""
     if len(set(h.flowers) - {WHITE}) != 8:

@@ -1,6 +1,6 @@
 """The 台炮 rule registry (規則表): one named rule per scoring item, exclusions as data.
 
-A rule has a stable ASCII ``key`` (also its room-option key), a Chinese ``name``, a default value (an int,
+A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
 or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
 and a ``scope``:
 
@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from engine.scoring.names import ItemName, item_name
 from engine.scoring.situation import KongKind, WinKind
 
 BASE = "base"
@@ -40,7 +41,7 @@ class Win(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class Rule:
     key: str
-    name: str
+    names: ItemName
     default: int | tuple[int, ...]
     layer: str
     scope: str
@@ -55,9 +56,12 @@ RULES: list[Rule] = []
 
 
 def rule(
-    key: str, name: str, default: int | tuple[int, ...], layer: str, scope: str,
+    key: str, default: int | tuple[int, ...], layer: str, scope: str,
     replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
 ) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    """Register a 台炮 rule under ``key``; its names come from ``engine.scoring.names`` (KeyError if none)."""
+    name = item_name("taipao", key)
+
     def register(fn: Callable[..., int]) -> Callable[..., int]:
         if any(r.key == key for r in RULES):
             raise ValueError(f"duplicate rule key {key!r}")

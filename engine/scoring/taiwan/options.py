@@ -9,12 +9,12 @@ from engine.scoring.taiwan.rules import RULES
 from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_int
 
 # Items outside the shape table: flower wins (exclusive), dealer 台 and the 眼牌 penalty.
-SPECIAL_ITEMS = {
-    "eight_flowers": ("八仙過海", 8),  # §3.1 rule 16
-    "seven_rob_one": ("七搶一", 8),  # §3.1 rule 17
-    "dealer": ("莊家", 1),  # §3.1 rule 13
-    "dealer_streak": ("連莊", 2),  # per 連莊 n: 莊家 + 連莊 = 1 + 2n
-    "eye_penalty": ("眼牌罰台", 1),  # §3.1 rule 14: paid by a non-winning declarer
+SPECIAL_ITEMS = {  # items outside the rule table, with their default 台 (names: engine.scoring.names)
+    "eight_flowers": 8,  # 八仙過海, §3.1 rule 16
+    "seven_rob_one": 8,  # 七搶一, §3.1 rule 17
+    "dealer": 1,  # 莊家, §3.1 rule 13
+    "dealer_streak": 2,  # 連莊, per streak n: 莊家 + 連莊 = 1 + 2n
+    "eye_penalty": 1,  # 眼牌罰台, §3.1 rule 14: paid by a non-winning declarer
 }
 STAKE_DEFAULTS: dict[str, object] = {
     "di": 5,  # 底, in points (§7)
@@ -23,7 +23,7 @@ STAKE_DEFAULTS: dict[str, object] = {
 }
 OPTION_DEFAULTS: dict[str, object] = {
     **RULES.defaults(),
-    **{k: v for k, (_, v) in SPECIAL_ITEMS.items()},
+    **SPECIAL_ITEMS,
     **STAKE_DEFAULTS,
 }
 KNOWN = frozenset(OPTION_DEFAULTS)

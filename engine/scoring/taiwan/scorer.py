@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from engine.scoring.names import item_name
 from engine.scoring.result import ScoreItem, ScoreResult, SeatScore
 from engine.scoring.situation import SELF_DRAWN_KINDS, Situation, WinKind
 from engine.scoring.taiwan.features import build_hand, build_shape
-from engine.scoring.taiwan.options import SPECIAL_ITEMS, Options, resolve
+from engine.scoring.taiwan.options import Options, resolve
 from engine.scoring.taiwan.rules import RULES
 from engine.scoring.taiwan.settle import dealer_tai, eye_declarers, payers, payments
 from engine.scoring.tiantai.shape import candidates
@@ -45,15 +46,20 @@ def score(s: Situation) -> ScoreResult:
         totals[s.dealer]["dealer_tai"] = dealer_tai(s, opts)
     declarers = eye_declarers(s, w)
     for p in declarers:
-        seats[p].append(ScoreItem("eye_penalty", SPECIAL_ITEMS["eye_penalty"][0], opts.values["eye_penalty"]))
+        seats[p].append(_item("eye_penalty", opts.values["eye_penalty"]))
     result_seats = tuple(SeatScore(i, tuple(seats[i]), totals[i]) for i in range(N_SEATS))
     return ScoreResult(VARIANT, result_seats, payments(s, w, hand_tai, opts, who_pays, declarers))
 
 
+def _item(key: str, value: int) -> ScoreItem:
+    """An item outside the rule table (SPECIAL_ITEMS), named from engine.scoring.names."""
+    return ScoreItem(key, item_name(VARIANT, key), value)
+
+
 def _dealer_items(s: Situation, opts: Options) -> list[ScoreItem]:
-    out = [ScoreItem("dealer", "莊家", opts.values["dealer"])]
+    out = [_item("dealer", opts.values["dealer"])]
     if s.dealer_streak:
-        out.append(ScoreItem("dealer_streak", "連莊", opts.values["dealer_streak"] * s.dealer_streak))
+        out.append(_item("dealer_streak", opts.values["dealer_streak"] * s.dealer_streak))
     return out
 
 
@@ -64,7 +70,7 @@ def _hand_items(s: Situation, w: int, opts: Options) -> tuple[tuple[ScoreItem, .
         assert kind is not None
         key = kind.value
         value = opts.values[key]
-        return (ScoreItem(key, SPECIAL_ITEMS[key][0], value),), value
+        return (_item(key, value),), value
     assert s.open_seat is not None
     hand = build_hand(s, w, seat_wind_index(w, s.open_seat))
     active = opts.active

@@ -16,13 +16,13 @@ from engine.scoring.tiantai.table import RuleTable
 HU = "hu"
 TAI = "tai"
 
-RULES: RuleTable[Shape] = RuleTable()
+RULES: RuleTable[Shape] = RuleTable("tiantai")
 rule = RULES.rule
 
 # -- 胡數 H ------------------------------------------------------------------------------------------
 
 
-@rule("base", "底胡", 20, HU)
+@rule("base", 20, HU)
 def base(s: Shape) -> int:
     """seed 000:L60: the winner adds 20 底胡."""
     return 1
@@ -36,45 +36,45 @@ def _sets(key: str) -> Callable[[Shape], int]:
     return count
 
 
-rule("exposed_pung", "明刻", 2, HU)(_sets("exposed_pung"))  # incl. a 暗刻 completed by the winning discard
-rule("exposed_pung_yao", "明刻(么九字)", 4, HU)(_sets("exposed_pung_yao"))
-rule("concealed_pung", "暗刻", 4, HU)(_sets("concealed_pung"))
-rule("concealed_pung_yao", "暗刻(么九字)", 8, HU)(_sets("concealed_pung_yao"))
-rule("exposed_kong", "明槓", 8, HU)(_sets("exposed_kong"))
-rule("exposed_kong_yao", "明槓(么九字)", 16, HU)(_sets("exposed_kong_yao"))
-rule("concealed_kong", "暗槓", 16, HU)(_sets("concealed_kong"))
-rule("concealed_kong_yao", "暗槓(么九字)", 32, HU)(_sets("concealed_kong_yao"))
+rule("exposed_pung", 2, HU)(_sets("exposed_pung"))  # incl. a 暗刻 completed by the winning discard
+rule("exposed_pung_yao", 4, HU)(_sets("exposed_pung_yao"))
+rule("concealed_pung", 4, HU)(_sets("concealed_pung"))
+rule("concealed_pung_yao", 8, HU)(_sets("concealed_pung_yao"))
+rule("exposed_kong", 8, HU)(_sets("exposed_kong"))
+rule("exposed_kong_yao", 16, HU)(_sets("exposed_kong_yao"))
+rule("concealed_kong", 16, HU)(_sets("concealed_kong"))
+rule("concealed_kong_yao", 32, HU)(_sets("concealed_kong_yao"))
 
 
-@rule("dragon_pair", "中發白對", 2, HU)
+@rule("dragon_pair", 2, HU)
 def dragon_pair(s: Shape) -> int:
     return int(s.pair in DRAGONS)
 
 
-@rule("seat_wind_pair", "座風對", 2, HU)
+@rule("seat_wind_pair", 2, HU)
 def seat_wind_pair(s: Shape) -> int:
     return int(s.pair == s.hand.seat_wind)
 
 
-@rule("flower", "花", 4, HU)
+@rule("flower", 4, HU)
 def flower(s: Shape) -> int:
     """Each flower held."""
     return s.hand.n_flowers
 
 
-@rule("self_draw", "自摸", 2, HU)
+@rule("self_draw", 2, HU)
 def self_draw(s: Shape) -> int:
     """Self-drawn, including 槓上開花, 海底 (not 搶槓: A-10)."""
     return int(s.hand.self_drawn)
 
 
-@rule("closed_wait", "卡張", 2, HU)
+@rule("closed_wait", 2, HU)
 def closed_wait(s: Shape) -> int:
     """Winning tile in the middle of a chow (46→5) or at an edge (12→3, 89→7)."""
     return int(s.wait in (CLOSED, EDGE))
 
 
-@rule("pair_wait", "單吊", 2, HU)
+@rule("pair_wait", 2, HU)
 def pair_wait(s: Shape) -> int:
     return int(s.wait == PAIR)
 
@@ -82,27 +82,27 @@ def pair_wait(s: Shape) -> int:
 # -- 台 T --------------------------------------------------------------------------------------------
 
 
-@rule("full_flush", "清一色", 3, TAI, replaces=("half_flush",))
+@rule("full_flush", 3, TAI, replaces=("half_flush",))
 def full_flush(s: Shape) -> int:
     """One suit only, no honours (seed 000:L40)."""
     h = s.hand
     return int(not h.honours and h.suits in (1, 2, 4))
 
 
-@rule("half_flush", "混一色", 1, TAI)
+@rule("half_flush", 1, TAI)
 def half_flush(s: Shape) -> int:
     """One suit plus honours, both required (seed 000:L41)."""
     h = s.hand
     return int(h.honours and h.suits in (1, 2, 4))
 
 
-@rule("all_pungs", "對對胡", 1, TAI)
+@rule("all_pungs", 1, TAI)
 def all_pungs(s: Shape) -> int:
     """All sets are pungs/kongs (seed 000:L42)."""
     return int(s.chows == 0)
 
 
-@rule("pinghu", "牌胡", 1, TAI)
+@rule("pinghu", 1, TAI)
 def pinghu(s: Shape) -> int:
     """seed 000:L45-46: 4 chows, no pung/kong, pair not 中發白/own wind, two-sided completion."""
     return int(
@@ -113,41 +113,41 @@ def pinghu(s: Shape) -> int:
     )
 
 
-@rule("dragon_pung", "中發白刻", 1, TAI)
+@rule("dragon_pung", 1, TAI)
 def dragon_pung(s: Shape) -> int:
     """Each pung/kong of 中, 發 or 白."""
     return s.dragon_pungs
 
 
-@rule("seat_wind_pung", "座風碰槓", 1, TAI)
+@rule("seat_wind_pung", 1, TAI)
 def seat_wind_pung(s: Shape) -> int:
     """Pung/kong of the own seat wind (seed 000:L33)."""
     return s.seat_wind_pungs
 
 
-@rule("seat_flower", "正花", 1, TAI)
+@rule("seat_flower", 1, TAI)
 def seat_flower(s: Shape) -> int:
     return s.hand.n_seat_flowers
 
 
-@rule("flower_set", "花全套", 1, TAI)
+@rule("flower_set", 1, TAI)
 def flower_set(s: Shape) -> int:
     """Each complete set 春夏秋冬 / 梅蘭菊竹."""
     return s.hand.n_flower_sets
 
 
-@rule("kong_bloom", "槓上開花", 1, TAI)
+@rule("kong_bloom", 1, TAI)
 def kong_bloom(s: Shape) -> int:
     """Won on a tail replacement after a kong or a flower (§1.1 rule 26, A-13)."""
     return int(s.hand.win_kind in (WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT))
 
 
-@rule("rob_kong", "搶槓胡", 1, TAI)
+@rule("rob_kong", 1, TAI)
 def rob_kong(s: Shape) -> int:
     return int(s.hand.win_kind is WinKind.ROB_KONG)
 
 
-@rule("last_tile", "海底撈月", 1, TAI)
+@rule("last_tile", 1, TAI)
 def last_tile(s: Shape) -> int:
     """Self-drawn on the last drawable tile (§1.1 rule 27)."""
     return int(s.hand.last_tile and s.hand.self_drawn)

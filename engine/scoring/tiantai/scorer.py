@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.scoring.names import item_name
 from engine.scoring.result import ScoreItem, ScoreResult, SeatScore
 from engine.scoring.situation import SELF_DRAWN_KINDS, Situation, WinKind
 from engine.scoring.tiantai.features import Shape, build_hand, build_shape
@@ -12,6 +13,7 @@ from engine.scoring.tiantai.shape import candidates
 from engine.scoring.tiantai.table import Rule, check_winner_tiles, items_of
 
 VARIANT = "tiantai"
+FLAT_ITEMS = ("heavenly", "earthly", "eight_flowers")  # flat scores outside the rule table (A-8, §1.1 r33)
 N_SEATS = 3
 HAND_TILES = 14  # a winner's tiles, a kong counted as 3 (§1.1 rule 22)
 WIN_KINDS = frozenset(
@@ -56,16 +58,16 @@ def _score_winner(s: Situation, w: int, opts: Options) -> SeatScore:
             raise ValueError("天台 has no eight-flower win unless the room enables option 'eight_flowers'")
         if len(set(hand_seat.flowers)) != 8:
             raise ValueError(f"seat {w} wins by eight flowers but holds {len(hand_seat.flowers)}")
-        return _flat(w, "eight_flowers", "八花", opts.cap)
+        return _flat(w, "eight_flowers", opts.cap)
     _check_tiles(s, w)
     hand = build_hand(hand_seat, seat_wind_index(s, w, opts), kind, s.last_tile)
     if hand.suits & 4:
         raise ValueError(f"seat {w} holds 條 (s) tiles, which 天台 does not have")
     cands = candidates(hand.counts, s.winning_tile)
     if s.heavenly:
-        return _flat(w, "heavenly", "天胡", int(opts.heavenly * opts.cap))
+        return _flat(w, "heavenly", int(opts.heavenly * opts.cap))
     if s.earthly:
-        return _flat(w, "earthly", "地胡", int(opts.earthly * opts.cap))
+        return _flat(w, "earthly", int(opts.earthly * opts.cap))
     best: tuple[int, int, int, int, list[tuple[Rule[Shape], int]]] | None = None
     active = opts.active
     for cand in cands:
@@ -85,8 +87,8 @@ def _score_winner(s: Situation, w: int, opts: Options) -> SeatScore:
     return SeatScore(w, items_of(hits), {"hu": hu, "tai": tai, "raw": raw, "score": final})
 
 
-def _flat(w: int, key: str, name: str, value: int) -> SeatScore:
-    return SeatScore(w, (ScoreItem(key, name, value, HU),), {"score": value})
+def _flat(w: int, key: str, value: int) -> SeatScore:
+    return SeatScore(w, (ScoreItem(key, item_name(VARIANT, key), value, HU),), {"score": value})
 
 
 def _check_tiles(s: Situation, w: int) -> None:

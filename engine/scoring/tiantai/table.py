@@ -1,7 +1,7 @@
 """A table of named scoring rules with data-driven exclusions (規則表).
 
-Each rule is a small function registered with its stable ASCII key, Chinese name, default value and
-unit; it returns how many times the item applies to a hand (0 = not at all).  A rule's ``replaces`` names
+Each rule is a small function registered with its stable ASCII key (its names are looked up in
+``engine.scoring.names``), default value and unit; it returns how many times the item applies to a hand (0 = not at all).  A rule's ``replaces`` names
 the items it supersedes when it applies (e.g. 門清自摸 replaces 門清 and 自摸).  Every value is overridable
 by the room option with the same key.  Shared by the 天台 and 台灣 scorers.
 """
@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from engine.scoring.names import ItemName, item_name
 from engine.scoring.result import ScoreItem
 from engine.scoring.situation import Situation
 
@@ -21,7 +22,7 @@ F = TypeVar("F")
 @dataclass(frozen=True, slots=True)
 class Rule(Generic[F]):
     key: str
-    name: str
+    names: ItemName
     default: int
     unit: str
     count: Callable[[F], int]
@@ -31,16 +32,20 @@ class Rule(Generic[F]):
 class RuleTable(Generic[F]):
     """An ordered registry of rules over one feature type ``F``."""
 
-    def __init__(self) -> None:
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
         self.rules: list[Rule[F]] = []
 
     def rule(
-        self, key: str, name: str, default: int, unit: str, replaces: tuple[str, ...] = ()
+        self, key: str, default: int, unit: str, replaces: tuple[str, ...] = ()
     ) -> Callable[[Callable[[F], int]], Callable[[F], int]]:
+        """Register a rule under ``key``; its names come from ``engine.scoring.names`` (KeyError if none)."""
+        names = item_name(self.variant, key)
+
         def register(fn: Callable[[F], int]) -> Callable[[F], int]:
             if any(r.key == key for r in self.rules):
                 raise ValueError(f"duplicate rule key {key!r}")
-            self.rules.append(Rule(key, name, default, unit, fn, replaces))
+            self.rules.append(Rule(key, names, default, unit, fn, replaces))
             return fn
 
         return register
@@ -72,7 +77,7 @@ class RuleTable(Generic[F]):
 
 
 def items_of(hits: list[tuple[Rule[F], int]]) -> tuple[ScoreItem, ...]:
-    return tuple(ScoreItem(r.key, r.name, v, r.unit) for r, v in hits)
+    return tuple(ScoreItem(r.key, r.names, v, r.unit) for r, v in hits)
 
 
 def total(hits: list[tuple[Rule[F], int]], unit: str) -> int:

@@ -2,7 +2,8 @@
 
     python -m app                  serve on HOST:PORT (default 127.0.0.1:8000), migrating first
     python -m app migrate          apply database migrations and exit
-    python -m app make-admin NAME  make an existing account an admin
+    python -m app make-admin NAME [--reason TEXT]
+                                   make an existing account an admin (audited; the only way to the first admin)
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import sys
 
 from app.core.config import get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
-from app.services.accounts import get_user_by_username, make_admins
+from app.services.accounts import get_user_by_username
+from app.services.roles import Role, set_role
 
 
 async def _migrate() -> None:
@@ -24,7 +26,7 @@ async def _migrate() -> None:
         await engine.dispose()
 
 
-async def _make_admin(name: str) -> int:
+async def _make_admin(name: str, reason: str) -> int:
     engine = make_engine(get_settings().database_url)
     try:
         await migrate(engine)
@@ -34,7 +36,7 @@ async def _make_admin(name: str) -> int:
                 print(f"no account named {name!r}; register it first", file=sys.stderr)
                 return 1
             shown = user.username
-            await make_admins(session, usernames=[name])
+            await set_role(session, user_id=user.id, role=Role.ADMIN, actor_id=None, reason=reason)
         print(f"{shown} is an admin")
         return 0
     finally:
@@ -48,13 +50,14 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("migrate", help="apply database migrations and exit")
     make_admin = commands.add_parser("make-admin", help="make an existing account an admin")
     make_admin.add_argument("name")
+    make_admin.add_argument("--reason", default="python -m app make-admin", help="recorded in the audit log")
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
         asyncio.run(_migrate())
         return 0
     if args.command == "make-admin":
-        return asyncio.run(_make_admin(args.name))
+        return asyncio.run(_make_admin(args.name, args.reason))
 
     import uvicorn
 

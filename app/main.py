@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
@@ -14,7 +15,6 @@ from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
-from app.services.accounts import make_admins
 from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import default_table_runtime  # [tables] the table actors
@@ -39,9 +39,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
         if settings.migrate_on_startup:
             await migrate(engine)
         sessionmaker = make_sessionmaker(engine)
-        if settings.admin_usernames:
-            async with sessionmaker() as session:
-                await make_admins(session, usernames=settings.admin_usernames)
+        if os.environ.get("ADMIN_USERNAMES"):
+            # Removed (issue 9 item 6): whoever registered such a name first became an admin.
+            log.warning("ADMIN_USERNAMES is ignored; use `python -m app make-admin NAME` on an existing account")
         broker = (
             RedisLobbyBroker(settings.redis_url, channel=settings.lobby_channel)
             if settings.redis_url

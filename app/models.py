@@ -57,13 +57,21 @@ class User(Base):
     # Denormalised from the ledger for locking and reads; the ledger's last balance_after always equals it.
     coins: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     rank_points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # 積分
-    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # player / operator / admin (app.services.roles.Role); granted only by an admin or `python -m app make-admin`.
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    # A frozen account cannot sit down or register for tournaments (app.services.admin.set_frozen).
+    frozen: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The client's language for this account ("zh-Hans", "zh-Hant", "en"; app.game.names.LANGUAGES), so it
     # follows the player to another browser.  NULL until the player picks one: the browser's own choice stands.
     language: Mapped[str | None] = mapped_column(String(8), default=None)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, server_default=func.now()
     )
+
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
 
 
 class Hand(Base):
@@ -112,6 +120,33 @@ class LedgerEntry(Base):
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
     actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # the admin, for adjustments
     note: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+
+
+class AuditEntry(Base):
+    """Append-only: one row per operator or admin act (who, what, on what, before / after, why, when).
+
+    Written in the same transaction as the change it records; UPDATE and DELETE fail (triggers).
+    """
+
+    __tablename__ = "audit_log"
+    __table_args__ = (
+        Index("ix_audit_log_target", "target_type", "target_id"),
+        Index("ix_audit_log_actor_id", "actor_id"),
+        Index("ix_audit_log_action", "action"),
+    )
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    # None when the act came from the command line (python -m app make-admin / tournament ...).
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(40))
+    target_type: Mapped[str] = mapped_column(String(20))
+    target_id: Mapped[str] = mapped_column(String(64))
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, server_default=func.now()
     )

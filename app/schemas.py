@@ -13,6 +13,8 @@ from app.game.titles import title_names_for
 from app.game.variants import Variant
 from app.models import User
 from app.services.accounts import canonical_username, check_password
+from app.services.ledger import ADJUSTMENT_MAX
+from app.services.roles import Role
 
 
 class Credentials(BaseModel):
@@ -41,7 +43,9 @@ class MeOut(BaseModel):
     rank_points: int = Field(description="積分: cumulative net settlement points, floored at 0")
     title: str = Field(description="rank title for the 積分 in 繁體, e.g. 白板, 一萬 … 麻將王")
     title_names: dict[str, str] = Field(description="the same title as {zh_hans, zh_hant, en}")
-    is_admin: bool
+    is_admin: bool = Field(description="role == admin (kept for older clients)")
+    role: Role
+    frozen: bool = Field(description="a frozen account cannot sit down or register for tournaments")
     language: Language | None = Field(description="the client language chosen for this account; null = not chosen")
 
     @classmethod
@@ -49,7 +53,8 @@ class MeOut(BaseModel):
         title = title_names_for(user.rank_points)
         return cls(
             id=user.id, username=user.username, coins=user.coins, rank_points=user.rank_points,
-            title=title.zh_hant, title_names=title.to_json(), is_admin=user.is_admin,
+            title=title.zh_hant, title_names=title.to_json(), is_admin=user.is_admin, role=Role(user.role),
+            frozen=user.frozen,
             language=user.language,  # type: ignore[arg-type]  # only LANGUAGES are ever stored (MePatch)
         )
 
@@ -134,7 +139,11 @@ class StandOut(BaseModel):
 
 class AdjustmentIn(BaseModel):
     asset: Literal["coins", "rank_points"]
-    delta: int = Field(description="signed; never 0", ge=-(10**12), le=10**12)
+    # strict: a JSON integer only; "100", true and 1000.0 are refused (issue 9 item 6).
+    delta: int = Field(
+        strict=True, ge=-ADJUSTMENT_MAX, le=ADJUSTMENT_MAX,
+        description=f"a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way",
+    )
     reason: str = Field(min_length=1, max_length=500)
     idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
 

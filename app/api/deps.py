@@ -1,4 +1,4 @@
-"""Request dependencies: the one DB session, the current user, the admin check, shared state."""
+"""Request dependencies: the one DB session, the current user, the role checks, shared state."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from app.core.config import Settings
 from app.core.security import read_access_token
 from app.models import User
 from app.services.errors import ErrorCode, Forbidden, Unauthorized
+from app.services.roles import Role, has_role
 from app.state import AppState
 from app.tables.registry import TableRegistry
 
@@ -76,10 +77,19 @@ async def get_current_user(
 CurrentUser = Annotated[User, Depends(get_current_user)]
 
 
+def get_operator_user(user: CurrentUser) -> User:
+    if not has_role(user, Role.OPERATOR):
+        raise Forbidden("operators and admins only", ErrorCode.OPERATOR_ONLY)
+    return user
+
+
 def get_admin_user(user: CurrentUser) -> User:
-    if not user.is_admin:
+    if not has_role(user, Role.ADMIN):
         raise Forbidden("admins only", ErrorCode.ADMIN_ONLY)
     return user
 
 
+# Routers of operator / admin endpoints carry the tag "operator" / "admin" and one of these on every route
+# (tests/app/test_route_roles.py walks the OpenAPI document and checks both).
+OperatorUser = Annotated[User, Depends(get_operator_user)]
 AdminUser = Annotated[User, Depends(get_admin_user)]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER_SECRET = "change-me"
@@ -37,18 +37,8 @@ class Settings(BaseSettings):
     lobby_channel: str = "mahjong:lobby"
 
     welcome_grant: int = Field(default=50_000, ge=0)
-    # Accounts with these names are admins (checked at registration and at every startup).
-    admin_usernames: Annotated[list[str], NoDecode] = Field(default_factory=list)
 
     web_dir: Path = PROJECT_ROOT / "web"
-
-    @field_validator("admin_usernames", mode="before")
-    @classmethod
-    def _split_names(cls, value: object) -> object:
-        # ADMIN_USERNAMES=alice,bob reads better in an env file than a JSON list.
-        if isinstance(value, str):
-            return [name.strip() for name in value.split(",") if name.strip()]
-        return value
 
     @field_validator("redis_url", mode="before")
     @classmethod

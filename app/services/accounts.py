@@ -1,10 +1,9 @@
-"""Accounts: registration with the welcome grant, login, admins."""
+"""Accounts: registration with the welcome grant, login, look-ups.  Roles are app.services.roles."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -47,19 +46,18 @@ def check_password(password: str) -> None:
                            minimum=PASSWORD_MIN, maximum=PASSWORD_MAX)
 
 
-def _keys(names: Iterable[str]) -> set[str]:
-    return {unicodedata.normalize("NFKC", name).casefold() for name in names}
-
-
 async def register(
     session: AsyncSession,
     *,
     username: str,
     password: str,
     welcome_grant: int,
-    admin_usernames: Iterable[str] = (),
 ) -> User:
-    """Create an account and credit the welcome grant in the same transaction.  Raises InvalidInput/Conflict."""
+    """Create a player account and credit the welcome grant in the same transaction.
+
+    Every new account is a player, whatever its name (issue 9 item 6: no admin by registering a reserved
+    name first).  Raises InvalidInput/Conflict.
+    """
     shown, key = canonical_username(username)
     check_password(password)
     password_hash = await hash_password(password)  # before the transaction: it is slow
@@ -69,7 +67,6 @@ async def register(
         password_hash=password_hash,
         coins=welcome_grant,
         rank_points=0,
-        is_admin=key in _keys(admin_usernames),
     )
     session.add(user)
     try:
@@ -116,18 +113,6 @@ async def get_user_by_username(session: AsyncSession, *, username: str) -> User 
     except InvalidInput:
         return None
     return await session.scalar(select(User).where(User.username_key == key))
-
-
-async def make_admins(session: AsyncSession, *, usernames: Iterable[str]) -> int:
-    """Grant admin to existing accounts with these names; returns how many rows changed."""
-    keys = _keys(usernames)
-    if not keys:
-        return 0
-    result = await session.execute(
-        update(User).where(User.username_key.in_(keys), User.is_admin.is_(False)).values(is_admin=True)
-    )
-    await session.commit()
-    return int(result.rowcount or 0)  # type: ignore[attr-defined]
 
 
 async def set_language(session: AsyncSession, *, user_id: int, language: Language | None) -> User:

@@ -38,6 +38,8 @@ class ErrorCode(StrEnum):
     BAD_CREDENTIALS = "bad_credentials", 401, "incorrect username or password (never says which)"
     FORBIDDEN = "forbidden", 403, "not allowed"
     ADMIN_ONLY = "admin_only", 403, "only admins may do this"
+    OPERATOR_ONLY = "operator_only", 403, "only operators and admins may do this"
+    ACCOUNT_FROZEN = "account_frozen", 403, "an admin froze this account: it cannot sit down or register"
     PRACTICE_PRIVATE = "practice_private", 403, "practice tables are private", ("table_id",)
     HAND_PRIVATE = "hand_private", 403, "you may not read this hand's record", ("hand_id",)
     # -- 404 -----------------------------------------------------------------------------------------
@@ -63,6 +65,13 @@ class ErrorCode(StrEnum):
         "room", "needed", "have")
     BALANCE_BELOW_ZERO = "balance_below_zero", 409, "the adjustment would make the balance negative", (
         "asset", "balance", "delta")
+    OWN_ADMIN_ROLE = "own_admin_role", 409, "an admin cannot take away their own admin role"
+    HAND_ALREADY_VOID = "hand_already_void", 409, "this hand was already voided", ("hand_id",)
+    VOID_BELOW_ZERO = "void_below_zero", 409, (
+        "voiding the hand would take an account's coins below 0; adjust it first"), (
+        "hand_id", "user_id", "balance", "delta")
+    TABLE_PLAYING = "table_playing", 409, "the table is playing; close it with force only if it is stuck", (
+        "table_id",)
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused", 409, (
         "this idempotency key was used for a different request")
     # -- 422: bad input --------------------------------------------------------------------------------

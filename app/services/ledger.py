@@ -15,10 +15,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import LedgerEntry, User
+from app.services import audit
 from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
 
 Asset = Literal["coins", "rank_points"]
 ADMIN_REASON = "admin_adjustment"
+# The largest |delta| of one admin adjustment: far beyond any real correction, far inside BIGINT.
+ADJUSTMENT_MAX = 10**12
 
 
 async def lock_users(session: AsyncSession, user_ids: Iterable[int]) -> dict[int, User]:
@@ -95,8 +98,9 @@ async def adjust_balance(
     With an ``idempotency_key`` a retried request returns the first entry instead of applying twice.
     Raises InvalidInput, NotFound, Conflict (would go below 0, or the key was used for something else).
     """
-    if delta == 0:
-        raise InvalidInput("delta must not be 0", field="delta", reason="not_zero")
+    if type(delta) is not int or delta == 0 or abs(delta) > ADJUSTMENT_MAX:
+        raise InvalidInput(f"delta must be a non-zero integer between -{ADJUSTMENT_MAX} and {ADJUSTMENT_MAX}",
+                           field="delta", reason="range", minimum=-ADJUSTMENT_MAX, maximum=ADJUSTMENT_MAX)
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
     key = f"admin:{idempotency_key}" if idempotency_key else f"admin:{uuid.uuid4()}"
@@ -117,6 +121,9 @@ async def adjust_balance(
         session, user, asset=asset, delta=delta, reason=ADMIN_REASON, idempotency_key=key,
         actor_id=actor_id, note=reason.strip(),
     )
+    audit.record(session, actor_id=actor_id, action="balance.adjust", target_type="user", target_id=user_id,
+                 before={asset: balance}, after={asset: balance + delta, "delta": delta, "ledger_key": key},
+                 reason=reason.strip())
     try:
         await session.commit()
     except IntegrityError:

@@ -22,7 +22,7 @@ from typing import Any
 
 from app.bots import TableBots
 from app.tables.clock import Clock, TimerHandle
-from app.tables.commands import Command, Inbound, Join, Leave, Stop, Tick
+from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick
 from app.tables.fairness import WallSeed
 from app.tables.flow import HandFlow
 from app.tables.outbox import OpenPrompt, Outbox
@@ -95,6 +95,7 @@ class TableActor(HandFlow):
         self.points = [0] * len(self.slots)
         self.coins = [0] * len(self.slots)
         self.handled = 0
+        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
         self.task: asyncio.Task[None] | None = None
         self._start_timer: TimerHandle | None = None
 
@@ -153,6 +154,8 @@ class TableActor(HandFlow):
             self._join(command.seat, command.link)
         elif isinstance(command, Leave):
             self._leave(command.seat, command.link)
+        elif isinstance(command, Freeze):
+            self._freeze(command.user_id)
         elif isinstance(command, Stop):
             self.closed = True
 
@@ -182,6 +185,9 @@ class TableActor(HandFlow):
     # -- sockets ---------------------------------------------------------------------------------------
 
     def _join(self, seat: int, link: SeatLink) -> None:
+        if seat in self.frozen_seats:
+            link.close(4003, "this account is frozen")
+            return
         slot = self.slots[seat]
         old, slot.link = slot.link, link
         if old is not None and old is not link:
@@ -200,6 +206,23 @@ class TableActor(HandFlow):
         slot.link = None
         link.close(1000, "left")
         self.out.table_event(self.hand_no, "presence", seat=seat, connected=False)
+        prompt = self.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self.schedule_act(prompt)
+
+    def _freeze(self, user_id: int) -> None:
+        """托管 for a frozen account's seat until the hand ends (``flow.finish_hand`` stands it up)."""
+        seat = next((s.seat for s in self.slots if s.user_id == user_id and not s.bot), None)
+        if seat is None or seat in self.frozen_seats:
+            return
+        self.frozen_seats.add(seat)
+        slot = self.slots[seat]
+        if slot.link is not None:
+            link = slot.link
+            link.close(4003, "this account is frozen")  # the first close code is the one sent
+            self._leave(seat, link)
+        slot.auto = True
+        self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
         prompt = self.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
             self.schedule_act(prompt)

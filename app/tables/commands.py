@@ -38,8 +38,15 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class Freeze:
+    """An admin froze this account: its seat plays on 托管 until the hand ends, then stands up."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     reason: str = "table_closed"
 
 
-Command = Join | Leave | Inbound | Tick | Stop
+Command = Join | Leave | Inbound | Tick | Freeze | Stop

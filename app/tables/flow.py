@@ -322,10 +322,14 @@ class HandFlow:
         )
 
     async def _unseat_broke(self: TableActor, settlement: Settlement) -> list[int]:
-        """RULES.md §7: whoever fell below the room's entry stands up after the hand."""
+        """RULES.md §7: whoever fell below the room's entry stands up after the hand (and any frozen account)."""
         try:
-            return await unseat_below_entry(registry=self.registry, table_id=self.id,
-                                            coins_after=settlement.coins_after)
+            freed = await unseat_below_entry(registry=self.registry, table_id=self.id,
+                                             coins_after=settlement.coins_after)
+            for seat in sorted(self.frozen_seats - set(freed)):  # admin-frozen accounts stand up too
+                await self.registry.vacate_seat(self.id, seat)
+                freed.append(seat)
+            return sorted(freed)
         except Exception as exc:  # the table may have been removed meanwhile
             log.info("table %s: unseating skipped: %s", self.id, exc)
             return []

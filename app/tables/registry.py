@@ -121,6 +121,10 @@ class TableRegistry:
             copy.deepcopy(t) for t in self._tables.values() if not t.practice and (room is None or t.room == room)
         ]
 
+    def all_tables(self) -> list[TableInfo]:
+        """Every table, practice ones included (for operators), oldest first."""
+        return [copy.deepcopy(t) for t in self._tables.values()]
+
     def table_of(self, user_id: int) -> str | None:
         return self._seated.get(user_id)
 

@@ -8,8 +8,14 @@ from app.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from app.game.rooms import ROOMS, RoomKey
 from app.game.variants import Variant, validate_options
 from app.models import User
-from app.services.errors import Conflict, ErrorCode, InvalidInput
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput
 from app.tables.registry import TableInfo, TableRegistry
+
+
+def check_not_frozen(user: User) -> None:
+    """A frozen account (app.services.admin.set_frozen) may not sit down anywhere."""
+    if user.frozen:
+        raise Forbidden("this account is frozen", ErrorCode.ACCOUNT_FROZEN)
 
 
 def _check_entry(user: User, room: RoomKey) -> None:
@@ -27,6 +33,7 @@ def _options(variant: Variant, options: dict[str, Any]) -> dict[str, Any]:
 async def open_table(
     *, registry: TableRegistry, user: User, room: RoomKey, variant: Variant, options: dict[str, Any]
 ) -> TableInfo:
+    check_not_frozen(user)
     full_options = _options(variant, options)
     _check_entry(user, room)
     return await registry.create_table(
@@ -35,6 +42,7 @@ async def open_table(
 
 
 async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat: int | None) -> TableInfo:
+    check_not_frozen(user)
     table = registry.get(table_id)
     if table.room is not None:
         _check_entry(user, table.room)
@@ -47,6 +55,7 @@ async def open_practice(
 ) -> TableInfo:
     """A practice table against server bots of ``bot_level`` (app.bots.BOT_LEVELS)."""
     # No entry check: practice moves no coins, and a broke player should still be able to play.
+    check_not_frozen(user)
     if bot_level not in BOT_LEVELS:
         raise InvalidInput(f"unknown bot level {bot_level!r}; one of {', '.join(BOT_LEVELS)}",
                            ErrorCode.OPTION_OUT_OF_RANGE, option="bot_level", choices=list(BOT_LEVELS))

@@ -23,6 +23,7 @@ from app.core import security
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.main import create_app
+from app.services.roles import Role, set_role
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgres"] if TEST_DATABASE_URL else [])
@@ -66,7 +67,6 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         database_url=database_url,
         redis_url=None,
         welcome_grant=50_000,
-        admin_usernames=["boss"],
         web_dir=tmp_path / "no-web",
     )
 
@@ -114,14 +114,24 @@ class Player:
         self.headers = {"Authorization": f"Bearer {self.token}"}
 
 
-@pytest.fixture
-def player(client: httpx.AsyncClient):  # noqa: ANN201 - returns the helper below
-    """``await player("alice")`` registers an account through the API and returns a Player."""
+async def grant_role(app: FastAPI, user_id: int, role: str) -> None:
+    """What ``python -m app make-admin`` does (an audited grant from the command line), for any role."""
+    async with app.state.services.sessionmaker() as session:
+        await set_role(session, user_id=user_id, role=Role(role), actor_id=None, reason="test set-up")
 
-    async def register(username: str) -> Player:
+
+@pytest.fixture
+def player(client: httpx.AsyncClient, app: FastAPI):  # noqa: ANN201 - returns the helper below
+    """``await player("alice")`` registers an account through the API and returns a Player;
+    ``await player("boss", role="admin")`` also grants it a role."""
+
+    async def register(username: str, role: str | None = None) -> Player:
         response = await client.post("/api/auth/register", json={"username": username, "password": PASSWORD})
         assert response.status_code == 201, response.text
-        return Player(response.json())
+        registered = Player(response.json())
+        if role is not None:
+            await grant_role(app, registered.id, role)
+        return registered
 
     return register
 

@@ -34,12 +34,10 @@ def test_settings_from_environment(no_env_settings, monkeypatch):
     defaults = Settings(_env_file=None)
     assert (defaults.host, defaults.port, defaults.redis_url) == ("127.0.0.1", 8000, None)
     assert defaults.database_url == f"sqlite+aiosqlite:///{PROJECT_ROOT / 'var' / 'mahjong.sqlite3'}"
-    monkeypatch.setenv("ADMIN_USERNAMES", "alice, 麻將王 ,")
     monkeypatch.setenv("REDIS_URL", "")
     monkeypatch.setenv("PORT", "9000")
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://u@db/mahjong")
     settings = Settings(_env_file=None)
-    assert settings.admin_usernames == ["alice", "麻將王"]
     assert (settings.redis_url, settings.port, settings.is_sqlite) == (None, 9000, False)
 
 

@@ -1,18 +1,25 @@
-"""Operator tools.  Every change is a ledger entry naming the admin and the reason; nothing is overwritten."""
+"""Admin tools: accounts, balances, roles, freezes, voided hands, the audit log.
+
+Every change is audited; balances change only through ledger entries naming the admin and the reason.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import AdminUser, SessionDep
+from app.api.deps import AdminUser, RegistryDep, SessionDep
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, LedgerEntryOut
-from app.services import accounts, ledger
+from app.schemas_admin import AuditEntryOut, FreezeIn, PlayerDetailOut, ReasonIn, RoleIn, VoidOut
+from app.services import accounts, admin, audit, ledger, roles
+from app.services.audit import AUDIT_PAGE_MAX
 from app.services.errors import ErrorCode, NotFound
+from app.tables.admin import apply_freeze
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
+DETAIL_LEDGER = 20  # ledger entries shown in a player's detail
 
 
 async def _user(session: SessionDep, user_id: int) -> User:
@@ -23,30 +30,38 @@ async def _user(session: SessionDep, user_id: int) -> User:
 
 
 @router.get("/users")
-async def find_user(_admin: AdminUser, session: SessionDep, username: str) -> AdminUserOut:
-    user = await accounts.get_user_by_username(session, username=username)
-    if user is None:
-        raise NotFound("no such user", ErrorCode.USER_NOT_FOUND, username=username)
-    return AdminUserOut.of(user)
+async def find_users(
+    _admin: AdminUser,
+    session: SessionDep,
+    prefix: Annotated[str | None, Query(max_length=20, description="start of the name, any case")] = None,
+    id: Annotated[int | None, Query(description="an account id")] = None,  # noqa: A002 - the API's word
+    limit: Annotated[int, Query(ge=1, le=admin.FIND_MAX)] = 20,
+) -> list[AdminUserOut]:
+    """Accounts by name prefix and/or id, by name."""
+    users = await admin.find_players(session, prefix=prefix, user_id=id, limit=limit)
+    return [AdminUserOut.of(user) for user in users]
 
 
 @router.get("/users/{user_id}")
-async def read_user(_admin: AdminUser, session: SessionDep, user_id: int) -> AdminUserOut:
-    return AdminUserOut.of(await _user(session, user_id))
+async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDep, user_id: int) -> PlayerDetailOut:
+    """Coins, 積分, title, role, current table, recent hands and the latest ledger entries."""
+    user = await _user(session, user_id)
+    entries = await ledger.list_entries(session, user_id=user_id, limit=DETAIL_LEDGER)
+    return PlayerDetailOut(
+        **AdminUserOut.of(user).model_dump(),
+        current_table=registry.table_of(user_id),
+        recent_hands=await admin.recent_hand_ids(session, user_id=user_id),
+        ledger=[LedgerEntryOut.model_validate(entry) for entry in entries],
+    )
 
 
 @router.post("/users/{user_id}/adjustments", status_code=status.HTTP_201_CREATED)
-async def adjust_user(admin: AdminUser, session: SessionDep, user_id: int, body: AdjustmentIn) -> LedgerEntryOut:
+async def adjust_user(admin_user: AdminUser, session: SessionDep, user_id: int, body: AdjustmentIn) -> LedgerEntryOut:
     """Add (or take) coins or 積分 with a reason.  409 if the balance would go below 0."""
     await _user(session, user_id)
     entry = await ledger.adjust_balance(
-        session,
-        user_id=user_id,
-        asset=body.asset,
-        delta=body.delta,
-        reason=body.reason,
-        actor_id=admin.id,
-        idempotency_key=body.idempotency_key,
+        session, user_id=user_id, asset=body.asset, delta=body.delta, reason=body.reason,
+        actor_id=admin_user.id, idempotency_key=body.idempotency_key,
     )
     return LedgerEntryOut.model_validate(entry)
 
@@ -63,3 +78,50 @@ async def read_user_ledger(
     await _user(session, user_id)
     entries = await ledger.list_entries(session, user_id=user_id, asset=asset, before_id=before_id, limit=limit)
     return [LedgerEntryOut.model_validate(entry) for entry in entries]
+
+
+@router.post("/users/{user_id}/freeze")
+async def freeze_user(
+    admin_user: AdminUser, session: SessionDep, registry: RegistryDep, request: Request, user_id: int,
+    body: FreezeIn,
+) -> AdminUserOut:
+    """Freeze or unfreeze.  Frozen: no sitting down, no tournament registration; a live seat plays on 托管
+    until the hand ends, then stands up."""
+    user = await admin.set_frozen(session, user_id=user_id, frozen=body.frozen, actor_id=admin_user.id,
+                                  reason=body.reason)
+    if body.frozen:
+        await apply_freeze(registry, request.app.state.table_runtime, user_id)
+    return AdminUserOut.of(user)
+
+
+@router.post("/users/{user_id}/role")
+async def set_role(admin_user: AdminUser, session: SessionDep, user_id: int, body: RoleIn) -> AdminUserOut:
+    """Grant or revoke a role (player / operator / admin); audited."""
+    user = await roles.set_role(session, user_id=user_id, role=body.role, actor_id=admin_user.id,
+                                reason=body.reason)
+    return AdminUserOut.of(user)
+
+
+@router.post("/hands/{hand_id}/void")
+async def void_hand(admin_user: AdminUser, session: SessionDep, hand_id: int, body: ReasonIn) -> VoidOut:
+    """Reverse a settled hand's coin and 積分 movements with new entries naming the hand and the admin.
+    Once: a second void is 409; 409 too if an account has since spent its winnings."""
+    result = await admin.void_hand(session, hand_id=hand_id, actor_id=admin_user.id, reason=body.reason)
+    return VoidOut(hand_id=result.hand_id, entries=[LedgerEntryOut.model_validate(e) for e in result.entries])
+
+
+@router.get("/audit")
+async def read_audit(
+    _admin: AdminUser,
+    session: SessionDep,
+    actor_id: int | None = None,
+    action: Annotated[str | None, Query(max_length=40)] = None,
+    target_type: Annotated[str | None, Query(max_length=20)] = None,
+    target_id: Annotated[str | None, Query(max_length=64)] = None,
+    before_id: int | None = None,
+    limit: Annotated[int, Query(ge=1, le=AUDIT_PAGE_MAX)] = 50,
+) -> list[AuditEntryOut]:
+    """The audit log, newest first, filtered by any of the fields."""
+    entries = await audit.list_entries(session, actor_id=actor_id, action=action, target_type=target_type,
+                                       target_id=target_id, before_id=before_id, limit=limit)
+    return [AuditEntryOut.model_validate(entry) for entry in entries]

@@ -32,7 +32,6 @@ async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep)
         username=body.username,
         password=body.password,
         welcome_grant=settings.welcome_grant,
-        admin_usernames=settings.admin_usernames,
     )
     return _token(user, settings)
 

@@ -1,0 +1,62 @@
+"""Request and response bodies of the operator and admin endpoints (app/api/routes/admin*.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.schemas import AdminUserOut, LedgerEntryOut, TableOut
+from app.services.roles import Role
+
+REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
+
+
+class PlayerDetailOut(AdminUserOut):
+    current_table: str | None = Field(description="the table the account is seated at in this process")
+    recent_hands: list[int] = Field(description="ids of the latest coin hands that moved its coins or 積分")
+    ledger: list[LedgerEntryOut] = Field(description="the latest ledger entries, newest first")
+
+
+class FreezeIn(BaseModel):
+    frozen: bool
+    reason: str = REASON
+
+
+class RoleIn(BaseModel):
+    role: Role
+    reason: str = REASON
+
+
+class ReasonIn(BaseModel):
+    reason: str = REASON
+
+
+class CloseTableIn(BaseModel):
+    reason: str = REASON
+    force: bool = Field(default=False, description="also close a table that is playing (a stuck one)")
+
+
+class LiveTableOut(TableOut):
+    hand_no: int | None = Field(description="the hand being played, None before the actor starts")
+    inbox: int = Field(description="commands waiting in the table actor's inbox")
+
+
+class VoidOut(BaseModel):
+    hand_id: int
+    entries: list[LedgerEntryOut] = Field(description="the reversing entries, one per account and asset")
+
+
+class AuditEntryOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    actor_id: int | None = Field(description="null: the command line")
+    action: str
+    target_type: str
+    target_id: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    reason: str | None
+    created_at: datetime

@@ -15,6 +15,7 @@ from app.models import User
 from app.services.accounts import canonical_username, check_password
 from app.services.ledger import ADJUSTMENT_MAX
 from app.services.roles import Role
+from engine.variants import Option
 
 
 class Credentials(BaseModel):
@@ -83,11 +84,20 @@ class RoomOut(BaseModel):
 
 
 class OptionSpecOut(BaseModel):
-    type: str
+    """One row of the engine's option table (engine.options.option_table)."""
+
+    type: Literal["int", "float", "bool", "str", "list"]
     default: Any
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: list[Any] | None = None
+    minimum: float | None = Field(default=None, description="numbers (and each list item): the least allowed")
+    maximum: float | None = Field(default=None, description="numbers (and each list item): the most allowed")
+    choices: list[Any] | None = Field(default=None, description="when set, the only values allowed")
+    length: int | None = Field(default=None, description="list options: how many integers")
+    doc: str = ""
+
+    @classmethod
+    def of(cls, spec: Option) -> OptionSpecOut:
+        return cls(type=spec.type_name, default=spec.default, minimum=spec.low, maximum=spec.high,  # type: ignore[arg-type]
+                   choices=list(spec.choices) if spec.choices else None, length=spec.length or None, doc=spec.doc)
 
 
 class VariantOut(BaseModel):

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.options import resolve_room_options
 from engine.state import HandState
 from engine.variants import Variant
 
@@ -28,7 +29,8 @@ class Match:
     finished: bool = False
 
     def __post_init__(self) -> None:
-        self.options = self.variant.resolve_options(self.options)
+        # The whole option table (play and scoring, types and ranges): bad options fail here, not mid-game.
+        self.options = resolve_room_options(self.variant.name, self.options)
         if self.dealer < 0:
             self.dealer = self.first_dealer
 

@@ -6,6 +6,7 @@ The hand flow in ``engine.state`` asks its ``Variant`` every question whose answ
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -60,37 +61,71 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class Option:
-    """One room option with its default and allowed values (RULES.md §8)."""
+    """One room option (房間設定) with its type, default and allowed values (RULES.md §8).
+
+    ``kind`` is int, float, bool, str or list (``length`` integers, each within ``low``..``high``).
+    Numbers must lie within ``low``..``high`` and be finite; ``choices``, when given, list every allowed
+    value.  Checking never costs more as a value grows (no ranges are built, no float conversion).
+    """
 
     default: Any
     kind: type
     choices: tuple[Any, ...] = ()
-    low: float | None = None
-    high: float | None = None
+    low: int | float | None = None
+    high: int | float | None = None
     doc: str = ""
+    length: int = 0  # list options: how many values
+
+    @property
+    def type_name(self) -> str:
+        return self.kind.__name__
+
+    def bounds(self) -> dict[str, Any]:
+        """What a client needs to show the allowed values: choices, or minimum and maximum."""
+        if self.choices:
+            return {"choices": list(self.choices)}
+        return {"minimum": self.low, "maximum": self.high}
+
+    def _wrong(self, key: str, value: Any) -> OptionError:
+        what = f"a list of {self.length} integers" if self.kind is list else self.type_name
+        return OptionError(f"option {key!r} must be {what}, got {value!r}"[:200], "type", option=key,
+                           type=self.type_name, **({"length": self.length} if self.kind is list else {}))
+
+    def _out_of_range(self, key: str, value: Any) -> OptionError:
+        allowed = (f"one of {list(self.choices)}" if self.choices
+                   else f"between {self.low} and {self.high}")
+        return OptionError(f"option {key!r} must be {allowed}, got {value!r}"[:200], "range", option=key,
+                           **self.bounds())
+
+    def _in_range(self, number: int | float) -> bool:
+        return ((self.low is None or number >= self.low) and (self.high is None or number <= self.high))
 
     def check(self, key: str, value: Any) -> Any:
-        """``value`` if it is of this option's type and within its range or choices; else OptionError."""
+        """``value`` (floats widened from ints, lists as tuples) if allowed; else OptionError."""
+        if self.kind is list:
+            if not isinstance(value, list | tuple) or len(value) != self.length or not all(
+                    isinstance(x, int) and not isinstance(x, bool) for x in value):
+                raise self._wrong(key, value)
+            if not all(self._in_range(x) for x in value):
+                raise self._out_of_range(key, value)
+            return tuple(value)
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
-            raise OptionError(f"option {key!r} must be {self.kind.__name__}, got {value!r}", "type",
-                              option=key, type=self.kind.__name__)
+            value = float(value) if -(2**53) <= value <= 2**53 else math.inf
+        if not isinstance(value, self.kind) or (self.kind is not bool and isinstance(value, bool)):
+            raise self._wrong(key, value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self._out_of_range(key, value)
         if self.choices and value not in self.choices:
-            raise OptionError(f"option {key!r} must be one of {list(self.choices)}, got {value!r}", "range",
-                              option=key, choices=list(self.choices))
-        number = float(value) if isinstance(value, int | float) else None
-        if number is not None and ((self.low is not None and number < self.low)
-                                   or (self.high is not None and number > self.high)):
-            raise OptionError(f"option {key!r} must be between {self.low} and {self.high}, got {value!r}",
-                              "range", option=key, minimum=self.low, maximum=self.high)
+            raise self._out_of_range(key, value)
+        if isinstance(value, int | float) and not self._in_range(value):
+            raise self._out_of_range(key, value)
         return value
 
 
 COMMON_OPTIONS: dict[str, Option] = {
     "rounds": Option(4, int, low=1, high=4, doc="圈 per game"),
-    "discard_seconds": Option(30.0, float, low=1, high=600, doc="time to discard after a draw or claim"),
-    "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="claim window after a discard"),
+    "discard_seconds": Option(30.0, float, low=1, high=600, doc="seconds to discard after a draw or claim"),
+    "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="claim window after a discard, seconds"),
 }
 
 

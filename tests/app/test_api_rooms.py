@@ -22,11 +22,19 @@ async def test_variants_list_seats_and_options(client):
     variants = {v["key"]: v for v in (await client.get("/api/variants")).json()}
     assert {k: v["seats"] for k, v in variants.items()} == {"tiantai": 3, "taipao": 4, "taiwan": 4}
     assert variants["taiwan"]["options"]["rounds"] == {
-        "type": "int", "default": 4, "minimum": 1, "maximum": 4, "choices": None,
+        "type": "int", "default": 4, "minimum": 1, "maximum": 4, "choices": None, "length": None,
+        "doc": "圈 per game",
     }
-    # every scoring value is a room option too (RULES.md §8), with the engine's default
-    assert variants["tiantai"]["options"]["cap"]["default"] == 300
-    assert variants["taiwan"]["options"]["di"]["default"] == 5
+    # every scoring value is a room option too (RULES.md §8), with the engine's default and range
+    assert variants["tiantai"]["options"]["cap"] | {"doc": ""} == {
+        "type": "int", "default": 300, "minimum": None, "maximum": None, "choices": [100, 200, 300],
+        "length": None, "doc": ""}
+    assert (variants["taiwan"]["options"]["di"]["default"], variants["taiwan"]["options"]["di"]["maximum"]) == (5, 100)
+    assert variants["taipao"]["options"]["shazhu"]["length"] == 3
+    for variant in variants.values():  # every option published with a type and a range or choices
+        for spec in variant["options"].values():
+            assert spec["type"] in ("bool", "str") or spec["choices"] or spec["maximum"] is not None
+            assert spec["type"] != "str" or spec["choices"]
 
 
 async def test_create_table_seats_the_creator(client, player):
@@ -65,7 +73,7 @@ async def test_tiantai_tables_have_three_seats(client, player):
         ({"variant": "taiwan", "options": {"rounds": 2.5}}, "must be int"),
         ({"variant": "taiwan", "options": {"cheats": 1}}, "unknown option"),
         ({"variant": "taiwan", "options": {"cap": 300}}, "unknown option"),  # a tiantai option
-        ({"variant": "tiantai", "options": {"cap": 255}}, "multiple of 10"),
+        ({"variant": "tiantai", "options": {"cap": 255}}, "one of [100, 200, 300]"),
         ({"variant": "taipao", "options": {"eight_flowers": 1}}, "eight_flowers"),
         ({"variant": "taiwan", "options": {"di": -5}}, "di"),
         ({"variant": "taiwan", "options": ["rounds"]}, "options"),

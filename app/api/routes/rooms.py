@@ -19,19 +19,14 @@ async def list_rooms() -> list[RoomOut]:
 
 @router.get("/variants")
 async def list_variants() -> list[VariantOut]:
-    """The variants and the table options each accepts (what a create-table form needs)."""
+    """The variants and every table option each accepts, with its type, default and range or choices
+    (the engine's one option table; docs/options.md)."""
     return [
         VariantOut(
             key=v.key.value,
             name=v.name,
             seats=v.seats,
-            options={
-                name: OptionSpecOut(
-                    type=spec.kind.__name__, default=spec.default, minimum=spec.low,
-                    maximum=spec.high, choices=list(spec.choices) if spec.choices else None,
-                )
-                for name, spec in option_specs(v.key).items()
-            },
+            options={name: OptionSpecOut.of(spec) for name, spec in option_specs(v.key).items()},
         )
         for v in VARIANTS.values()
     ]

@@ -74,8 +74,10 @@ def _build(items: tuple[tuple[str, object], ...]) -> Options:
 
 def _check_integral(o: Options) -> None:
     """Every payment any hand can produce must be a whole number of points (§7)."""
-    self_paid = [Fraction(s) for s in range(10, o.cap + 1, 10)] + [o.heavenly * o.cap, Fraction(o.cap)]
-    fed = [Fraction(s) for s in range(10, o.cap + 1, 10)] + [o.earthly * o.cap]
+    # S is a multiple of 10 up to the cap: k·x is whole for every k exactly when x is, so S = 10 stands
+    # for them all and the check costs the same whatever the cap (issue 9: a huge cap froze the server).
+    self_paid = [Fraction(10), o.heavenly * o.cap, Fraction(o.cap)]
+    fed = [Fraction(10), o.earthly * o.cap]
     amounts = self_paid + [s * o.discard_multiplier for s in fed]
     bad = [a for a in amounts if (a / o.hu_per_point).denominator != 1]
     if bad:

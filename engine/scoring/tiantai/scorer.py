@@ -21,6 +21,9 @@ WIN_KINDS = frozenset(
      WinKind.ROB_KONG, WinKind.EIGHT_FLOWERS}
 )
 
+# 2^64 胡 is past any cap: counting more doublings would only cost time (issue 9)
+MAX_DOUBLINGS = 64
+
 
 def score(s: Situation) -> ScoreResult:
     """Score a finished 天台 hand (RULES.md §1.2)."""
@@ -78,7 +81,7 @@ def _score_winner(s: Situation, w: int, opts: Options) -> SeatScore:
                 hu += v
             else:
                 tai += v
-        raw = hu << tai
+        raw = hu << min(tai, MAX_DOUBLINGS)  # past the cap either way; keeps the cost flat
         final = min(-(-raw // 10) * 10, opts.cap)
         if best is None or (final, raw) > (best[0], best[1]):
             best = (final, raw, hu, tai, hits)

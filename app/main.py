@@ -14,6 +14,7 @@ from app.api.errors import install_error_handlers
 from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
+from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.state import AppState
 from app.tables.registry import TableRegistry
@@ -35,6 +36,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        set_hash_workers(settings.password_hash_workers)
         engine = make_engine(settings.database_url)
         if settings.migrate_on_startup:
             await migrate(engine)

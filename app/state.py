@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
+from app.core.throttle import Throttle
 from app.lobby.broker import LobbyBroker
 from app.tables.registry import TableRegistry
 
@@ -18,3 +19,24 @@ class AppState:
     sessionmaker: async_sessionmaker[AsyncSession]
     broker: LobbyBroker
     registry: TableRegistry
+    throttles: Throttles = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.throttles = Throttles.of(self.settings)
+
+
+@dataclass
+class Throttles:
+    """The login and registration throttles of this process (limits: Settings, docs/settings.md)."""
+
+    login_ip: Throttle
+    login_user: Throttle  # failed logins per username key
+    register_ip: Throttle
+
+    @classmethod
+    def of(cls, settings: Settings) -> Throttles:
+        return cls(
+            login_ip=Throttle(settings.login_per_ip, settings.login_window_seconds),
+            login_user=Throttle(settings.login_failures_per_user, settings.login_window_seconds),
+            register_ip=Throttle(settings.register_per_ip, settings.register_window_seconds),
+        )

@@ -40,6 +40,23 @@ class Settings(BaseSettings):
 
     web_dir: Path = PROJECT_ROOT / "web"
 
+    # Throttles (per process; 429 with Retry-After, docs/settings.md).  Login: every attempt counts against
+    # the client's IP; failed attempts also count against the username, so guessing one account's password
+    # from many addresses is slowed as well.
+    login_per_ip: int = Field(default=20, ge=1, description="login attempts per IP per login_window_seconds")
+    login_failures_per_user: int = Field(default=10, ge=1,
+                                         description="failed logins per username per login_window_seconds")
+    login_window_seconds: float = Field(default=60.0, gt=0, description="the login throttles' window")
+    register_per_ip: int = Field(default=10, ge=1,
+                                 description="registrations per IP per register_window_seconds")
+    register_window_seconds: float = Field(default=3600.0, gt=0, description="the registration throttle's window")
+    # argon2 is CPU-bound and runs in worker threads; leave a core to the event loop.
+    password_hash_workers: int = Field(default=1, ge=1, le=64,
+                                       description="argon2 hashes/verifications run at once (worker threads)")
+    # Sockets (item 7): per account and per IP, lobby and table sockets together.
+    sockets_per_user: int = Field(default=8, ge=1, description="open WebSockets per account")
+    sockets_per_ip: int = Field(default=64, ge=1, description="open WebSockets per IP")
+
     @field_validator("redis_url", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:

@@ -29,14 +29,20 @@ def make_engine(database_url: str, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
+# Execution option that marks a transaction as a writer (see ``begin_write``).
+WRITE = "mahjong_write"
+
+
 def _make_sqlite_transactions_serial(engine: AsyncEngine) -> None:
-    """Make every SQLite transaction take the write lock when it begins.
+    """Make every SQLite *write* transaction take the write lock when it begins; reads never take it.
 
     The sqlite3 driver only opens a transaction at the first INSERT/UPDATE, so a SELECT followed by an UPDATE
     is two separate steps and a concurrent settlement could slip in between (a lost update).  SQLite has no
-    SELECT ... FOR UPDATE; BEGIN IMMEDIATE is its equivalent, taken for the whole database.  Transactions
-    therefore run one at a time, which is fine for the single-process embedded setup; Postgres is the
-    backend for real concurrency.
+    SELECT ... FOR UPDATE; BEGIN IMMEDIATE is its equivalent, taken for the whole database.  Services that
+    write call ``begin_write`` first and so run one at a time, which is fine for the single-process embedded
+    setup (Postgres is the backend for real concurrency).  Everything else begins DEFERRED: in WAL mode a
+    reader never waits for a writer, so /healthz, token checks and logins cannot queue behind a settlement
+    (issue 9: logins holding BEGIN IMMEDIATE across argon2 stalled the whole server).
     """
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -49,7 +55,20 @@ def _make_sqlite_transactions_serial(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        writer = connection.get_execution_options().get(WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+
+async def begin_write(session: AsyncSession) -> None:
+    """Start ``session``'s transaction as a writer: on SQLite it takes the write lock now (BEGIN IMMEDIATE),
+    so what it reads cannot change before it writes.  A read transaction still open is committed first.
+    On Postgres it is a plain BEGIN (writers lock rows with SELECT ... FOR UPDATE)."""
+    if session.in_transaction():
+        connection = await session.connection()
+        if connection.get_execution_options().get(WRITE, False):
+            return  # already a writer
+        await session.commit()  # end the read transaction (expire_on_commit=False: objects stay loaded)
+    await session.connection(execution_options={WRITE: True})
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -14,19 +15,33 @@ _DUMMY_HASH = _hasher.hash("not-a-real-password")
 _TOKEN_SALT = "mahjong.access-token"
 
 
+# argon2 is deliberately slow and CPU-bound: it runs in its own small pool of threads, so a burst of logins
+# queues there instead of taking every core from the event loop (Settings.password_hash_workers).
+_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
+
+
+def set_hash_workers(workers: int) -> None:
+    """Size the argon2 pool (at startup, from ``Settings.password_hash_workers``)."""
+    global _pool
+    if _pool._max_workers != workers:
+        old, _pool = _pool, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2")
+        old.shutdown(wait=False)
+
+
 async def hash_password(password: str) -> str:
-    # argon2 is deliberately slow; keep it off the event loop.
-    return await asyncio.to_thread(_hasher.hash, password)
+    # Looked up at call time: tests swap in a cheaper hasher.
+    return await asyncio.get_running_loop().run_in_executor(_pool, lambda: _hasher.hash(password))
 
 
 async def verify_password(password: str, password_hash: str | None) -> bool:
+    """Call with no database transaction open: this takes tens of milliseconds of CPU."""
     def _verify() -> bool:
         try:
             return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
         except (VerificationError, InvalidHashError):
             return False
 
-    return await asyncio.to_thread(_verify)
+    return await asyncio.get_running_loop().run_in_executor(_pool, _verify)
 
 
 def create_access_token(user_id: int, *, secret_key: str) -> str:

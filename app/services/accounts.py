@@ -9,6 +9,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import begin_write
 from app.core.security import hash_password, verify_password
 from app.game.names import LANGUAGES, Language
 from app.models import LedgerEntry, User
@@ -68,6 +69,7 @@ async def register(
         coins=welcome_grant,
         rank_points=0,
     )
+    await begin_write(session)
     session.add(user)
     try:
         await session.flush()
@@ -98,6 +100,7 @@ async def authenticate(session: AsyncSession, *, username: str, password: str) -
     user = None
     if key is not None:
         user = await session.scalar(select(User).where(User.username_key == key))
+    await session.commit()  # argon2 runs outside any transaction (issue 9: it held SQLite's write lock)
     # Always verify (against a dummy hash when there is no such user) so timing reveals nothing.
     ok = await verify_password(password, user.password_hash if user else None)
     return user if ok else None
@@ -123,6 +126,7 @@ async def set_language(session: AsyncSession, *, user_id: int, language: Languag
     if language is not None and language not in LANGUAGES:
         raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}", field="language",
                            reason="choices", choices=list(LANGUAGES))
+    await begin_write(session)
     await session.execute(update(User).where(User.id == user_id).values(language=language))
     await session.commit()
     user = await session.get(User, user_id, populate_existing=True)

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import begin_write
 from app.models import LedgerEntry, User
 from app.services import audit
 from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
@@ -32,6 +33,7 @@ async def lock_users(session: AsyncSession, user_ids: Iterable[int]) -> dict[int
     (see app.core.db).  populate_existing: an account loaded earlier in this session must not keep a stale
     balance.
     """
+    await begin_write(session)
     ids = sorted(set(user_ids))
     rows = await session.scalars(
         select(User)

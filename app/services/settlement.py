@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import begin_write
 from app.game.rooms import Room
 from app.game.variants import VARIANTS, Variant
 from app.models import Hand
@@ -143,6 +144,7 @@ async def settle_hand(
 
     try:
         # Lock first, then look for the hand: a concurrent duplicate waits here and then finds it.
+        await begin_write(session)
         users = await lock_users(session, humans) if not practice else {}
         previous = await _find(session, hand_key)
         if previous is not None:

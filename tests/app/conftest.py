@@ -68,6 +68,9 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         redis_url=None,
         welcome_grant=50_000,
         web_dir=tmp_path / "no-web",
+        # One client address registers every test's players; tests of the throttles set their own.
+        register_per_ip=10_000,
+        login_per_ip=10_000,
     )
 
 

@@ -91,6 +91,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         redis_url=None,  # explicit: CI exports REDIS_URL
         welcome_grant=50_000,
         web_dir=ROOT / "web",
+        register_per_ip=10_000,  # every browser test registers from 127.0.0.1
+        login_per_ip=10_000,
     )
     # The test/bench settings: bots answer at once, no claim hold, rule timers shortened.
     table_settings = TableSettings(

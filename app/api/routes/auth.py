@@ -1,19 +1,35 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+import unicodedata
 
-from app.api.deps import SessionDep, SettingsDep
+from fastapi import APIRouter, Request, status
+
+from app.api.deps import SessionDep, SettingsDep, StateDep
 from app.core.config import Settings
 from app.core.security import create_access_token
+from app.core.throttle import Throttle, retry_after
 from app.models import User
 from app.schemas import Credentials, MeOut, RegisterIn, TokenOut
 from app.services import accounts
-from app.services.errors import ErrorCode, Unauthorized
+from app.services.errors import ErrorCode, RateLimited, Unauthorized
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
 # The same words whether the name or the password was wrong: no probing for which accounts exist.
 BAD_LOGIN = "incorrect username or password"
+
+
+def client_ip(request: Request) -> str:
+    """The peer address (behind a proxy, run uvicorn with --proxy-headers so this is the client's)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _throttled(throttle: Throttle, key: str, scope: str, *, count: bool = True) -> None:
+    wait = throttle.hit(key) if count else throttle.wait(key)
+    if wait:
+        seconds = retry_after(wait)
+        raise RateLimited(f"too many attempts; try again in {seconds} s", scope=scope, retry_after=int(seconds),
+                          headers={"Retry-After": seconds})
 
 
 def _token(user: User, settings: Settings) -> TokenOut:
@@ -24,9 +40,12 @@ def _token(user: User, settings: Settings) -> TokenOut:
     )
 
 
-@router.post("/register", status_code=status.HTTP_201_CREATED, responses={409: {"description": "name taken"}})
-async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep) -> TokenOut:
-    """Create an account (with the welcome grant of coins) and log it in."""
+@router.post("/register", status_code=status.HTTP_201_CREATED,
+             responses={409: {"description": "name taken"}, 429: {"description": "too many registrations"}})
+async def register(body: RegisterIn, request: Request, session: SessionDep, settings: SettingsDep,
+                   state: StateDep) -> TokenOut:
+    """Create an account (with the welcome grant of coins) and log it in.  Throttled per IP."""
+    _throttled(state.throttles.register_ip, client_ip(request), "ip")
     user = await accounts.register(
         session,
         username=body.username,
@@ -36,9 +55,16 @@ async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep)
     return _token(user, settings)
 
 
-@router.post("/login", responses={401: {"description": BAD_LOGIN}})
-async def login(body: Credentials, session: SessionDep, settings: SettingsDep) -> TokenOut:
+@router.post("/login", responses={401: {"description": BAD_LOGIN}, 429: {"description": "too many attempts"}})
+async def login(body: Credentials, request: Request, session: SessionDep, settings: SettingsDep,
+                state: StateDep) -> TokenOut:
+    """Throttled per IP (every attempt) and per username (failed attempts): 429 with Retry-After."""
+    throttles = state.throttles
+    name_key = unicodedata.normalize("NFKC", body.username).casefold()
+    _throttled(throttles.login_ip, client_ip(request), "ip")
+    _throttled(throttles.login_user, name_key, "username", count=False)
     user = await accounts.authenticate(session, username=body.username, password=body.password)
     if user is None:
+        throttles.login_user.hit(name_key)
         raise Unauthorized(BAD_LOGIN, ErrorCode.BAD_CREDENTIALS)
     return _token(user, settings)

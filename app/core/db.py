@@ -64,8 +64,8 @@ async def begin_write(session: AsyncSession) -> None:
     so what it reads cannot change before it writes.  A read transaction still open is committed first.
     On Postgres it is a plain BEGIN (writers lock rows with SELECT ... FOR UPDATE)."""
     if session.in_transaction():
-        connection = await session.connection()
-        if connection.get_execution_options().get(WRITE, False):
+        connection = (await session.connection()).sync_connection
+        if connection is not None and connection.get_execution_options().get(WRITE, False):
             return  # already a writer
         await session.commit()  # end the read transaction (expire_on_commit=False: objects stay loaded)
     await session.connection(execution_options={WRITE: True})

@@ -71,17 +71,19 @@ def _scorer_defaults(variant: str) -> dict[str, Any]:
 
 
 def _rule_docs(variant: str) -> dict[str, tuple[str, str]]:
-    """Item key → (Chinese name, unit) from the scorer's rule table."""
+    """Item key → (繁體 name, unit) from the scorer's rule table and ``engine.scoring.names``."""
+    from engine.scoring.names import item_name
+
     if variant == "taipao":
         from engine.scoring.taipao.table import RULES as TAIPAO_RULES
 
-        return {r.key: (r.name, "tai") for r in TAIPAO_RULES}
+        return {r.key: (r.names.zh_hant, "tai") for r in TAIPAO_RULES}
     rules = import_module(f"engine.scoring.{variant}.rules").RULES
-    out = {r.key: (r.name, r.unit) for r in rules}
+    out = {r.key: (r.names.zh_hant, r.unit) for r in rules}
     if variant == "taiwan":
         from engine.scoring.taiwan.options import SPECIAL_ITEMS
 
-        out.update({k: (name, "tai") for k, (name, _) in SPECIAL_ITEMS.items()})
+        out.update({k: (item_name(variant, k).zh_hant, "tai") for k in SPECIAL_ITEMS})
     return out
 
 

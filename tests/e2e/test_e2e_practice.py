@@ -104,7 +104,8 @@ def test_phone_sized_table_and_result(browser: Browser, base_url: str, artifacts
     page = context.new_page()
     try:
         register(page, unique_name("ph"))
-        expect(page.locator("#lang-toggle")).to_have_text("中文")  # English from the browser's language
+        # English from the browser's language (locale en-US)
+        expect(page.locator("#lang-switch [data-lang=en]")).to_have_attribute("aria-pressed", "true")
         start_practice(page, "taiwan")
         play_some_turns(page, 6)
         page.screenshot(path=artifacts / "table-taiwan-phone.png")
@@ -141,19 +142,19 @@ def test_reconnects_after_a_dropped_connection_and_shows_errors(page: Page) -> N
 def test_stays_logged_in_across_reloads_and_switches_language(page: Page) -> None:
     name = unique_name("lg")
     register(page, name)
-    page.locator("#lang-toggle").click()
+    page.locator("#lang-switch [data-lang=en]").click()
     expect(page.locator(".practice h3")).to_contain_text("Practice")
     page.reload()
     expect(page.locator("#me-name")).to_have_text(name)  # the token is in localStorage
     expect(page.locator(".practice h3")).to_contain_text("Practice")  # and so is the language
-    page.locator("#lang-toggle").click()
+    page.locator("#lang-switch [data-lang=zh-Hant]").click()
     expect(page.locator(".practice h3")).to_contain_text("練習")
-    # Wrong password: the server's words are shown.
+    # Wrong password: said in the player's language (not the server's English).
     page.locator("#logout").click()
     page.locator("#auth-username").fill(name)
     page.locator("#auth-password").fill("wrong password")
     page.locator("#auth-submit").click()
-    expect(page.locator("#auth-error")).to_contain_text("incorrect username or password")
+    expect(page.locator("#auth-error")).to_contain_text("帳號或密碼錯誤")
 
 
 @pytest.mark.parametrize("variant", ["taiwan"])

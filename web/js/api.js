@@ -1,17 +1,25 @@
 // @ts-check
 /**
- * The REST API (app/api): accounts, rooms, tables.  Every failure becomes an `ApiError` whose message is
- * the server's own words (`detail`), so the UI can show it instead of swallowing it.
+ * The REST API (app/api): accounts, rooms, tables.  Every failure becomes an `ApiError` carrying the
+ * server's stable `code` and `params` (rendered in the player's language by i18n.errorWords) and, for logs
+ * and the English UI, its English `detail`.
  */
 
 const TOKEN_KEY = "mj.token";
 
 export class ApiError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
+  /**
+   * @param {number} status 0 when the server could not be reached
+   * @param {string} message the server's English detail (or the network error)
+   * @param {string | null} [code] the server's stable error code, e.g. "room_entry_coins"
+   * @param {Record<string, any> | null} [params] the values the message is built from
+   */
+  constructor(status, message, code = null, params = null) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -64,7 +72,10 @@ export async function request(path, { method = "GET", body, auth = true } = {}) 
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) throw new ApiError(response.status, errorText(data, `${response.status} ${response.statusText}`));
+  if (!response.ok) {
+    const code = typeof data?.code === "string" ? data.code : null;
+    throw new ApiError(response.status, errorText(data, `${response.status} ${response.statusText}`), code, data?.params ?? null);
+  }
   return data;
 }
 
@@ -74,6 +85,8 @@ export const api = {
   /** @param {string} username @param {string} password */
   login: (username, password) => request("/api/auth/login", { method: "POST", body: { username, password }, auth: false }),
   me: () => request("/api/me"),
+  /** Remember the client language on the account. @param {string | null} language */
+  setLanguage: (language) => request("/api/me", { method: "PATCH", body: { language } }),
   ledger: () => request("/api/me/ledger"),
   rooms: () => request("/api/rooms", { auth: false }),
   variants: () => request("/api/variants", { auth: false }),

@@ -6,7 +6,7 @@
 
 import { ApiError, getToken } from "./api.js";
 import { initialState } from "./state.js";
-import { t } from "./i18n.js";
+import { errorWords, t } from "./i18n.js";
 import { logout } from "./screens/auth.js";
 
 export const TABLE_KEY = "mj.table";
@@ -48,10 +48,18 @@ export function toast(text, kind = "error") {
   setTimeout(() => el.remove(), kind === "error" ? 8000 : 4000);
 }
 
-/** @param {unknown} err */
+/**
+ * An error in the player's language: a server error from its code and params (never its English text in a
+ * Chinese UI), a network failure as such, anything else as a generic message.
+ * @param {unknown} err
+ */
 export function errorMessage(err) {
-  if (err instanceof ApiError) return err.status === 0 ? `${t("error.network")} (${err.message})` : err.message;
-  return err instanceof Error ? err.message : String(err);
+  if (err instanceof ApiError) {
+    if (err.status === 0) return t("error.network");
+    return errorWords({ code: err.code, params: err.params, status: err.status, detail: err.message });
+  }
+  console.error(err); // a bug in the client: the console has the details, the player a sentence
+  return t("error.unknown");
 }
 
 /** @param {unknown} err */

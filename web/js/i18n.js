@@ -1,437 +1,154 @@
 // @ts-check
 /**
- * Traditional Chinese and English.  `t(key, params)` looks a string up in the current language;
- * `{name}` placeholders are filled from `params`.  Elements with `data-i18n="key"` (text) or
+ * The client's three languages: 简体中文 (`zh-Hans`), 繁體中文 (`zh-Hant`) and English (`en`).
+ *
+ * Every string lives once, in `strings.json`: one row per key with all three languages side by side (a test
+ * fails if a row lacks one, and checks with OpenCC that the 简体 and 繁體 columns correspond).  Names the
+ * server owns (rooms, rank titles, scoring items) arrive as `{zh_hans, zh_hant, en}` and are picked with
+ * `localName`.  `t(key, params)` fills `{name}` placeholders; elements with `data-i18n="key"` (text) or
  * `data-i18n-attr="attr:key,attr:key"` are refreshed by `applyI18n(root)`.
+ *
+ * The language: the player's last choice in this browser (localStorage), else the account's (set by the
+ * caller after login), else the browser's languages on a first visit (`detectLanguage`).
  */
 
-/** @typedef {"zh" | "en"} Lang */
+import STRINGS from "./strings.json" with { type: "json" };
+
+/** @typedef {"zh-Hans" | "zh-Hant" | "en"} Lang */
+
+/** @type {readonly Lang[]} */
+export const LANGS = ["zh-Hans", "zh-Hant", "en"];
 
 const STORAGE_KEY = "mj.lang";
 
-/** @type {Record<Lang, Record<string, string>>} */
-const STRINGS = {
-  zh: {
-    "app.title": "麻將",
-    "lang.switch": "English",
-    "lang.switch.label": "Switch to English",
-    "auth.login": "登入",
-    "auth.register": "註冊",
-    "auth.username": "帳號",
-    "auth.password": "密碼",
-    "auth.logout": "登出",
-    "auth.have_account": "已有帳號？登入",
-    "auth.need_account": "沒有帳號？註冊",
-    "auth.welcome": "歡迎！註冊即送金幣。",
-    "me.coins": "金幣",
-    "me.points": "積分",
-    "me.title": "稱號",
-    "lobby.title": "大廳",
-    "lobby.practice": "練習（與電腦對戰，不計金幣）",
-    "lobby.practice.start": "開始練習：{variant}",
-    "lobby.rooms": "金幣房間",
-    "lobby.stake": "每點 {coins} 金幣",
-    "lobby.entry": "入場需 {coins} 金幣",
-    "lobby.cannot_afford": "金幣不足：需 {need}，你有 {have}",
-    "lobby.create": "開桌",
-    "lobby.variant": "玩法",
-    "lobby.no_tables": "還沒有牌桌",
-    "lobby.sit": "坐下",
-    "lobby.stand": "起身",
-    "lobby.empty_seat": "空位",
-    "lobby.bot": "電腦",
-    "lobby.waiting": "等待玩家",
-    "lobby.playing": "對局中",
-    "lobby.finished": "已結束",
-    "lobby.enter": "進入牌桌",
-    "lobby.your_table": "你的牌桌",
-    "lobby.live": "即時",
-    "lobby.offline": "重新連線中…",
-    "lobby.seats": "{taken}/{total} 人",
-    "room.beginner": "初級",
-    "room.intermediate": "中級",
-    "room.advanced": "高級",
-    "variant.tiantai": "天台",
-    "variant.taipao": "台炮",
-    "variant.taiwan": "台灣",
-    "variant.tiantai.long": "天台麻將（三人）",
-    "variant.taipao.long": "台炮麻將（四人）",
-    "variant.taiwan.long": "台灣16張（四人）",
-    "table.leave": "離開",
-    "table.back_to_lobby": "回大廳",
-    "table.hand": "第 {n} 局",
-    "table.round": "{wind}風圈",
-    "table.wall": "餘牌 {n}",
-    "table.dealer": "莊",
-    "table.streak": "連莊 {n}",
-    "table.wildcards": "財神",
-    "table.indicators": "翻牌",
-    "table.commitment": "牌牆承諾",
-    "table.dice": "骰子",
-    "table.practice": "練習桌",
-    "table.connecting": "連線中…",
-    "table.reconnecting": "連線中斷，重新連線中…",
-    "table.connected": "已連線",
-    "table.waiting_players": "等待所有玩家連線…",
-    "table.waiting_hand": "等待下一局…",
-    "table.auto": "託管",
-    "table.offline": "離線",
-    "table.bot": "電腦",
-    "table.you": "你",
-    "table.your_turn": "輪到你",
-    "table.choose": "請選擇",
-    "table.choose_tile": "請選擇要打出的牌",
-    "table.cancel": "取消",
-    "table.back": "我回來了",
-    "table.kong_attempt": "{name} 加槓 {tile}：可搶槓",
-    "table.split_deal": "分牌",
-    "table.hand_void": "本局作廢（伺服器出錯），金幣未變動；將重新發牌。",
-    "table.reveal": "{name} 眼牌",
-    "table.turn_of": "{name} 出牌中",
-    "table.seconds": "{n} 秒",
-    "table.one_click": "單擊出牌",
-    "table.flowers": "花牌",
-    "table.melds": "副露",
-    "table.river": "牌河",
-    "table.concealed": "手牌",
-    "table.drawn": "摸到的牌",
-    "table.hand_of": "{name} 的手牌",
-    "table.river_of": "{name} 的牌河",
-    "table.last_discard": "最後打出",
-    "table.game_over": "牌局結束",
-    "table.game_over.rounds_complete": "所有圈數已打完。",
-    "table.game_over.player_left": "有玩家金幣不足離座。",
-    "table.game_over.server_error": "伺服器錯誤，牌局終止（本局未結算）。",
-    "table.game_over.table_closed": "牌桌已關閉。",
-    "decl.ready": "聽",
-    "decl.eye": "眼牌",
-    "decl.miji": "Miji",
-    "act.chow": "吃",
-    "act.pong": "碰",
-    "act.kong": "槓",
-    "act.ready": "聽",
-    "act.win": "胡",
-    "act.pass": "過",
-    "act.eye": "眼牌",
-    "act.miji": "Miji",
-    "act.kill_pig": "杀猪",
-    "act.discard": "打",
-    "result.title": "本局結果",
-    "result.draw": "流局",
-    "result.winner": "{name} 胡牌",
-    "result.win_kind": "胡法",
-    "result.from": "放槍：{name}",
-    "result.winning_tile": "胡牌張",
-    "result.items": "台數",
-    "result.payments": "支付",
-    "result.payer": "付",
-    "result.payee": "收",
-    "result.points": "點數",
-    "result.coins": "金幣",
-    "result.reason": "原因",
-    "result.net": "淨點數",
-    "result.coin_delta": "金幣變動",
-    "result.coins_after": "結餘",
-    "result.forfeited": "不足未付",
-    "result.seed": "洗牌種子",
-    "result.salt": "鹽",
-    "result.verified": "已驗證：sha256(種子‖鹽) = 承諾",
-    "result.not_verified": "無法驗證承諾",
-    "result.mismatch": "承諾不符！",
-    "result.next": "下一局",
-    "result.close": "關閉",
-    "result.void": "本局作廢，金幣未變動。",
-    "result.practice": "練習局：不計金幣。",
-    "result.no_items": "—",
-    "result.total": "合計",
-    "unit.tai": "台",
-    "unit.hu": "胡",
-    "total.tai": "合計台數",
-    "total.hu": "合計胡數",
-    "total.dealer_tai": "莊家台",
-    "total.base": "底台",
-    "total.bonus": "加台",
-    "total.total": "總台數",
-    "total.score": "得分",
-    "total.raw": "原始分",
-    "win.discard": "放槍胡",
-    "win.self_draw": "自摸",
-    "win.kong_replacement": "槓上開花",
-    "win.flower_replacement": "花上自摸",
-    "win.rob_kong": "搶槓",
-    "win.split_deal": "分牌胡",
-    "win.kill_pig": "杀猪",
-    "win.eight_flowers": "八仙過海",
-    "win.seven_rob_one": "七搶一",
-    "reason.win": "胡牌",
-    "reason.discard": "放槍",
-    "reason.self_draw": "自摸",
-    "reason.heavenly": "天胡",
-    "reason.earthly": "地胡",
-    "reason.base_diff": "輸家互算",
-    "reason.sifeng_baopei": "四風包賠",
-    "reason.eye_penalty": "眼牌罰",
-    "reason.kong_replacement": "槓上開花",
-    "reason.flower_replacement": "花上自摸",
-    "reason.rob_kong": "搶槓",
-    "reason.split_deal": "分牌",
-    "reason.kill_pig": "杀猪",
-    "reason.eight_flowers": "八仙過海",
-    "reason.seven_rob_one": "七搶一",
-    "error.title": "錯誤",
-    "error.network": "無法連線到伺服器",
-    "error.code.malformed": "訊息格式錯誤",
-    "error.code.stale": "動作已過時",
-    "error.code.not_your_turn": "還沒輪到你",
-    "error.code.not_legal": "不合法的動作",
-    "error.code.already_answered": "已經回應過了",
-    "error.code.hand_over": "本局已結束",
-    "error.code.bad_seat": "座位錯誤",
-    "error.code.busy": "伺服器忙碌，請再試一次",
-    "error.code.internal": "伺服器內部錯誤",
-    "close.4001": "此座位已在其他視窗開啟。",
-    "close.4003": "你不在這張牌桌。",
-    "close.4004": "這張牌桌沒有進行中的牌局。",
-    "close.1008": "登入已失效，請重新登入。",
-    "keys.help": "快捷鍵：C 吃 · P 碰 · K 槓 · H 胡 · R 聽 · E 眼牌 · M Miji · X 杀猪 · 空白鍵 過 · ←/→ 選牌 · Enter 出牌 · 1–9 選擇 · Esc 取消",
-  },
-  en: {
-    "app.title": "Mahjong",
-    "lang.switch": "中文",
-    "lang.switch.label": "切換到中文",
-    "auth.login": "Log in",
-    "auth.register": "Register",
-    "auth.username": "Username",
-    "auth.password": "Password",
-    "auth.logout": "Log out",
-    "auth.have_account": "Have an account? Log in",
-    "auth.need_account": "No account? Register",
-    "auth.welcome": "Welcome! New accounts get free coins.",
-    "me.coins": "Coins",
-    "me.points": "積分 Rank points",
-    "me.title": "Title",
-    "lobby.title": "Lobby",
-    "lobby.practice": "Practice against bots (no coins)",
-    "lobby.practice.start": "Practice: {variant}",
-    "lobby.rooms": "Coin rooms",
-    "lobby.stake": "{coins} coins per point",
-    "lobby.entry": "Entry: {coins} coins",
-    "lobby.cannot_afford": "Not enough coins: need {need}, you have {have}",
-    "lobby.create": "Create table",
-    "lobby.variant": "Variant",
-    "lobby.no_tables": "No tables yet",
-    "lobby.sit": "Sit",
-    "lobby.stand": "Stand up",
-    "lobby.empty_seat": "empty",
-    "lobby.bot": "bot",
-    "lobby.waiting": "waiting",
-    "lobby.playing": "playing",
-    "lobby.finished": "finished",
-    "lobby.enter": "Go to table",
-    "lobby.your_table": "Your table",
-    "lobby.live": "live",
-    "lobby.offline": "reconnecting…",
-    "lobby.seats": "{taken}/{total} seated",
-    "room.beginner": "Beginner",
-    "room.intermediate": "Intermediate",
-    "room.advanced": "Advanced",
-    "variant.tiantai": "天台 Tiantai",
-    "variant.taipao": "台炮 Taipao",
-    "variant.taiwan": "台灣 Taiwan",
-    "variant.tiantai.long": "天台麻將 Tiantai (3 players)",
-    "variant.taipao.long": "台炮麻将 Taipao (4 players)",
-    "variant.taiwan.long": "台灣16張 Taiwan 16-tile (4 players)",
-    "table.leave": "Leave",
-    "table.back_to_lobby": "Back to lobby",
-    "table.hand": "Hand {n}",
-    "table.round": "{wind} round",
-    "table.wall": "Wall {n}",
-    "table.dealer": "Dealer",
-    "table.streak": "Streak {n}",
-    "table.wildcards": "財神 Jokers",
-    "table.indicators": "Turned",
-    "table.commitment": "Wall commitment",
-    "table.dice": "Dice",
-    "table.practice": "Practice",
-    "table.connecting": "Connecting…",
-    "table.reconnecting": "Connection lost; reconnecting…",
-    "table.connected": "Connected",
-    "table.waiting_players": "Waiting for every player to connect…",
-    "table.waiting_hand": "Waiting for the next hand…",
-    "table.auto": "auto-play",
-    "table.offline": "offline",
-    "table.bot": "bot",
-    "table.you": "you",
-    "table.your_turn": "Your turn",
-    "table.choose": "Choose",
-    "table.choose_tile": "Choose the tile to discard",
-    "table.cancel": "Cancel",
-    "table.back": "I'm back",
-    "table.kong_attempt": "{name} adds a kong with {tile}: it can be robbed",
-    "table.split_deal": "分牌 split deal",
-    "table.hand_void": "The server voided this hand: no coins moved; the next hand is dealt.",
-    "table.reveal": "{name} declared 眼牌",
-    "table.turn_of": "{name} to play",
-    "table.seconds": "{n} s",
-    "table.one_click": "One-click discard",
-    "table.flowers": "Flowers",
-    "table.melds": "Melds",
-    "table.river": "Discards",
-    "table.concealed": "Hand",
-    "table.drawn": "Drawn tile",
-    "table.hand_of": "{name}'s hand",
-    "table.river_of": "{name}'s discards",
-    "table.last_discard": "last discard",
-    "table.game_over": "Game over",
-    "table.game_over.rounds_complete": "All rounds are played.",
-    "table.game_over.player_left": "A player ran out of coins and left.",
-    "table.game_over.server_error": "Server error: the game stopped (this hand moved no coins).",
-    "table.game_over.table_closed": "The table closed.",
-    "decl.ready": "Ready",
-    "decl.eye": "眼牌",
-    "decl.miji": "Miji",
-    "act.chow": "Chow",
-    "act.pong": "Pong",
-    "act.kong": "Kong",
-    "act.ready": "Ready",
-    "act.win": "Win",
-    "act.pass": "Pass",
-    "act.eye": "Eye",
-    "act.miji": "Miji",
-    "act.kill_pig": "Kill pig",
-    "act.discard": "Discard",
-    "result.title": "Hand result",
-    "result.draw": "Drawn hand (no winner)",
-    "result.winner": "{name} wins",
-    "result.win_kind": "Win",
-    "result.from": "Discarded by {name}",
-    "result.winning_tile": "Winning tile",
-    "result.items": "Scoring",
-    "result.payments": "Payments",
-    "result.payer": "Payer",
-    "result.payee": "Payee",
-    "result.points": "Points",
-    "result.coins": "Coins",
-    "result.reason": "Reason",
-    "result.net": "Net points",
-    "result.coin_delta": "Coins won/lost",
-    "result.coins_after": "Balance",
-    "result.forfeited": "Could not pay",
-    "result.seed": "Wall seed",
-    "result.salt": "Salt",
-    "result.verified": "Verified: sha256(seed ‖ salt) = commitment",
-    "result.not_verified": "Commitment not checked",
-    "result.mismatch": "Commitment does not match!",
-    "result.next": "Next hand",
-    "result.close": "Close",
-    "result.void": "The hand was voided: no coins moved.",
-    "result.practice": "Practice hand: no coins move.",
-    "result.no_items": "—",
-    "result.total": "Total",
-    "unit.tai": "台",
-    "unit.hu": "胡",
-    "total.tai": "Total 台",
-    "total.hu": "Total 胡",
-    "total.dealer_tai": "Dealer 台",
-    "total.base": "Base 台",
-    "total.bonus": "Bonus 台",
-    "total.total": "Total 台",
-    "total.score": "Score",
-    "total.raw": "Raw score",
-    "win.discard": "on a discard",
-    "win.self_draw": "自摸 self-drawn",
-    "win.kong_replacement": "槓上開花 on a kong replacement",
-    "win.flower_replacement": "on a flower replacement",
-    "win.rob_kong": "搶槓 robbing a kong",
-    "win.split_deal": "分牌 split deal",
-    "win.kill_pig": "杀猪 kill the pig",
-    "win.eight_flowers": "八仙過海 eight flowers",
-    "win.seven_rob_one": "七搶一 seven rob one",
-    "reason.win": "win",
-    "reason.discard": "discard",
-    "reason.self_draw": "self-drawn",
-    "reason.heavenly": "天胡 heavenly",
-    "reason.earthly": "地胡 earthly",
-    "reason.base_diff": "losers settle",
-    "reason.sifeng_baopei": "四風包賠 liable",
-    "reason.eye_penalty": "眼牌 penalty",
-    "reason.kong_replacement": "kong replacement",
-    "reason.flower_replacement": "flower replacement",
-    "reason.rob_kong": "robbing a kong",
-    "reason.split_deal": "split deal",
-    "reason.kill_pig": "kill the pig",
-    "reason.eight_flowers": "eight flowers",
-    "reason.seven_rob_one": "seven rob one",
-    "error.title": "Error",
-    "error.network": "Cannot reach the server",
-    "error.code.malformed": "Malformed message",
-    "error.code.stale": "That action came too late",
-    "error.code.not_your_turn": "It is not your turn",
-    "error.code.not_legal": "That action is not allowed",
-    "error.code.already_answered": "You already answered",
-    "error.code.hand_over": "The hand is over",
-    "error.code.bad_seat": "Wrong seat",
-    "error.code.busy": "The server is busy; try again",
-    "error.code.internal": "Internal server error",
-    "close.4001": "This seat was opened in another window.",
-    "close.4003": "You are not seated at this table.",
-    "close.4004": "No game is running at this table.",
-    "close.1008": "Your login expired; please log in again.",
-    "keys.help": "Keys: C chow · P pong · K kong · H win · R ready · E eye · M Miji · X kill pig · Space pass · ←/→ pick a tile · Enter discard · 1–9 choose · Esc cancel",
-  },
-};
+/** @type {Record<string, Record<Lang, string>>} */
+const TABLE = STRINGS;
 
-/** @type {Lang} */
-let current = detect();
-/** @type {Set<() => void>} */
-const listeners = new Set();
+/**
+ * The language for a browser's preference list (navigator.languages / Accept-Language), first match wins:
+ * zh-CN, zh-SG, zh-Hans* → 简体; zh-TW, zh-HK, zh-MO, zh-Hant* → 繁體; another zh → 简体 (most readers);
+ * en* → English; anything else is skipped, and English if nothing matches.
+ * @param {readonly string[]} languages @returns {Lang}
+ */
+export function detectLanguage(languages) {
+  for (const raw of languages) {
+    const tag = String(raw).trim().toLowerCase().replace(/_/g, "-");
+    if (tag === "zh" || tag.startsWith("zh-")) {
+      const parts = tag.split("-");
+      if (parts.includes("hant")) return "zh-Hant";
+      if (parts.includes("hans")) return "zh-Hans";
+      if (parts.some((p) => p === "tw" || p === "hk" || p === "mo")) return "zh-Hant";
+      return "zh-Hans";
+    }
+    if (tag === "en" || tag.startsWith("en-")) return "en";
+  }
+  return "en";
+}
 
-/** @returns {Lang} */
-function detect() {
+/** A stored choice, if it names a language ("zh" from before 简体 existed meant 繁體). @returns {Lang | null} */
+function savedLanguage() {
   try {
     const saved = globalThis.localStorage?.getItem(STORAGE_KEY);
-    if (saved === "zh" || saved === "en") return saved;
-  } catch { /* storage may be unavailable */ }
-  const nav = globalThis.navigator?.language ?? "zh";
-  return nav.toLowerCase().startsWith("en") ? "en" : "zh";
+    if (saved === "zh") return "zh-Hant";
+    return LANGS.includes(/** @type {Lang} */ (saved)) ? /** @type {Lang} */ (saved) : null;
+  } catch {
+    return null; // storage may be unavailable (private mode)
+  }
 }
+
+/** Was a language chosen in this browser (rather than guessed from its settings)? */
+export function languageChosenHere() {
+  return savedLanguage() !== null;
+}
+
+/** @returns {Lang} */
+function initialLanguage() {
+  const nav = globalThis.navigator;
+  return savedLanguage() ?? detectLanguage(nav?.languages?.length ? nav.languages : [nav?.language ?? "en"]);
+}
+
+/** @type {Lang} */
+let current = initialLanguage();
+/** @type {Set<(lang: Lang) => void>} */
+const listeners = new Set();
 
 export function lang() {
   return current;
 }
 
-/** @param {Lang} next */
-export function setLang(next) {
-  current = next;
-  try { globalThis.localStorage?.setItem(STORAGE_KEY, next); } catch { /* ignore */ }
-  if (globalThis.document) {
-    document.documentElement.lang = next === "zh" ? "zh-Hant" : "en";
-  }
-  for (const fn of listeners) fn();
+/** @param {unknown} value @returns {value is Lang} */
+export function isLang(value) {
+  return LANGS.includes(/** @type {Lang} */ (value));
 }
 
-/** @param {() => void} fn */
+/**
+ * Switch the language and tell every listener (which re-render); `remember` (the default) keeps it as this
+ * browser's choice, which a later visit prefers to the browser's settings.
+ * @param {Lang} next @param {{remember?: boolean}} [options]
+ */
+export function setLang(next, { remember = true } = {}) {
+  if (!isLang(next)) return;
+  current = next;
+  if (remember) {
+    try { globalThis.localStorage?.setItem(STORAGE_KEY, next); } catch { /* ignore */ }
+  }
+  if (globalThis.document) {
+    document.documentElement.lang = next;
+    document.title = t("app.title");
+  }
+  for (const fn of listeners) fn(next);
+}
+
+/** @param {(lang: Lang) => void} fn */
 export function onLangChange(fn) {
   listeners.add(fn);
 }
 
 /**
- * @param {string} key @param {Record<string, string | number>} [params]
+ * @param {string} key @param {Record<string, string | number>} [params] @param {Lang} [language]
  * @returns {string}
  */
-export function t(key, params = {}) {
-  const text = STRINGS[current][key] ?? STRINGS.zh[key] ?? key;
+export function t(key, params = {}, language = current) {
+  const text = TABLE[key]?.[language] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
 /** Is there a string for `key`? @param {string} key */
 export function has(key) {
-  return key in STRINGS[current] || key in STRINGS.zh;
+  return Object.hasOwn(TABLE, key);
+}
+
+/** The field of a server name object for a language. @param {Lang} language */
+function nameField(language) {
+  return language === "zh-Hans" ? "zh_hans" : language === "zh-Hant" ? "zh_hant" : "en";
+}
+
+/**
+ * A server-owned name (`{zh_hans, zh_hant, en}`: rooms, titles, scoring items) in the current language;
+ * `fallback` (e.g. the item key) when the server sent none.
+ * @param {Record<string, string> | null | undefined} names @param {string} [fallback]
+ */
+export function localName(names, fallback = "") {
+  return names?.[nameField(current)] ?? fallback;
 }
 
 /** @param {number} n */
 export function formatNumber(n) {
-  return new Intl.NumberFormat(current === "zh" ? "zh-Hant" : "en").format(n);
+  return new Intl.NumberFormat(current).format(n);
+}
+
+/**
+ * A server error in words of the current language: its stable `code` (with `params`) if the table knows it,
+ * else a message for the HTTP status, else a generic one.  The server's English `detail` is never shown in
+ * a Chinese UI.
+ * @param {{code?: string | null, params?: Record<string, any> | null, status?: number, detail?: string | null}} err
+ */
+export function errorWords(err) {
+  const params = err.params ?? {};
+  if (err.code && has(`error.code.${err.code}`)) return t(`error.code.${err.code}`, params);
+  if (current === "en" && err.detail) return err.detail;
+  if (err.status && has(`error.http.${err.status}`)) return t(`error.http.${err.status}`);
+  return t("error.unknown");
 }
 
 /** Refresh `data-i18n` text and `data-i18n-attr` attributes under `root`. @param {ParentNode} root */
@@ -446,5 +163,3 @@ export function applyI18n(root) {
     }
   }
 }
-
-export const LANGS = /** @type {const} */ (["zh", "en"]);

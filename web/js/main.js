@@ -5,9 +5,9 @@
  */
 
 import { api, ApiError, getToken } from "./api.js";
-import { applyI18n, lang, onLangChange, setLang } from "./i18n.js";
+import { applyI18n, isLang, lang, onLangChange, setLang } from "./i18n.js";
 import { $, app, showError, showView, ONE_CLICK_KEY, TABLE_KEY } from "./app.js";
-import { bootAuth, logout, renderAuth, renderMe } from "./screens/auth.js";
+import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } from "./screens/auth.js";
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
@@ -26,6 +26,7 @@ async function route() {
     showError(err);
     return;
   }
+  syncLanguage(app.me);
   renderMe();
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
   const m = location.hash.match(/^#\/table\/([\w-]+)/);
@@ -43,11 +44,23 @@ async function route() {
   enterLobby();
 }
 
+/** The switch shows which of 简体 / 繁體 / English is on. */
+function renderLangSwitch() {
+  for (const button of document.querySelectorAll("#lang-switch [data-lang]")) {
+    button.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (button).dataset.lang === lang()));
+  }
+}
+
 function boot() {
-  setLang(lang());
+  setLang(lang(), { remember: false }); // guessed from the browser until the player picks one
   applyI18n(document);
+  renderLangSwitch();
   bootAuth();
-  $("lang-toggle").addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
+  $("lang-switch").addEventListener("click", (e) => {
+    const button = /** @type {HTMLElement} */ (e.target).closest("[data-lang]");
+    const next = /** @type {HTMLElement | null} */ (button)?.dataset.lang;
+    if (isLang(next)) chooseLanguage(next);
+  });
   $("leave-table").addEventListener("click", leaveTable);
   const oneClick = /** @type {HTMLInputElement} */ ($("one-click"));
   oneClick.checked = app.ui.oneClick;
@@ -57,6 +70,7 @@ function boot() {
   });
   onLangChange(() => {
     applyI18n(document);
+    renderLangSwitch();
     renderAuth();
     renderMe();
     renderLobby();

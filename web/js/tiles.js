@@ -1,19 +1,14 @@
 // @ts-check
 /**
  * Tile codes (the engine's notation, RULES.md §0) → names, accessible labels, art and Unicode.
- * Pure: no DOM.  `1m..9m` 萬, `1p..9p` 筒, `1s..9s` 條, `1z..7z` 東南西北中發白, `1f..8f` 春夏秋冬梅蘭菊竹.
+ * Pure: no DOM (names come from the i18n table).  `1m..9m` 萬, `1p..9p` 筒, `1s..9s` 條, `1z..7z` 東南西北中發白, `1f..8f` 春夏秋冬梅蘭菊竹.
  */
 
 /** @typedef {string} TileCode  e.g. "5m", "7z", "3f" */
 
+import { lang, t } from "./i18n.js";
+
 const SUITS = "mpszf";
-const ZH_NUMBERS = "一二三四五六七八九";
-const ZH_SUIT = { m: "萬", p: "筒", s: "條" };
-const HONOURS = "東南西北中發白";
-const FLOWERS = "春夏秋冬梅蘭菊竹";
-const EN_SUIT = { m: "Characters", p: "Dots", s: "Bamboo" };
-const EN_HONOURS = ["East", "South", "West", "North", "Red", "Green", "White"];
-const EN_FLOWERS = ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Chrysanthemum", "Bamboo flower"];
 // Unicode Mahjong Tiles block: 萬 U+1F007.., 條 U+1F010.., 筒 U+1F019..; 東南西北 U+1F000..; 中發白 U+1F004..;
 // plum orchid bamboo chrysanthemum U+1F022..25; spring summer autumn winter U+1F026..29; back U+1F02B.
 const UNICODE_BASE = { m: 0x1f007, s: 0x1f010, p: 0x1f019, z: 0x1f000 };
@@ -88,31 +83,37 @@ export function withoutTiles(tiles, remove) {
   return out;
 }
 
-/** Chinese name: 五萬, 三筒, 九條, 東, 白, 春. @param {TileCode} code */
-export function tileNameZh(code) {
-  const n = Number(code[0]);
+/**
+ * A tile's name in a language (the words are the `tile.*` rows of strings.json): 五万 / 五萬 / "5 Characters",
+ * 东 / 東 / "East", 兰 / 蘭 / "Orchid".
+ * @param {TileCode} code @param {import("./i18n.js").Lang} [language]
+ */
+export function tileName(code, language = lang()) {
+  const n = code[0];
   const s = code[1];
-  if (s === "z") return HONOURS[n - 1];
-  if (s === "f") return FLOWERS[n - 1];
-  return ZH_NUMBERS[n - 1] + ZH_SUIT[/** @type {"m"|"p"|"s"} */ (s)];
+  if (s === "z" || s === "f") return t(`tile.${s}.${n}`, {}, language);
+  const num = t(`tile.num.${n}`, {}, language);
+  const suit = t(`tile.suit.${s}`, {}, language);
+  return language === "en" ? `${num} ${suit}` : num + suit;
+}
+
+/** 繁體 name: 五萬, 三筒, 九條, 東, 白, 春. @param {TileCode} code */
+export function tileNameZh(code) {
+  return tileName(code, "zh-Hant");
 }
 
 /** English name: "5 Characters", "East", "Plum". @param {TileCode} code */
 export function tileNameEn(code) {
-  const n = Number(code[0]);
-  const s = code[1];
-  if (s === "z") return EN_HONOURS[n - 1];
-  if (s === "f") return EN_FLOWERS[n - 1];
-  return `${n} ${EN_SUIT[/** @type {"m"|"p"|"s"} */ (s)]}`;
+  return tileName(code, "en");
 }
 
 /**
- * The accessible name of a tile: "五萬 5m"; a hidden tile is "牌背 back".
+ * The accessible name of a tile in the current language plus its code: "五万 5m"; a hidden tile is "牌背 back".
  * @param {TileCode | null | undefined} code
  */
 export function tileLabel(code) {
-  if (!code || code === BACK) return "牌背 back";
-  return `${tileNameZh(code)} ${code}`;
+  if (!code || code === BACK) return lang() === "en" ? t("tile.back") : `${t("tile.back")} back`;
+  return `${tileName(code)} ${code}`;
 }
 
 /** The Unicode character (text presentation forced for 中). @param {TileCode | null} code */
@@ -131,14 +132,9 @@ export function tileAsset(code) {
 
 export const FRONT_ASSET = new URL("front.svg", ASSET_DIR).href;
 
-/** Wind index 0..3 → 東南西北. @param {number} wind */
-export function windZh(wind) {
-  return HONOURS[wind] ?? "?";
-}
-
-/** @param {number} wind */
-export function windEn(wind) {
-  return EN_HONOURS[wind] ?? "?";
+/** Wind index 0..3 → 东南西北 / 東南西北 / East… in a language. @param {number} wind @param {import("./i18n.js").Lang} [language] */
+export function windName(wind, language = lang()) {
+  return wind >= 0 && wind <= 3 ? t(`tile.z.${wind + 1}`, {}, language) : "?";
 }
 
 /** Every tile code of a suit letter, or all 42. @param {string} [suit] */

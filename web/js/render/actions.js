@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The action bar: only what the open prompt offers, as the seed's buttons 吃 碰 槓 聽 胡 過 (plus 眼牌 /
- * Miji for 台灣 and 杀猪 for 台炮).  Several chows or kongs: the first click opens the choice, the second
+ * Miji for 台灣 and 杀猪 for 台炮), written in the player's script (the `act.*` rows of strings.json).  Several chows or kongs: the first click opens the choice, the second
  * picks.  聽 / 眼牌 / Miji are declared with a discard: the button arms the declaration, then a tile click
  * discards with it.  The countdown is drawn from the prompt's deadline.
  */
@@ -11,17 +11,17 @@ import { tileEl } from "./tile.js";
 import { lang, t } from "../i18n.js";
 import { parseTiles } from "../tiles.js";
 
-/** Button order, glyph, English key, shortcut. */
+/** Button order and shortcut; the words are `act.<id>`. */
 export const BUTTONS = [
-  { id: "chow", zh: "吃", key: "C" },
-  { id: "pong", zh: "碰", key: "P" },
-  { id: "kong", zh: "槓", key: "K" },
-  { id: "ready", zh: "聽", key: "R" },
-  { id: "eye", zh: "眼牌", key: "E" },
-  { id: "miji", zh: "Miji", key: "M" },
-  { id: "kill_pig", zh: "杀猪", key: "X" },
-  { id: "win", zh: "胡", key: "H" },
-  { id: "pass", zh: "過", key: "Space" },
+  { id: "chow", key: "C" },
+  { id: "pong", key: "P" },
+  { id: "kong", key: "K" },
+  { id: "ready", key: "R" },
+  { id: "eye", key: "E" },
+  { id: "miji", key: "M" },
+  { id: "kill_pig", key: "X" },
+  { id: "win", key: "H" },
+  { id: "pass", key: "Space" },
 ];
 
 /**
@@ -51,6 +51,8 @@ export function availableButtons(offer) {
 function actionButton(id, pressed, onButton) {
   const spec = BUTTONS.find((b) => b.id === id);
   if (!spec) return null;
+  // The Chinese glyph in the player's script; the English UI shows the 繁體 glyph with the English word.
+  const zh = t(`act.${id}`, {}, lang() === "en" ? "zh-Hant" : lang());
   const en = lang() === "en" ? t(`act.${id}`) : null;
   return h("button", {
     type: "button",
@@ -61,8 +63,8 @@ function actionButton(id, pressed, onButton) {
     title: `${t(`act.${id}`)} (${spec.key})`,
     onclick: () => onButton(id),
   },
-  h("span", { class: "zh" }, spec.zh),
-  en && en !== spec.zh ? h("span", { class: "en" }, en) : null,
+  h("span", { class: "zh" }, zh),
+  en && en !== zh ? h("span", { class: "en" }, en) : null,
   h("kbd", { "aria-hidden": "true" }, spec.key === "Space" ? "␣" : spec.key));
 }
 
@@ -83,7 +85,7 @@ export function actionBarEl(s, handlers) {
       const tiles = mode.kind === "chow" ? parseTiles(a.tiles ?? "") : [a.tile, a.tile, a.tile, a.tile];
       bar.append(h("button", {
         type: "button", class: ["act", "choice", `choice-${mode.kind}`], "data-choice": String(i + 1),
-        "aria-label": `${mode.kind === "chow" ? "吃" : "槓"} ${tiles.join(" ")}`,
+        "aria-label": `${t(`act.${mode.kind}`)} ${tiles.join(" ")}`,
         "aria-keyshortcuts": String(i + 1),
         onclick: () => handlers.onChoice(a),
       }, h("span", { class: "mini" }, tiles.map((x) => tileEl(x))), h("kbd", { "aria-hidden": "true" }, String(i + 1))));

@@ -2,12 +2,13 @@
 /** The lobby: practice tables, the three coin rooms with their stakes and entry, and each room's tables. */
 
 import { h } from "./dom.js";
-import { formatNumber, lang, t } from "../i18n.js";
+import { formatNumber, localName, t } from "../i18n.js";
 
 export const VARIANT_KEYS = ["tiantai", "taipao", "taiwan"];
 
 /**
- * @typedef {{key: string, name: string, coins_per_point: number, entry_coins: number}} Room
+ * @typedef {{key: string, name: string, names?: Record<string, string>, coins_per_point: number,
+ *   entry_coins: number}} Room
  * @typedef {{id: string, room: string | null, variant: string, seats: {seat: number, user_id: number | null,
  *   username: string | null, bot: boolean}[], status: string, practice: boolean, version: number}} LobbyTable
  * @typedef {{onPractice: (variant: string) => void, onCreate: (room: string, variant: string) => void,
@@ -51,7 +52,7 @@ function roomEl(room, s, coins, seatedSomewhere, handlers) {
   const chosen = s.createVariant[room.key] ?? "taiwan";
   return h("section", { class: ["card", "room", !afford && "locked"], "data-room": room.key, "aria-labelledby": `room-${room.key}` },
     h("header", null,
-      h("h4", { id: `room-${room.key}` }, room.name, lang() === "en" ? h("span", { class: "room-en" }, ` ${t(`room.${room.key}`)}`) : null),
+      h("h4", { id: `room-${room.key}` }, localName(room.names, room.name)),
       h("span", { class: "stake" }, t("lobby.stake", { coins: formatNumber(room.coins_per_point) })),
       h("span", { class: "entry" }, t("lobby.entry", { coins: formatNumber(room.entry_coins) }))),
     afford ? null : h("p", { class: "cannot-afford", role: "note" },

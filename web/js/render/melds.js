@@ -4,16 +4,14 @@
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { arrangeMeld, claimDirection } from "../seats.js";
-import { t } from "../i18n.js";
-
-const KIND_ZH = { chow: "吃", pong: "碰", kong: "槓", akong: "暗槓" };
+import { has, t } from "../i18n.js";
 
 /**
  * @param {import("../state.js").Meld} meld @param {number} owner @param {number} n
  * @param {(seat: number) => string} nameOf
  */
 export function meldEl(meld, owner, n, nameOf) {
-  const kindZh = KIND_ZH[/** @type {keyof typeof KIND_ZH} */ (meld.kind)] ?? meld.kind;
+  const kindZh = has(`meld.${meld.kind}`) ? t(`meld.${meld.kind}`) : meld.kind;
   if (meld.kind === "akong") {
     const face = meld.tiles.find((x) => x) ?? null;
     // Shown with the two end tiles face down; if the face is unknown, all four are backs.

@@ -7,13 +7,22 @@
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { meldsEl, flowersEl } from "./melds.js";
-import { formatNumber, has, t } from "../i18n.js";
+import { formatNumber, has, localName, t } from "../i18n.js";
 import { sortTiles, withoutTiles } from "../tiles.js";
 
 
 /** @param {string} key @param {string} prefix */
 function word(key, prefix) {
   return has(`${prefix}.${key}`) ? t(`${prefix}.${key}`) : key;
+}
+
+/**
+ * A scoring item's name in the player's language, from the engine's one table of item names (sent with the
+ * item as `names`); its single `name` (or the key) when the server sent no names.
+ * @param {{key: string, name?: string, names?: Record<string, string>}} it
+ */
+export function itemName(it) {
+  return localName(it.names, it.name ?? it.key);
 }
 
 /**
@@ -43,8 +52,8 @@ export function resultEl(msg, state, nameOf, o) {
       h("h4", null, nameOf(s.seat)),
       h("table", { class: "items" },
         h("tbody", null, (s.items ?? []).map((/** @type {any} */ it) => h("tr", { "data-key": it.key },
-          h("th", { scope: "row", lang: "zh-Hant", title: it.key }, it.name),
-          h("td", { class: "num" }, `${it.value} ${it.unit === "hu" ? "胡" : "台"}`)))),
+          h("th", { scope: "row", title: it.key }, itemName(it)),
+          h("td", { class: "num" }, `${it.value} ${t(it.unit === "hu" ? "unit.hu" : "unit.tai")}`)))),
         Object.keys(s.totals ?? {}).length ? h("tfoot", null, Object.entries(s.totals).map(([k, v]) => h("tr", { class: "total" },
           h("th", { scope: "row" }, word(k, "total")),
           h("td", { class: "num" }, String(v))))) : null)));

@@ -12,7 +12,7 @@ import { actionBarEl, timerEl } from "./actions.js";
 import { sideOf, seatsFrom } from "../seats.js";
 import { handForDisplay } from "../state.js";
 import { t } from "../i18n.js";
-import { tileNameZh, windEn, windZh } from "../tiles.js";
+import { tileName, windName } from "../tiles.js";
 import { lang } from "../i18n.js";
 
 
@@ -101,7 +101,7 @@ function riverEl(state, seat, side, nameOf) {
     const isLast = !!last && last.seat === seat && i === all.length - 1 && last.tile === x;
     return tileEl(x, {
       classes: isLast ? ["last"] : [],
-      label: isLast ? `${tileNameZh(x)} ${x} (${t("table.last_discard")})` : undefined,
+      label: isLast ? `${tileName(x)} ${x} (${t("table.last_discard")})` : undefined,
     });
   });
   return h("section", {
@@ -123,10 +123,10 @@ function centreEl(state, me, n, nameOf) {
   const dealer = view?.dealer ?? table?.dealer ?? 0;
   const streak = view?.dealer_streak ?? table?.dealer_streak ?? 0;
   const handNo = table?.hand_no ?? state.hand_no;
-  const windWord = lang() === "en" ? windEn(roundWind) : windZh(roundWind);
+  const windWord = windName(roundWind);
   const core = h("div", { class: "core" },
     h("div", { class: "round" },
-      h("span", { class: "round-wind", "aria-label": t("table.round", { wind: windWord }) }, windZh(roundWind)),
+      h("span", { class: "round-wind", "aria-label": t("table.round", { wind: windWord }) }, windGlyph(roundWind)),
       h("span", { class: "hand-no" }, t("table.hand", { n: handNo }))),
     view ? h("div", { class: "wall", "data-wall": String(view.wall_remaining) }, t("table.wall", { n: view.wall_remaining })) : null,
     h("div", { class: "dealer-line" }, `${t("table.dealer")}: ${nameOf(dealer)}`, streak > 0 ? ` · ${t("table.streak", { n: streak })}` : ""),
@@ -147,10 +147,15 @@ function noticeEl(state, nameOf) {
   const n = state.notice;
   if (!n || !state.view || state.view.phase === "ended") return null;
   if (n.type === "kong_attempt" && state.view.phase === "rob") {
-    return h("div", { class: "notice", role: "status" }, t("table.kong_attempt", { name: nameOf(n.seat ?? 0), tile: tileNameZh(n.tile ?? "1m") }));
+    return h("div", { class: "notice", role: "status" }, t("table.kong_attempt", { name: nameOf(n.seat ?? 0), tile: tileName(n.tile ?? "1m") }));
   }
   if (n.type === "split_deal" && state.view.phase === "split") return h("div", { class: "notice", role: "status" }, t("table.split_deal"));
   return null;
+}
+
+/** The one-character wind on the table: 东 / 東 (the English UI keeps the 繁體 glyph). @param {number} wind */
+function windGlyph(wind) {
+  return windName(wind, lang() === "en" ? "zh-Hant" : lang());
 }
 
 /**
@@ -172,9 +177,9 @@ function plateEl(state, seat, side, nameOf) {
     class: ["plate", `side-${side}`, dealer && "dealer", view?.current === seat && view.phase !== "ended" && "current", me && "me"],
     "data-seat": String(seat),
   },
-  wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windEn(wind) : undefined }, windZh(wind)) : null,
+  wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windName(wind) : undefined }, windGlyph(wind)) : null,
   h("span", { class: "name" }, nameOf(seat), me ? ` (${t("table.you")})` : ""),
-  dealer ? h("span", { class: "badge dealer-badge", title: t("table.dealer") }, "莊", streak > 0 ? `×${streak}` : "") : null,
+  dealer ? h("span", { class: "badge dealer-badge", title: t("table.dealer") }, t("table.dealer.badge"), streak > 0 ? `×${streak}` : "") : null,
   decl ? h("span", { class: "badge decl" }, decl) : null,
   status ? h("span", { class: "badge status" }, status) : null);
 }

@@ -2,7 +2,7 @@
 /** One tile as a DOM element: the face layered over front.svg (or the back), with an accessible name. */
 
 import { h } from "./dom.js";
-import { BACK, tileAsset, tileLabel, tileNameEn, tileNameZh } from "../tiles.js";
+import { BACK, tileAsset, tileLabel, tileName, tileNameEn, tileNameZh } from "../tiles.js";
 import { lang } from "../i18n.js";
 
 /**
@@ -18,7 +18,7 @@ import { lang } from "../i18n.js";
 export function tileEl(code, o = {}) {
   const hidden = !code || code === BACK || code === "?";
   const label = o.label ?? tileLabel(hidden ? null : code);
-  const title = hidden ? undefined : lang() === "en" ? `${tileNameEn(/** @type {string} */ (code))} (${tileNameZh(/** @type {string} */ (code))})` : tileNameZh(/** @type {string} */ (code));
+  const title = hidden ? undefined : lang() === "en" ? `${tileNameEn(/** @type {string} */ (code))} (${tileNameZh(/** @type {string} */ (code))})` : tileName(/** @type {string} */ (code));
   const classes = ["tile", hidden && "back", o.sideways && "sideways", o.selected && "selected", o.dim && "dim",
     o.mark && `mark-${o.mark}`, ...(o.classes ?? [])];
   const face = h("span", {

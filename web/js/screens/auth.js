@@ -1,8 +1,8 @@
 // @ts-check
 /** The sign-in / register screen, the account box in the top bar, and signing out. */
 
-import { api, setToken } from "../api.js";
-import { applyI18n, formatNumber } from "../i18n.js";
+import { api, ApiError, setToken } from "../api.js";
+import { applyI18n, formatNumber, isLang, t, lang, languageChosenHere, localName, setLang } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { enterLobby, renderLobby } from "./lobby.js";
 import { leaveTableView } from "./table.js";
@@ -16,7 +16,32 @@ export function renderMe() {
   $("me-coins").textContent = formatNumber(me.coins);
   $("me-coins").dataset.coins = String(me.coins);
   $("me-points").textContent = formatNumber(me.rank_points);
-  $("me-title").textContent = me.title;
+  $("me-title").textContent = localName(me.title_names, me.title);
+}
+
+/**
+ * The account's language follows the player from browser to browser: once signed in, a language saved on
+ * the account wins; an account without one takes the language chosen in this browser, if one was chosen.
+ * @param {any} me the /api/me body
+ */
+export function syncLanguage(me) {
+  if (isLang(me?.language)) {
+    if (me.language !== lang()) setLang(me.language);
+  } else if (languageChosenHere()) {
+    chooseLanguage(lang());
+  }
+}
+
+/**
+ * The player picked a language: show it, remember it here and on the account (if signed in).
+ * @param {import("../i18n.js").Lang} next
+ */
+export function chooseLanguage(next) {
+  setLang(next); // even the language already shown: it is now chosen, not guessed, so remember it
+  if (app.me && app.me.language !== next) {
+    app.me = { ...app.me, language: next };
+    api.setLanguage(next).catch(showError);
+  }
 }
 
 export async function refreshMe() {
@@ -49,10 +74,13 @@ export async function onAuthSubmit(e) {
     const body = app.authMode === "register" ? await api.register(username, password) : await api.login(username, password);
     setToken(body.access_token);
     app.me = body.user;
+    syncLanguage(app.me);
     renderMe();
     enterLobby();
   } catch (err) {
-    $("auth-error").textContent = errorMessage(err);
+    // A 401 here is the wrong name or password (the server does not say which).
+    const badLogin = err instanceof ApiError && err.status === 401 && !err.code;
+    $("auth-error").textContent = badLogin ? t("auth.bad_login") : errorMessage(err);
   }
 }
 

@@ -7,7 +7,7 @@
 import { api, ApiError, socketUrl } from "../api.js";
 import { ReconnectingSocket } from "../net.js";
 import { groupActions, initialState, reduceMessage, secondsLeft } from "../state.js";
-import { lang, t } from "../i18n.js";
+import { errorWords, has, localName, t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
 import { tableEl } from "../render/table.js";
 import { availableButtons, updateTimer } from "../render/actions.js";
@@ -67,13 +67,13 @@ function onTableClosed(code, reason) {
   }
   if (code === 1008) {
     api.me().then(() => {
-      toast(reason || t("close.1008"));
+      toast(t("close.1008")); // the close reason is the server's English, not shown
       if (app.tableId) enterTable(app.tableId);
     }).catch(showError);
     return;
   }
-  const text = t(`close.${code}`);
-  toast(text.startsWith("close.") ? `${code} ${reason}` : text);
+  toast(has(`close.${code}`) ? t(`close.${code}`) : t("close.other", { code }));
+  if (reason) console.info(`table socket closed: ${code} ${reason}`);
   if (code === 4003 || code === 4004) {
     localStorage.removeItem(TABLE_KEY);
     enterLobby();
@@ -89,7 +89,7 @@ function onTableMessage(msg) {
   app.table = state;
   if (resync) app.tableSocket?.send({ type: "resync" });
   if (msg.type === "error") {
-    toast(`${t("error.title")}: ${t(`error.code.${msg.code}`)} — ${msg.message}`);
+    toast(`${t("error.title")}: ${errorWords({ code: msg.code, params: msg.params, detail: msg.message })}`);
     app.tableSocket?.send({ type: "resync" }); // our optimistic view of the prompt may be wrong
   }
   if (state.prompt !== before.prompt) {
@@ -124,9 +124,9 @@ export function renderTitle() {
   title.dataset.tableId = tb.id;
 }
 
-/** @param {{key: string, name: string}} room */
+/** @param {{key: string, name: string, names?: Record<string, string>}} room */
 function roomName(room) {
-  return lang() === "en" ? `${room.name} ${t(`room.${room.key}`)}` : room.name;
+  return localName(room.names, room.name);
 }
 
 let renderQueued = false;

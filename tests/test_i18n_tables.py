@@ -1,0 +1,122 @@
+"""The client's three languages (issue 14): every string in 简体, 繁體 and English, one table, and the 简体 and
+繁體 columns correspond.
+
+OpenCC (a dev dependency) is used here only, to check the hand-written tables; nothing translates at run time.
+Where the two Chinese columns differ by more than script, the difference is a regional term chosen by hand and
+listed in REGIONAL_TERMS with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import opencc
+import pytest
+
+from app.game.names import LANGUAGES, Names
+from app.game.rooms import ROOMS
+from app.game.titles import TITLES
+
+ROOT = Path(__file__).resolve().parents[1]
+STRINGS = ROOT / "web" / "js" / "strings.json"
+WEB_JS = ROOT / "web" / "js"
+
+# (繁體 as Taiwan writes it, 简体 as the mainland writes it): the same meaning, a different word, so OpenCC's
+# character conversion cannot get from one to the other.  Each pair is chosen by hand.
+REGIONAL_TERMS: tuple[tuple[str, str], ...] = (
+    ("登入", "登录"),  # log in
+    ("登出", "退出"),  # log out
+    ("帳號", "账号"),  # account: the mainland writes 账 (ledger), Taiwan 帳
+    ("即時", "实时"),  # live
+    ("連線", "连接"),  # (network) connection
+    ("伺服器", "服务器"),  # server
+    ("訊息", "消息"),  # message
+    ("視窗", "窗口"),  # window
+    ("開啟", "打开"),  # open (a window)
+    ("空白鍵", "空格键"),  # the space bar
+    ("目前", "当前"),  # current (state)
+    ("無法使用", "不可用"),  # unavailable
+    ("放槍", "放炮"),  # dealing in: Taiwan's table talk says 放槍, the 浙江 tables 放炮
+    ("加槓", "补杠"),  # adding to an exposed pung (RULES.md writes 补杠 for 台炮 and 加槓 for 台灣)
+)
+# Characters that look simplified to OpenCC's s2tw but are standard in Taiwan's own writing.
+TRADITIONAL_AS_WRITTEN = {
+    "台",  # 台灣, 台數: Taiwan writes 台 (OpenCC's s2tw prefers 臺)
+}
+
+_tw2s = opencc.OpenCC("tw2s")
+_s2tw = opencc.OpenCC("s2tw")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def load_strings() -> dict[str, dict[str, str]]:
+    """The client's table: key → {"zh-Hans", "zh-Hant", "en"}."""
+    return json.loads(STRINGS.read_text(encoding="utf-8"))
+
+
+def server_names() -> dict[str, Names]:
+    """Every name the server owns, keyed for messages: rooms and rank titles."""
+    out = {f"room.{key.value}": room.names for key, room in ROOMS.items()}
+    out |= {f"title.{threshold}": names for threshold, names in TITLES}
+    return out
+
+
+def chinese_pairs() -> list[tuple[str, str, str]]:
+    """(where, 简体, 繁體) for every string of both tables."""
+    pairs = [(key, row["zh-Hans"], row["zh-Hant"]) for key, row in load_strings().items()]
+    pairs += [(where, names.zh_hans, names.zh_hant) for where, names in server_names().items()]
+    return pairs
+
+
+def expected_simplified(traditional: str) -> str:
+    """What the 简体 column should say: the regional terms swapped, then OpenCC's Taiwan → simplified."""
+    for hant, hans in REGIONAL_TERMS:
+        traditional = traditional.replace(hant, hans)
+    return _tw2s.convert(traditional)
+
+
+def test_every_string_exists_in_all_three_languages_with_the_same_placeholders() -> None:
+    strings = load_strings()
+    assert len(strings) > 150
+    for key, row in strings.items():
+        assert tuple(row) == LANGUAGES, key  # exactly the three, in one order: no language left out
+        assert all(text.strip() for text in row.values()), key
+        placeholders = {lang: sorted(_PLACEHOLDER.findall(text)) for lang, text in row.items()}
+        assert len({tuple(p) for p in placeholders.values()}) == 1, (key, placeholders)
+
+
+@pytest.mark.parametrize(("where", "hans", "hant"), chinese_pairs(), ids=lambda x: x if "." in str(x) else "")
+def test_the_simplified_and_traditional_columns_correspond(where: str, hans: str, hant: str) -> None:
+    assert expected_simplified(hant) == hans, f"{where}: 繁體 {hant!r} → {expected_simplified(hant)!r}, 简体 {hans!r}"
+    assert _tw2s.convert(hans) == hans, f"{where}: the 简体 column has traditional characters: {hans!r}"
+    simplified_here = {c for c in _CJK.findall(hant) if _s2tw.convert(c) != c} - TRADITIONAL_AS_WRITTEN
+    assert not simplified_here, f"{where}: the 繁體 column has simplified characters {simplified_here}: {hant!r}"
+
+
+def test_every_regional_term_is_used() -> None:
+    # A pair no string uses any more is noise that hides the real differences.
+    traditional = " ".join(hant for _, _, hant in chinese_pairs())
+    assert [hant for hant, _ in REGIONAL_TERMS if hant not in traditional] == []
+
+
+def _keys_used_in_the_client() -> set[str]:
+    literal = re.compile(r"""\bt\(\s*["']([\w.\-]+)["']""")
+    attribute = re.compile(r"""data-i18n="([\w.\-]+)\"""")
+    attribute_pairs = re.compile(r"""data-i18n-attr="([^"]+)\"""")
+    used: set[str] = set()
+    # i18n.js itself is skipped: its comments show the syntax with a made-up key.
+    for path in [*(p for p in WEB_JS.rglob("*.js") if p.name != "i18n.js"), ROOT / "web" / "index.html"]:
+        text = path.read_text(encoding="utf-8")
+        used |= set(literal.findall(text)) | set(attribute.findall(text))
+        for pairs in attribute_pairs.findall(text):
+            used |= {pair.split(":", 1)[1].strip() for pair in pairs.split(",")}
+    return used
+
+
+def test_every_key_the_client_names_is_in_the_table() -> None:
+    used = _keys_used_in_the_client()
+    assert {"app.title", "result.title", "keys.help"} <= used  # the scan finds both kinds of use
+    assert sorted(used - set(load_strings())) == []

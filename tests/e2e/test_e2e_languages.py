@@ -83,6 +83,14 @@ def contexts(browser: Browser, base_url: str) -> Iterator[dict[str, BrowserConte
         context.close()
 
 
+def signed_out_page(context: BrowserContext) -> Page:
+    """A new page of a shared context, signed out (an earlier test of the module may have signed in)."""
+    page = context.new_page()
+    page.goto("/")
+    page.evaluate("() => { localStorage.removeItem('mj.token'); localStorage.removeItem('mj.table'); }")
+    return page
+
+
 def test_the_script_check_knows_both_scripts() -> None:
     only = script_only_characters()
     assert {"萬", "將", "槓", "過"} <= only["zh-Hant"] and {"万", "将", "杠", "过"} <= only["zh-Hans"]
@@ -92,8 +100,7 @@ def test_the_script_check_knows_both_scripts() -> None:
 def test_a_practice_hand_of_every_variant_in_each_language(
     contexts: dict[str, BrowserContext], language: str, artifacts: Path
 ) -> None:
-    page = contexts[language].new_page()
-    page.goto("/")
+    page = signed_out_page(contexts[language])
     # The first visit picks the language from the browser's (Accept-Language / navigator.languages).
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator(f"#lang-switch [data-lang={language}]")).to_have_attribute("aria-pressed", "true")
@@ -140,7 +147,7 @@ def test_scoring_items_carry_names_in_three_languages() -> None:
 
 
 def test_errors_are_said_in_the_players_language(contexts: dict[str, BrowserContext]) -> None:
-    page = contexts["zh-Hans"].new_page()
+    page = signed_out_page(contexts["zh-Hans"])
     register(page, unique_name("er"))
     # A REST refusal (a room you cannot afford) and a refused table message, each rendered from its code.
     page.evaluate("""async () => {

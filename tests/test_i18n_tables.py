@@ -18,6 +18,8 @@ import pytest
 from app.game.names import LANGUAGES, Names
 from app.game.rooms import ROOMS
 from app.game.titles import TITLES
+from app.services.errors import ErrorCode
+from engine.scoring.names import ITEM_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 STRINGS = ROOT / "web" / "js" / "strings.json"
@@ -37,6 +39,8 @@ REGIONAL_TERMS: tuple[tuple[str, str], ...] = (
     ("開啟", "打开"),  # open (a window)
     ("空白鍵", "空格键"),  # the space bar
     ("目前", "当前"),  # current (state)
+    ("支援", "支持"),  # (does not) support
+    ("底線", "下划线"),  # the underscore
     ("無法使用", "不可用"),  # unavailable
     ("放槍", "放炮"),  # dealing in: Taiwan's table talk says 放槍, the 浙江 tables 放炮
     ("加槓", "补杠"),  # adding to an exposed pung (RULES.md writes 补杠 for 台炮 and 加槓 for 台灣)
@@ -44,6 +48,7 @@ REGIONAL_TERMS: tuple[tuple[str, str], ...] = (
 # Characters that look simplified to OpenCC's s2tw but are standard in Taiwan's own writing.
 TRADITIONAL_AS_WRITTEN = {
     "台",  # 台灣, 台數: Taiwan writes 台 (OpenCC's s2tw prefers 臺)
+    "么",  # 么九 (terminals), as Taiwan's mahjong tables write it (斷么九); here it means 幺, not 麼
 }
 
 _tw2s = opencc.OpenCC("tw2s")
@@ -58,9 +63,12 @@ def load_strings() -> dict[str, dict[str, str]]:
 
 
 def server_names() -> dict[str, Names]:
-    """Every name the server owns, keyed for messages: rooms and rank titles."""
+    """Every name the server sends, keyed for messages: rooms, rank titles and each variant's scoring items
+    (engine.scoring.names, the one table of item names)."""
     out = {f"room.{key.value}": room.names for key, room in ROOMS.items()}
     out |= {f"title.{threshold}": names for threshold, names in TITLES}
+    for variant, items in ITEM_NAMES.items():
+        out |= {f"item.{variant}.{key}": Names(n.zh_hans, n.zh_hant, n.en) for key, n in items.items()}
     return out
 
 
@@ -100,6 +108,13 @@ def test_every_regional_term_is_used() -> None:
     # A pair no string uses any more is noise that hides the real differences.
     traditional = " ".join(hant for _, _, hant in chinese_pairs())
     assert [hant for hant, _ in REGIONAL_TERMS if hant not in traditional] == []
+
+
+def test_every_server_error_code_is_said_in_three_languages() -> None:
+    # The client renders REST and socket errors from their code (app.services.errors.ErrorCode), never from
+    # the server's English detail.
+    missing = [code.value for code in ErrorCode if f"error.code.{code.value}" not in load_strings()]
+    assert missing == []
 
 
 def _keys_used_in_the_client() -> set[str]:

@@ -27,22 +27,28 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _ENGLISH = re.compile(r"\b[A-Za-z]{2,}\b(?:[ ,;:'’-]+\b[A-Za-z]{2,}\b)+")
 
 # Every text node the player can see (and the values of visible inputs), with where it is.
-_VISIBLE_TEXT = """(ignore) => {
+_VISIBLE_TEXT = """() => {
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const el = node.parentElement;
     if (!text || !el || !el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-    if (el.closest('.sr-only, [aria-hidden="true"]') || (ignore && el.closest(ignore))) continue;
+    if (el.closest('.sr-only, [aria-hidden="true"]')) continue;
     out.push([el.className || el.tagName, text]);
   }
   return out;
 }"""
 
 
+# Do the scoring items of the last result carry their names in the three languages?
+_ITEMS_NAMED = """() => (window.__mj.state().result?.result?.score?.seats ?? [])
+    .flatMap((s) => s.items ?? []).every((it) => it.names && it.names.zh_hans && it.names.zh_hant && it.names.en)"""
+
+
 def script_only_characters() -> dict[str, set[str]]:
-    """For each Chinese script, the characters that only its column uses (e.g. 將 萬 槓 for 繁體)."""
+    """For each Chinese script, the characters that only its column uses (e.g. 將 萬 槓 for 繁體), over the
+    client's strings and every name the server sends (rooms, titles, scoring items)."""
     hans: set[str] = set()
     hant: set[str] = set()
     for row in load_strings().values():
@@ -57,14 +63,13 @@ def script_only_characters() -> dict[str, set[str]]:
 OTHER_SCRIPT = {"zh-Hans": "zh-Hant", "zh-Hant": "zh-Hans"}
 
 
-def check_script(page: Page, language: str, where: str, ignore: str | None = None) -> None:
-    """No visible text in the other Chinese script; in a Chinese UI, no English sentence.  ``ignore``: a CSS
-    selector of elements not checked."""
+def check_script(page: Page, language: str, where: str) -> None:
+    """No visible text in the other Chinese script; in a Chinese UI, no English sentence."""
     if language == "en":
         return
     foreign = script_only_characters()[OTHER_SCRIPT[language]]
     problems = []
-    for element, text in page.evaluate(_VISIBLE_TEXT, ignore):
+    for element, text in page.evaluate(_VISIBLE_TEXT):
         wrong = sorted(set(text) & foreign)
         if wrong:
             problems.append((element, text, f"{OTHER_SCRIPT[language]} characters {''.join(wrong)}"))
@@ -121,29 +126,14 @@ def test_a_practice_hand_of_every_variant_in_each_language(
             page.screenshot(path=artifacts / f"i18n-table-{variant}-{language}.png")
         play_until_result([page], claim=True)
         expect(page.locator("#result-dialog h2")).to_contain_text(load_strings()["result.title"][language])
-        # Scoring-item names are the engine's (one table, next to each item's key).  Until the engine sends
-        # them in three languages the item cells cannot be in the player's script; the strict xfail below
-        # turns red the moment it does, and then this exception goes.
-        items_named = page.evaluate(_ITEMS_NAMED)
-        check_script(page, language, f"{variant} result", ignore=None if items_named else ".scores tbody th")
+        # Scoring-item names come from the engine's one table (item.names), in the player's language.
+        assert page.evaluate(_ITEMS_NAMED), "a scoring item without names in three languages"
+        check_script(page, language, f"{variant} result")
         page.screenshot(path=artifacts / f"i18n-result-{variant}-{language}.png")
         close_result(page)
         page.locator("#leave-table").click()
         expect(page.locator("#lobby-view")).to_be_visible()
     page.close()
-
-
-# Do the scoring items of the last result carry their names in the three languages?
-_ITEMS_NAMED = """() => (window.__mj.state().result?.result?.score?.seats ?? [])
-    .flatMap((s) => s.items ?? []).every((it) => it.names && it.names.zh_hans && it.names.zh_hant && it.names.en)"""
-
-
-@pytest.mark.xfail(strict=True, reason="issue 14: scoring-item names in 简体/繁體/English are the engine's data "
-                   "(the rules work); the client already shows item.names when the result carries them")
-def test_scoring_items_carry_names_in_three_languages() -> None:
-    from engine.scoring.result import ScoreItem
-
-    assert "names" in ScoreItem.__dataclass_fields__
 
 
 def test_errors_are_said_in_the_players_language(contexts: dict[str, BrowserContext]) -> None:
@@ -155,8 +145,8 @@ def test_errors_are_said_in_the_players_language(contexts: dict[str, BrowserCont
         const { showError } = await import('/js/app.js');
         await api.createTable('advanced', 'taiwan').catch(showError);
     }""")
-    toast = page.locator(".toast.error").last
-    expect(toast).to_contain_text("错误")
+    # insufficient_coins with its params, numbers formatted: never the server's English detail.
+    expect(page.locator(".toast.error").last).to_have_text("错误: 金币不足：入场需 120,000，你有 50,000")
     check_script(page, "zh-Hans", "REST error toast")
     page.locator("[data-practice=taiwan]").click()
     expect(page.locator("#conn-status")).to_have_attribute("data-status", "open")
@@ -202,10 +192,16 @@ def test_the_choice_is_remembered_per_browser_and_per_account(browser: Browser, 
         # Switching there is saved on the account too.
         other.locator("#lang-switch [data-lang=zh-Hans]").click()
         expect(other.locator(".practice h3")).to_contain_text("练习")
-        other.wait_for_function("() => window.__mj.me()?.language === 'zh-Hans'")
         token = other.evaluate("() => localStorage.getItem('mj.token')")
-        me = other.request.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
-        assert me["language"] == "zh-Hans"
+
+        def account_language() -> str | None:
+            return other.request.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()["language"]
+
+        for _ in range(50):  # the PATCH is on its way
+            if account_language() == "zh-Hans":
+                break
+            other.wait_for_timeout(100)
+        assert account_language() == "zh-Hans"
     finally:
         first.close()
         second.close()

@@ -144,8 +144,15 @@ export function formatNumber(n) {
  * @param {{code?: string | null, params?: Record<string, any> | null, status?: number, detail?: string | null}} err
  */
 export function errorWords(err) {
-  const params = err.params ?? {};
-  if (err.code && has(`error.code.${err.code}`)) return t(`error.code.${err.code}`, params);
+  /** @type {Record<string, string | number>} */
+  const params = {};
+  for (const [name, value] of Object.entries(err.params ?? {})) {
+    params[name] = typeof value === "number" ? formatNumber(value) : String(value);
+  }
+  if (err.code && has(`error.code.${err.code}`)) {
+    const text = t(`error.code.${err.code}`, params);
+    if (!/\{\w+\}/.test(text)) return text; // a parameter the server left out: say it more generally below
+  }
   if (current === "en" && err.detail) return err.detail;
   if (err.status && has(`error.http.${err.status}`)) return t(`error.http.${err.status}`);
   return t("error.unknown");

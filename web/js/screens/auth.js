@@ -1,8 +1,8 @@
 // @ts-check
 /** The sign-in / register screen, the account box in the top bar, and signing out. */
 
-import { api, ApiError, setToken } from "../api.js";
-import { applyI18n, formatNumber, isLang, t, lang, languageChosenHere, localName, setLang } from "../i18n.js";
+import { api, setToken } from "../api.js";
+import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { enterLobby, renderLobby } from "./lobby.js";
 import { leaveTableView } from "./table.js";
@@ -38,10 +38,8 @@ export function syncLanguage(me) {
  */
 export function chooseLanguage(next) {
   setLang(next); // even the language already shown: it is now chosen, not guessed, so remember it
-  if (app.me && app.me.language !== next) {
-    app.me = { ...app.me, language: next };
-    api.setLanguage(next).catch(showError);
-  }
+  // Always sent (a rare click): a copy of the account read just before could be stale.
+  if (app.me) api.setLanguage(next).then((me) => { if (app.me?.id === me.id) app.me = me; }).catch(showError);
 }
 
 export async function refreshMe() {
@@ -78,9 +76,7 @@ export async function onAuthSubmit(e) {
     renderMe();
     enterLobby();
   } catch (err) {
-    // A 401 here is the wrong name or password (the server does not say which).
-    const badLogin = err instanceof ApiError && err.status === 401 && !err.code;
-    $("auth-error").textContent = badLogin ? t("auth.bad_login") : errorMessage(err);
+    $("auth-error").textContent = errorMessage(err); // bad_credentials: the same words for name or password
   }
 }
 

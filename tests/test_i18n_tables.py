@@ -41,6 +41,8 @@ REGIONAL_TERMS: tuple[tuple[str, str], ...] = (
     ("目前", "当前"),  # current (state)
     ("支援", "支持"),  # (does not) support
     ("底線", "下划线"),  # the underscore
+    ("營運", "运营"),  # operations (the operator role)
+    ("身分", "身份"),  # role / status
     ("無法使用", "不可用"),  # unavailable
     ("放槍", "放炮"),  # dealing in: Taiwan's table talk says 放槍, the 浙江 tables 放炮
     ("加槓", "补杠"),  # adding to an exposed pung (RULES.md writes 补杠 for 台炮 and 加槓 for 台灣)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 import opencc
 import pytest
@@ -19,7 +20,9 @@ from app.game.names import LANGUAGES, Names
 from app.game.rooms import ROOMS
 from app.game.titles import TITLES
 from app.services.errors import ErrorCode
+from app.ws.protocol import GameOverMessage
 from engine.scoring.names import ITEM_NAMES
+from engine.scoring.situation import WinKind
 
 ROOT = Path(__file__).resolve().parents[1]
 STRINGS = ROOT / "web" / "js" / "strings.json"
@@ -117,6 +120,15 @@ def test_every_server_error_code_is_said_in_three_languages() -> None:
     # the server's English detail.
     missing = [code.value for code in ErrorCode if f"error.code.{code.value}" not in load_strings()]
     assert missing == []
+
+
+def test_every_win_kind_and_game_end_is_said_in_three_languages() -> None:
+    # The client builds these keys from protocol values (`win.${kind}`, `reason.${reason}` for 台灣's payments,
+    # `table.game_over.${reason}`): a value without a row would show as a raw ASCII key.
+    strings = load_strings()
+    keys = [f"win.{kind.value}" for kind in WinKind] + [f"reason.{kind.value}" for kind in WinKind]
+    keys += [f"table.game_over.{reason}" for reason in get_args(GameOverMessage.model_fields["reason"].annotation)]
+    assert [key for key in keys if key not in strings] == []
 
 
 def _keys_used_in_the_client() -> set[str]:

@@ -116,6 +116,10 @@ def test_a_practice_hand_of_every_variant_in_each_language(
         page.locator(f"[data-practice={variant}]").click()
         expect(page.locator(".table")).to_have_attribute("data-variant", variant)
         expect(page.locator("#conn-status")).to_have_attribute("data-status", "open")
+        expect(page.locator(".my-hand .tile").first).to_be_visible()
+        # The table as dealt, checked and kept in case a bot wins before the rivers fill.
+        check_script(page, language, f"{variant} table")
+        page.screenshot(path=artifacts / f"i18n-table-{variant}-{language}.png")
         for _ in range(400):  # a few turns, so the rivers have tiles
             if page.locator("#result-dialog[open]").count() or page.locator(".river .tile").count() >= 6:
                 break

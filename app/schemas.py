@@ -37,6 +37,15 @@ class RegisterIn(Credentials):
         return value
 
 
+class CurrentSeatOut(BaseModel):
+    """Where the account sits now (one table per account at a time)."""
+
+    table_id: str
+    seat: int
+    status: str = Field(description="the table's status: waiting or playing")
+    practice: bool
+
+
 class MeOut(BaseModel):
     id: int
     username: str
@@ -48,6 +57,8 @@ class MeOut(BaseModel):
     role: Role
     frozen: bool = Field(description="a frozen account cannot sit down or register for tournaments")
     language: Language | None = Field(description="the client language chosen for this account; null = not chosen")
+    table: CurrentSeatOut | None = Field(default=None, description="GET /api/me only: the table and seat you "
+                                         "occupy now; null when you sit nowhere")
 
     @classmethod
     def of(cls, user: User) -> MeOut:

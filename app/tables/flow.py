@@ -21,7 +21,6 @@ from app.services.settlement import Settlement
 from app.tables.commands import Tick
 from app.tables.fairness import WallSeed, new_wall_seed
 from app.tables.outbox import OpenPrompt, Outbox
-from app.tables.registry import TableStatus
 from app.tables.seating import unseat_below_entry
 from app.ws.protocol import (
     ActionMessage,
@@ -345,12 +344,12 @@ class HandFlow:
         await self._release_table(stood_up)
 
     async def _release_table(self: TableActor, stood_up: list[int]) -> None:
-        """Registry: a table with freed seats takes players again (a new game); otherwise it is finished."""
+        """At game over the table closes: every seat is released and the lobby hears ``table_removed``, so
+        nobody stays seated at a finished game (issue 9 item 4).  A new game is a new table."""
         try:
-            status = TableStatus.WAITING if stood_up else TableStatus.FINISHED
-            await self.registry.set_status(self.id, status)
-        except Exception as exc:  # the table may have been removed meanwhile
-            log.info("table %s: registry update skipped: %s", self.id, exc)
+            await self.registry.remove(self.id)
+        except Exception as exc:
+            log.warning("table %s: closing it in the registry failed: %s", self.id, exc)
 
     def recover(self: TableActor) -> None:
         """After a crash: a hand the server broke is voided (no coins move, its seed is revealed and the

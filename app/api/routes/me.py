@@ -4,16 +4,27 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import CurrentUser, SessionDep
-from app.schemas import LedgerEntryOut, MeOut, MePatch
+from app.api.deps import CurrentUser, RegistryDep, SessionDep
+from app.schemas import CurrentSeatOut, LedgerEntryOut, MeOut, MePatch
 from app.services import accounts, ledger
 
 router = APIRouter(prefix="/api/me", tags=["me"])
 
 
+# Pages of the ledger: at most this many entries (docs/settings.md).
+LEDGER_PAGE_MAX = 200
+
+
 @router.get("")
-async def read_me(user: CurrentUser) -> MeOut:
-    return MeOut.of(user)
+async def read_me(user: CurrentUser, registry: RegistryDep) -> MeOut:
+    """Your account, and the table and seat you occupy now (``table``), if any."""
+    me = MeOut.of(user)
+    table_id = registry.table_of(user.id)
+    if table_id is not None:
+        table = registry.get(table_id)
+        me.table = CurrentSeatOut(table_id=table_id, seat=table.seats.index(user.id), status=table.status.value,
+                                  practice=table.practice)
+    return me
 
 
 @router.patch("")
@@ -30,7 +41,7 @@ async def read_my_ledger(
     session: SessionDep,
     asset: Literal["coins", "rank_points"] | None = None,
     before_id: int | None = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    limit: Annotated[int, Query(ge=1, le=LEDGER_PAGE_MAX)] = 50,
 ) -> list[LedgerEntryOut]:
     """Your coin and 積分 history, newest first."""
     entries = await ledger.list_entries(session, user_id=user.id, asset=asset, before_id=before_id, limit=limit)

@@ -10,6 +10,7 @@ from app.core.config import Settings
 from app.core.throttle import Throttle
 from app.lobby.broker import LobbyBroker
 from app.tables.registry import TableRegistry
+from app.ws.guard import SocketCaps
 
 
 @dataclass
@@ -20,9 +21,11 @@ class AppState:
     broker: LobbyBroker
     registry: TableRegistry
     throttles: Throttles = field(init=False)
+    sockets: SocketCaps = field(init=False)
 
     def __post_init__(self) -> None:
         self.throttles = Throttles.of(self.settings)
+        self.sockets = SocketCaps(self.settings.sockets_per_user, self.settings.sockets_per_ip)
 
 
 @dataclass

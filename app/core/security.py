@@ -48,6 +48,19 @@ def create_access_token(user_id: int, *, secret_key: str) -> str:
     return URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).dumps({"uid": user_id})
 
 
+def read_access_token_expiry(token: str, *, secret_key: str, max_age: int) -> tuple[int, float] | None:
+    """(user id, Unix time the token expires) for a valid, unexpired token; None for anything else."""
+    try:
+        data, signed = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).loads(
+            token, max_age=max_age, return_timestamp=True)
+    except BadSignature:  # SignatureExpired is a subclass
+        return None
+    uid = data.get("uid") if isinstance(data, dict) else None
+    if not isinstance(uid, int) or isinstance(uid, bool):
+        return None
+    return uid, signed.timestamp() + max_age
+
+
 def read_access_token(token: str, *, secret_key: str, max_age: int) -> int | None:
     """The user id in a valid, unexpired token; None for anything else."""
     try:

@@ -52,6 +52,6 @@ class Throttle:
             del self._hits[next(iter(self._hits))]
 
 
-def retry_after(seconds: float) -> str:
-    """The Retry-After header value: whole seconds, at least 1."""
-    return str(max(1, math.ceil(seconds)))
+def retry_after(seconds: float) -> int:
+    """Whole seconds to wait, at least 1 (the Retry-After header's value)."""
+    return max(1, math.ceil(seconds))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots import TableBots
+from app.core.throttle import Throttle, retry_after
 from app.tables.clock import Clock, TimerHandle
 from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick
 from app.tables.fairness import WallSeed
@@ -30,6 +31,7 @@ from app.tables.registry import TableInfo, TableRegistry
 from app.tables.seats import SeatLink, SeatSlot
 from app.tables.settings import TableSettings
 from app.tables.settle import Settler
+from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
     ActionMessage,
     BackMessage,
@@ -97,6 +99,9 @@ class TableActor(HandFlow):
         self.handled = 0
         self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
         self.task: asyncio.Task[None] | None = None
+        # snapshots served per seat (connects and resyncs), on the table's clock
+        self.snapshots = Throttle(self.settings.resyncs_per_window, self.settings.resync_window_seconds,
+                                  clock=self.clock.now)
         self._start_timer: TimerHandle | None = None
 
     # -- life ------------------------------------------------------------------------------------------
@@ -188,6 +193,9 @@ class TableActor(HandFlow):
         if seat in self.frozen_seats:
             link.close(4003, "this account is frozen")
             return
+        if self.snapshots.hit(str(seat)):
+            link.close(TOO_MANY, "too many reconnects; wait a few seconds")
+            return
         slot = self.slots[seat]
         old, slot.link = slot.link, link
         if old is not None and old is not link:
@@ -249,7 +257,12 @@ class TableActor(HandFlow):
         elif isinstance(message, PingMessage):
             self.out.send(seat, PongMessage(v=self.out.v, t=message.t, server_ms=self.clock.wall_ms()))
         elif isinstance(message, ResyncMessage):
-            self.send_snapshot(seat)
+            wait = self.snapshots.hit(str(seat))
+            if wait:
+                self.out.send(seat, ErrorMessage(v=self.out.v, code="resync_limited", message="too many resyncs; "
+                                                 "wait a moment", params={"retry_after": retry_after(wait)}))
+            else:
+                self.send_snapshot(seat)
         elif isinstance(message, BackMessage):
             self.player_back(seat)
 

@@ -1,7 +1,8 @@
 """Provably fair walls (server-lessons §7.8): commit to each hand's seed before it is dealt, reveal it after.
 
 Each hand's seed is ``secrets.token_hex(32)`` and its salt ``secrets.token_hex(16)``.  At hand start every
-seat receives ``commitment = sha256(seed ‖ salt)``; at hand end the seed and salt are revealed.  The wall
+seat receives ``commitment = sha256((seed + salt).encode()).hexdigest()`` (the two hex strings joined,
+UTF-8 encoded); at hand end the seed and salt are revealed.  The wall
 is a pure function of the seed (``HandState.deal`` is deterministic), so anyone can check the commitment
 and re-deal the hand, then replay the recorded actions: ``verify_hand`` does both.
 """

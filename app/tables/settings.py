@@ -41,3 +41,7 @@ class TableSettings(BaseSettings):
     # hands by reference counting, so they can be rare.  0 keeps Python's default (10).
     gc_gen2_threshold: int = Field(default=100, ge=0)
     settle_attempts: int = Field(default=3, ge=1)  # the settlement is idempotent (hand_key), so retry is safe
+    # Snapshots (a connect or reconnect, and every ``resync``) per seat per resync_window_seconds: more
+    # resyncs get the ``resync_limited`` error, more reconnects are closed with 4029 (issue 9 item 7).
+    resyncs_per_window: int = Field(default=20, ge=1)
+    resync_window_seconds: float = Field(default=10.0, gt=0)

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.core.config import PROJECT_ROOT
+from app.tables import fairness
 from app.ws import protocol as p
 
 DOCS = PROJECT_ROOT / "docs"
@@ -35,6 +36,14 @@ this file or `protocol.schema.json` is stale).
 `GET /ws/table/{table_id}?token=ACCESS_TOKEN` (the bearer token from `/api/auth/login`), once the table is
 playing (the lobby reports `status: "playing"`).  One socket per seat: a new socket for the same account
 replaces the old one, which is closed with 4001.  The first message is always a `snapshot`.
+
+Refusals are close codes sent after the handshake (the server accepts, then closes), never an HTTP error:
+1008 for a missing, forged or expired token, 4003 when you are not seated at the table, 4004 when no game
+runs there, 4029 over the socket caps (per account and per address, lobby and table sockets together) or
+after too many reconnects.  A socket is closed with 1008 when its token expires; log in again and
+reconnect.  Snapshots (connects and `resync`s) are limited per seat (`TABLE_RESYNCS_PER_WINDOW` per
+`TABLE_RESYNC_WINDOW_SECONDS`); past that a `resync` gets the error `resync_limited`.  Every limit is in
+docs/settings.md; every error code in docs/errors.md.
 
 ## Rules of the road
 
@@ -58,7 +67,8 @@ replaces the old one, which is closed with 4001.  The first message is always a 
 * **Errors** go only to the socket that caused them; nothing changes and the table goes on.
 * **Limits**: 100 messages per 20 s per socket (close 1008), 4096 bytes per message (close 1009); a socket
   that stops reading is closed with 1013.
-* **Fair walls**: `hand_start` carries `commitment = sha256(seed ‖ salt)`; `hand_result` reveals `seed` and
+* **Fair walls**: `hand_start` carries the commitment, computed exactly as
+  `{commitment}` (`seed` and `salt` are the hex strings revealed later); `hand_result` reveals `seed` and
   `salt`.  `app.tables.fairness.verify_hand` checks the commitment, re-deals the hand from the seed and
   replays the actions from `GET /api/hands/{hand_id}`.
 
@@ -101,8 +111,14 @@ def _section(model: type[BaseModel]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def commitment_formula() -> str:
+    """The expression ``app.tables.fairness.commitment`` returns, read from its source (never restated)."""
+    source = inspect.getsource(fairness.commitment)
+    return source.split("return", 1)[1].strip()
+
+
 def render_markdown() -> str:
-    out = [INTRO, "## Client → server\n"]
+    out = [INTRO.replace("{commitment}", commitment_formula()), "## Client → server\n"]
     out += [_section(m) for m in CLIENT]
     out.append("## Server → client\n")
     out += [_section(m) for m in SERVER]

@@ -130,7 +130,8 @@ class SnapshotMessage(_ServerMessage):
     table: TableOut
     view: dict[str, Any] | None = Field(description="the hand as your seat sees it (engine seat_view); "
                                         "null before the first hand")
-    commitment: str | None = Field(description="sha256(seed ‖ salt) of the current hand")
+    commitment: str | None = Field(description="the current hand's commitment: "
+                                    "sha256((seed + salt).encode()).hexdigest() of the hex strings")
     prompt: PromptMessage | None = Field(description="your open prompt, with the time left")
     server_ms: int
 
@@ -192,6 +193,8 @@ class ErrorMessage(_ServerMessage):
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    params: dict[str, Any] = Field(default_factory=dict, description="values for a client's own wording of "
+                                   "the code (docs/errors.md)")
 
 
 class PongMessage(_ServerMessage):
@@ -207,14 +210,18 @@ ServerMessage = Annotated[
 ]
 server_message = TypeAdapter(ServerMessage)
 
-# WebSocket close codes the table socket uses.
+# WebSocket close codes of the table and lobby sockets.  Refusals are sent after the handshake (accept, then
+# close), so a client always reads one of these rather than a bare HTTP 403.
 CLOSE_CODES: dict[int, str] = {
     1000: "the game is over",
     1001: "the table closed or the server is shutting down",
-    1008: "not authenticated, or over the rate limit",
+    1008: "not authenticated (missing, invalid or expired token; also sent when the token expires while "
+          "connected), or over the message rate limit",
     1009: "message too big",
     1013: "too slow to read messages, or the table is busy; reconnect",
     4001: "replaced by a newer connection for the same seat",
     4003: "you are not seated at this table",
     4004: "no game is running at this table",
+    4029: "too many open sockets for your account or address (Settings.sockets_per_user / sockets_per_ip), "
+          "or too many reconnects; close others or wait",
 }

@@ -16,13 +16,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from app.api.deps import StateDep
-from app.core.security import read_access_token
 from app.tables.actor import TableActor
 from app.tables.clock import Clock
 from app.tables.commands import Inbound, Join, Leave
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
 from app.tables.settings import TableSettings
+from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
 from app.ws.protocol import ErrorMessage, client_message
 
 router = APIRouter(tags=["tables"])
@@ -50,33 +50,46 @@ async def table_socket(websocket: WebSocket, table_id: str, state: StateDep, tok
     runtime: TableRuntime = websocket.app.state.table_runtime  # see app.main
     # The signed token names the account; being seated at the table is the authorisation, so no database
     # round trip here (a reconnect storm must not queue behind settlements).
-    user_id = read_access_token(token or "", secret_key=state.settings.secret_key,
-                                max_age=state.settings.token_ttl_seconds)
-    if user_id is None:
-        await websocket.close(code=1008, reason="invalid or expired token")
+    owner = token_owner(state.settings, token)
+    if owner is None:
+        await refuse(websocket, 1008, "invalid or expired token")
         return
+    user_id, expires_in = owner
     actor = runtime.actors.get(table_id)
     if actor is None or actor.closed:
-        await websocket.close(code=4004, reason="no game is running at this table")
+        await refuse(websocket, 4004, "no game is running at this table")
         return
     seat = next((s.seat for s in actor.slots if s.user_id == user_id and not s.bot), None)
     if seat is None:
-        await websocket.close(code=4003, reason="you are not seated at this table")
+        await refuse(websocket, 4003, "you are not seated at this table")
         return
-    await websocket.accept()
-    link = SeatLink(runtime.settings.outbox_size)
+    with state.sockets.hold(user_id, client_address(websocket)) as over:
+        if over is not None:
+            await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
+            return
+        await websocket.accept()
+        await _serve(websocket, actor, seat, runtime.settings, expires_in)
+
+
+async def _serve(websocket: WebSocket, actor: TableActor, seat: int, settings: TableSettings,
+                 expires_in: float) -> None:
+    link = SeatLink(settings.outbox_size)
     actor.post(Join(seat, link))
     sender = asyncio.create_task(_send(websocket, link))
-    receiver = asyncio.create_task(_receive(websocket, actor, seat, link, runtime.settings))
+    receiver = asyncio.create_task(_receive(websocket, actor, seat, link, settings))
+    expired = asyncio.create_task(expiry(expires_in))
     try:
-        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
+        if expired.done():
+            link.close(1008, "token expired; log in again")
     finally:
         actor.post(Leave(seat, link))
         if not link.closed:
             link.close(1000, "bye")
-        receiver.cancel()
-        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-            await receiver
+        for task in (receiver, expired):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                await task
         with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
             await asyncio.wait_for(sender, 5)
 

@@ -27,7 +27,7 @@ from engine.bots import isolation
 PASSWORD = "password1"
 FAST = {"join_seconds": 30.0, "hand_pause_seconds": 0.0, "bot_delay_seconds": 0.0,
         "auto_play_delay_seconds": 0.0, "claim_hold_seconds": 0.0, "grace_seconds": 0.0,
-        "rate_limit_messages": 100_000}
+        "rate_limit_messages": 100_000, "resyncs_per_window": 100_000}  # its clients resync before each discard
 
 
 class Closed(Exception):

@@ -97,8 +97,10 @@ async def test_who_may_connect(settings):
                  (f"/ws/table/{table_id}", f"token={stranger['token']}", 4003),
                  ("/ws/table/nosuchtable", f"token={players[0]['token']}", 4004)]
         for path, query, code in cases:
+            seat = SeatClient(h.app, path, query)
+            await seat.connect()  # accepted, so the client can read the close code (issue 9 item 5)
             with pytest.raises(Closed) as closed:
-                await SeatClient(h.app, path, query).connect()
+                await seat.recv()
             assert closed.value.code == code
 
 

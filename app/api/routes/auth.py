@@ -28,8 +28,8 @@ def _throttled(throttle: Throttle, key: str, scope: str, *, count: bool = True) 
     wait = throttle.hit(key) if count else throttle.wait(key)
     if wait:
         seconds = retry_after(wait)
-        raise RateLimited(f"too many attempts; try again in {seconds} s", scope=scope, retry_after=int(seconds),
-                          headers={"Retry-After": seconds})
+        raise RateLimited(f"too many attempts; try again in {seconds} s", scope=scope, retry_after=seconds,
+                          headers={"Retry-After": str(seconds)})
 
 
 def _token(user: User, settings: Settings) -> TokenOut:

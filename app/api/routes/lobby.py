@@ -4,7 +4,9 @@ Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
-closed with 1013 if the client falls too far behind; reconnecting yields a fresh snapshot.
+closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
+missing, invalid or expired token (also when the token expires while connected) and with 4029 over the
+per-account or per-address socket caps.  Refusals accept first, so the client sees the close code.
 Client messages are read and ignored (the lobby is push-only).
 """
 
@@ -15,38 +17,56 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
-from app.api.deps import StateDep, user_from_token
+from app.api.deps import StateDep
 from app.lobby.broker import Subscription
+from app.models import User
+from app.state import AppState
+from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
 
 router = APIRouter(tags=["lobby"])
 
 
 @router.websocket("/ws/lobby")
 async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None) -> None:
-    # A short session: a socket lives for hours and must not hold a database connection (or, on SQLite,
-    # the write lock) while it does.
-    async with state.sessionmaker() as session:
-        user = await user_from_token(session, state.settings, token)
-    if user is None:
-        await websocket.close(code=status.WS_1008_POLICY_VIOLATION, reason="invalid or expired token")
+    owner = token_owner(state.settings, token)
+    if owner is not None:
+        # A short session: a socket lives for hours and must not hold a database connection while it does.
+        async with state.sessionmaker() as session:
+            if await session.get(User, owner[0]) is None:
+                owner = None
+    if owner is None:
+        await refuse(websocket, status.WS_1008_POLICY_VIOLATION, "invalid or expired token")
         return
-    await websocket.accept()
+    user_id, expires_in = owner
+    with state.sockets.hold(user_id, client_address(websocket)) as over:
+        if over is not None:
+            await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
+            return
+        await websocket.accept()
+        await _serve(websocket, state, expires_in)
+
+
+async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> None:
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in state.registry.list_tables()]
         await websocket.send_json({"type": "snapshot", "tables": tables})
         sender = asyncio.create_task(_forward(websocket, subscription))
         receiver = asyncio.create_task(_drain(websocket))
+        expired = asyncio.create_task(expiry(expires_in))
         try:
-            await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
+            token_expired = expired.done()
         finally:
-            for task in (sender, receiver):
+            for task in (sender, receiver, expired):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                     await task
-        if subscription.dropped:
+        if token_expired or subscription.dropped:
+            code, reason = ((status.WS_1008_POLICY_VIOLATION, "token expired; log in again") if token_expired
+                            else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect"))
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await websocket.close(code=status.WS_1013_TRY_AGAIN_LATER, reason="too slow; reconnect")
+                await websocket.close(code=code, reason=reason)
 
 
 async def _forward(websocket: WebSocket, subscription: Subscription) -> None:

@@ -77,6 +77,11 @@ async def get_current_user(
 CurrentUser = Annotated[User, Depends(get_current_user)]
 
 
+def is_admin(user: User) -> bool:
+    """The one admin check (admin-only routes and the hand-record rule use it)."""
+    return has_role(user, Role.ADMIN)
+
+
 def get_operator_user(user: CurrentUser) -> User:
     if not has_role(user, Role.OPERATOR):
         raise Forbidden("operators and admins only", ErrorCode.OPERATOR_ONLY)
@@ -84,7 +89,7 @@ def get_operator_user(user: CurrentUser) -> User:
 
 
 def get_admin_user(user: CurrentUser) -> User:
-    if not has_role(user, Role.ADMIN):
+    if not is_admin(user):
         raise Forbidden("admins only", ErrorCode.ADMIN_ONLY)
     return user
 

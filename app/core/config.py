@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     # argon2 is CPU-bound and runs in worker threads; leave a core to the event loop.
     password_hash_workers: int = Field(default=1, ge=1, le=64,
                                        description="argon2 hashes/verifications run at once (worker threads)")
+    # Who may read GET /api/hands/{id}: its players and admins always; everyone logged in once the table
+    # has closed when this is on (the seed and every action are revealed at the hand's end anyway).
+    hands_public_after_close: bool = Field(default=False, description="any logged-in account may read a "
+                                           "hand record once its table has closed")
     # Sockets (item 7): per account and per IP, lobby and table sockets together.
     sockets_per_user: int = Field(default=8, ge=1, description="open WebSockets per account")
     sockets_per_ip: int = Field(default=64, ge=1, description="open WebSockets per IP")

@@ -125,6 +125,10 @@ class TableRegistry:
         """Every table, practice ones included (for operators), oldest first."""
         return [copy.deepcopy(t) for t in self._tables.values()]
 
+    def is_open(self, table_id: str) -> bool:
+        """Whether the table still exists here (a closed table is gone from the registry)."""
+        return table_id in self._tables
+
     def table_of(self, user_id: int) -> str | None:
         return self._seated.get(user_id)
 

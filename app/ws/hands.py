@@ -2,19 +2,20 @@
 
 Hands are written only when they are settled, so every record is of a finished hand; its seed is public
 by then (it was revealed at the hand's end) and ``app.tables.fairness.verify_hand`` can replay it.
+Who may read a record is ``readable_hand``'s rule (docs/server.md).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict
 
-from app.api.deps import CurrentUser, SessionDep
+from app.api.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep, is_admin
 from app.models import Hand
-from app.services.errors import ErrorCode, NotFound
+from app.services.errors import ErrorCode, Forbidden, NotFound
 
 router = APIRouter(prefix="/api", tags=["hands"])
 
@@ -37,9 +38,23 @@ class HandOut(BaseModel):
     created_at: datetime
 
 
-@router.get("/hands/{hand_id}")
-async def read_hand(hand_id: int, _user: CurrentUser, session: SessionDep) -> HandOut:
+async def readable_hand(hand_id: int, user: CurrentUser, session: SessionDep, registry: RegistryDep,
+                        settings: SettingsDep) -> Hand:
+    """The hand record, if this account may read it: a player of the hand, an admin, or anyone once the
+    table has closed when ``Settings.hands_public_after_close`` is on.  404 unknown, 403 otherwise."""
     hand = await session.get(Hand, hand_id)
     if hand is None:
         raise NotFound("no such hand", ErrorCode.HAND_NOT_FOUND, hand_id=hand_id)
+    closed = hand.table_id is None or not registry.is_open(hand.table_id)
+    if user.id in (hand.seats or []) or is_admin(user) or (settings.hands_public_after_close and closed):
+        return hand
+    raise Forbidden("only the hand's players (and admins) may read this hand", ErrorCode.HAND_PRIVATE,
+                    hand_id=hand_id)
+
+
+@router.get("/hands/{hand_id}", responses={403: {"description": "not a player of this hand"}})
+async def read_hand(hand: Annotated[Hand, Depends(readable_hand)]) -> HandOut:
+    """A finished hand: seed, commitment, every action, the result and the settlement.  Readable by the
+    hand's players and admins; by every logged-in account after the table closed if the server allows it
+    (``HANDS_PUBLIC_AFTER_CLOSE``)."""
     return HandOut.model_validate(hand)

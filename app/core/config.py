@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER_SECRET = "change-me"
+SECRET_KEY_MIN = 32  # characters, outside development
 
 
 def _default_database_url() -> str:
@@ -21,24 +22,29 @@ def _default_database_url() -> str:
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    environment: Literal["development", "staging", "production"] = "development"
-    host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=1, le=65535)
+    environment: Literal["development", "staging", "production"] = Field(
+        default="development", description="outside development the server refuses the placeholder SECRET_KEY "
+        f"or one shorter than {SECRET_KEY_MIN} characters")
+    host: str = Field(default="127.0.0.1", description="where `python -m app` listens (the Docker image: 0.0.0.0)")
+    port: int = Field(default=8000, ge=1, le=65535, description="where `python -m app` listens")
 
-    secret_key: str = PLACEHOLDER_SECRET
-    token_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
+    secret_key: str = Field(default=PLACEHOLDER_SECRET, description="signs the bearer tokens; at least "
+                            f"{SECRET_KEY_MIN} random characters outside development")
+    token_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60, description="bearer token lifetime; a socket "
+                                   "is closed (1008) when its token expires")
 
-    database_url: str = Field(default_factory=_default_database_url)
-    # Run Alembic to head when the app starts; turn off when a deploy step migrates instead.
-    migrate_on_startup: bool = True
-    # Unset: lobby events fan out inside this process only.  Set: through Redis pub/sub, so every
-    # process's lobby sockets see every process's tables.
-    redis_url: str | None = None
-    lobby_channel: str = "mahjong:lobby"
+    database_url: str = Field(default_factory=_default_database_url, description="SQLAlchemy URL, e.g. "
+                              "postgresql+asyncpg://user:pw@host/db; default: SQLite in <project>/var")
+    migrate_on_startup: bool = Field(default=True, description="run Alembic to head when the app starts; turn "
+                                     "off when a deploy step migrates instead")
+    redis_url: str | None = Field(default=None, description="unset: lobby events fan out inside this process "
+                                  "only; set: through Redis pub/sub, so every process's lobby sees every table")
+    lobby_channel: str = Field(default="mahjong:lobby", description="the Redis pub/sub channel of the lobby")
 
-    welcome_grant: int = Field(default=50_000, ge=0)
+    welcome_grant: int = Field(default=50_000, ge=0, description="coins credited to a new account (a ledger "
+                               "entry)")
 
-    web_dir: Path = PROJECT_ROOT / "web"
+    web_dir: Path = Field(default=PROJECT_ROOT / "web", description="served at / once it holds index.html")
 
     # Throttles (per process; 429 with Retry-After, docs/settings.md).  Login: every attempt counts against
     # the client's IP; failed attempts also count against the username, so guessing one account's password
@@ -71,10 +77,10 @@ class Settings(BaseSettings):
     def _refuse_placeholder_secret(self) -> Settings:
         # Anyone who knows the placeholder could mint tokens for any account, admins included.
         if self.environment != "development" and (
-            self.secret_key == PLACEHOLDER_SECRET or len(self.secret_key) < 32
+            self.secret_key == PLACEHOLDER_SECRET or len(self.secret_key) < SECRET_KEY_MIN
         ):
             raise ValueError(
-                f"SECRET_KEY must be set to a random value of at least 32 characters when "
+                f"SECRET_KEY must be set to a random value of at least {SECRET_KEY_MIN} characters when "
                 f"ENVIRONMENT={self.environment}"
             )
         return self

@@ -14,13 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.core.config import PROJECT_ROOT
-from app.docgen import errors, options
+from app.docgen import errors, options, settings
 from app.ws import docs as protocol_docs
 
 DOCS = PROJECT_ROOT / "docs"
 PAGES: dict[str, Callable[[], str]] = {
     "errors.md": errors.render,
     "options.md": options.render,
+    "settings.md": settings.render,
 }
 
 

@@ -1,0 +1,88 @@
+"""docs/settings.md: every setting (Settings, TableSettings) and the fixed limits of the API, from code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
+
+from annotated_types import Ge, Gt, Le, Lt
+from pydantic_settings import BaseSettings
+
+from app.api.routes.me import LEDGER_PAGE_MAX
+from app.core.config import PROJECT_ROOT, SECRET_KEY_MIN, Settings
+from app.schemas import Credentials
+from app.services import accounts
+from app.services.ledger import ADJUSTMENT_MAX
+from app.tables.settings import TableSettings
+
+INTRO = """\
+# Settings and limits
+
+{note}
+
+Every setting is an environment variable (or a line of `.env`), case-insensitive.  Server settings are
+`app/core/config.py`'s `Settings`; the table actor's are `app/tables/settings.py`'s `TableSettings`, whose
+variables start with `TABLE_`.  Throttles and caps count per server process.
+"""
+
+
+def _bounds(field: Any) -> str:
+    if get_origin(field.annotation) is Literal:
+        return " / ".join(f"`{v}`" for v in get_args(field.annotation))
+    parts = []
+    for item in field.metadata:
+        for kind, attr, sign in ((Ge, "ge", "≥"), (Gt, "gt", ">"), (Le, "le", "≤"), (Lt, "lt", "<")):
+            if isinstance(item, kind):
+                parts.append(f"{sign} {getattr(item, attr)}")
+    return ", ".join(parts) or "—"
+
+
+def _default(field: Any) -> str:
+    value = field.get_default(call_default_factory=True)
+    if isinstance(value, Path):
+        try:
+            return f"`<project>/{value.relative_to(PROJECT_ROOT)}`"
+        except ValueError:
+            return f"`{value}`"
+    if isinstance(value, str) and "sqlite" in value:
+        return "SQLite in `<project>/var`"
+    return f"`{json.dumps(getattr(value, 'value', value), ensure_ascii=False)}`"
+
+
+def _table(cls: type[BaseSettings]) -> list[str]:
+    prefix = str(cls.model_config.get("env_prefix", ""))
+    lines = ["| variable | type | default | allowed | meaning |", "|---|---|---|---|---|"]
+    for name, field in cls.model_fields.items():
+        kind = "str" if get_origin(field.annotation) is Literal else getattr(
+            field.annotation, "__name__", str(field.annotation)).replace("|", "or")
+        lines.append(f"| `{(prefix + name).upper()}` | {kind} | {_default(field)} | {_bounds(field)} | "
+                     f"{(field.description or '').replace('|', '/')} |")
+    return lines
+
+
+def _limits() -> list[str]:
+    password_in = Credentials.model_fields["password"].metadata
+    login_max = next(m.max_length for m in password_in if hasattr(m, "max_length"))
+    rows = [
+        ("username", f"{accounts.USERNAME_MIN}–{accounts.USERNAME_MAX} characters after NFKC: ASCII letters, "
+                     "digits, `_` and CJK; unique ignoring case"),
+        ("password at registration", f"{accounts.PASSWORD_MIN}–{accounts.PASSWORD_MAX} characters"),
+        ("password at login", f"at most {login_max} characters (longer is a 422, never hashed)"),
+        ("`SECRET_KEY`", f"at least {SECRET_KEY_MIN} characters outside development"),
+        ("token lifetime", f"`TOKEN_TTL_SECONDS` {_bounds(Settings.model_fields['token_ttl_seconds'])}"),
+        ("`GET /api/me/ledger?limit=`", f"1–{LEDGER_PAGE_MAX} entries a page"),
+        ("admin adjustment `delta`", f"a JSON integer, non-zero, at most {ADJUSTMENT_MAX:,} either way"),
+        ("table options", "each option's type and range: [options.md](options.md)"),
+        ("table socket messages", "see `TABLE_RATE_LIMIT_*`, `TABLE_MAX_MESSAGE_BYTES`, `TABLE_RESYNC*` above"),
+    ]
+    return ["| what | limit |", "|---|---|", *[f"| {a} | {b} |" for a, b in rows]]
+
+
+def render() -> str:
+    from app.docgen import GENERATED_NOTE
+
+    out = [INTRO.format(note=GENERATED_NOTE.format(source="`Settings`, `TableSettings` and the API's limits")),
+           "## Server (`Settings`)", "", *_table(Settings), "", "## Tables (`TableSettings`, `TABLE_*`)", "",
+           *_table(TableSettings), "", "## Fixed limits", "", *_limits()]
+    return "\n".join(out) + "\n"

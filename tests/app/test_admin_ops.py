@@ -147,8 +147,9 @@ async def test_a_frozen_players_live_seat_plays_on_auto_until_the_hand_ends(sett
         assert len(logs[0].results) == 1  # the hand in progress was played out, then the seat stood up
         auto = [m for m in clients[1].received if m["type"] == "event" and m["event"]["type"] == "auto_play"]
         assert auto and auto[0]["event"] == {"type": "auto_play", "seat": 0, "on": True, "reason": "frozen"}
-        seats = (await h.client.get(f"/api/tables/{table_id}")).json()["seats"]
-        assert seats[0]["user_id"] is None
+        # at game over the table closes and every seat is released (issue 9 item 4)
+        assert (await h.client.get(f"/api/tables/{table_id}")).status_code == 404
+        assert h.app.state.services.registry.table_of(players[0]["id"]) is None
 
 
 async def _settled_hand(app, seat_ids, payments, key="v:1"):

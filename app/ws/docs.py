@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from app.core.config import PROJECT_ROOT
 from app.tables import fairness
+from app.ws import events as ev
 from app.ws import protocol as p
 
 DOCS = PROJECT_ROOT / "docs"
@@ -72,13 +73,24 @@ docs/settings.md; every error code in docs/errors.md.
   `salt`.  `app.tables.fairness.verify_hand` checks the commitment, re-deals the hand from the seed and
   replays the actions from `GET /api/hands/{hand_id}`.
 
+"""
+
+
+EVENTS_INTRO = """\
 ## Events
 
-Engine events (with a per-hand `seq`): `deal`, `flower`, `draw`, `discard`, `reveal` (眼牌: the other
-hands, to the declarer only), `chow`, `pong`, `kong`, `kong_attempt`, `split_deal`, `hand_end`.
-Another seat's draw carries no `tile`.  Table events (no `seq`): `hand_start` {hand_no, dealer,
-round_wind, dealer_streak, commitment}, `presence` {seat, connected}, `auto_play` {seat, on, reason},
-`hand_void` {hand_no, seed, salt, reason} (the server broke the hand: no coins move, the next is dealt).
+The `event` object of an `event` message, by `type`: declared in `app/ws/events.py` (a test validates
+every event each seat receives against these, unknown fields forbidden).  Engine events carry a per-hand
+`seq`; what a seat may not see is absent (another seat's draw has no `tile`; only the declarer of 眼牌 or
+Miji gets `reveal.hands`, keyed by seat strings).  Tiles are strings: `5m` 萬, `5p` 筒, `5s` 條, `1z`–`7z`
+東南西北中發白, `1f`–`8f` flowers.
+"""
+
+VIEW_INTRO = """\
+## The view
+
+`snapshot.view`: the hand as your seat may see it (`engine.view.seat_view`), declared in
+`app/ws/events.py` and validated the same way.
 """
 
 
@@ -124,6 +136,12 @@ def render_markdown() -> str:
     out += [_section(m) for m in SERVER]
     out.append("## Parts\n")
     out += [_section(m) for m in PARTS]
+    out.append(EVENTS_INTRO)
+    out += [_section(m) for m in ev.ENGINE_EVENTS]
+    out.append("### Table events\n\nSent by the table itself (no `seq`).\n")
+    out += [_section(m) for m in ev.TABLE_EVENTS]
+    out.append(VIEW_INTRO)
+    out += [_section(m) for m in ev.VIEW_PARTS]
     out.append("## Close codes\n\n| code | meaning |\n|---|---|")
     out += [f"| {code} | {text} |" for code, text in p.CLOSE_CODES.items()]
     return "\n".join(out) + "\n"

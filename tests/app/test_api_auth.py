@@ -19,7 +19,7 @@ async def test_register_grants_welcome_coins_and_logs_in(client):
     assert body["user"] == {
         "id": body["user"]["id"], "username": "alice", "coins": 50_000, "rank_points": 0,
         "title": "白板", "title_names": {"zh_hans": "白板", "zh_hant": "白板", "en": "White Dragon"},
-        "is_admin": False, "role": "player", "frozen": False, "language": None,
+        "is_admin": False, "role": "player", "frozen": False, "language": None, "table": None,
     }
     me = await client.get("/api/me", headers={"Authorization": f"Bearer {body['access_token']}"})
     assert me.status_code == 200 and me.json() == body["user"]

@@ -8,7 +8,8 @@ The server (uvicorn, real argon2id parameters, a temporary SQLite database) runs
 (天台 against server bots) and measures the time from its discard to the server's discard event; another
 polls /healthz every 20 ms; then ``--logins`` wrong-password logins start at once (half for the table
 player's name, half for names that do not exist).  Reported: the logins' status counts and how long they
-took, and /healthz and discard → event latency (p50 / p99 / max) while the storm ran.  Bounded: at most
+took, and /healthz and discard → event latency (p50 / p99 / max) while the storm ran; also how long
+three practice tables with a huge ``cap`` take to be refused (issue 9 item 1).  Bounded: at most
 5,000 logins and 300 s; it stops by itself.
 """
 
@@ -90,6 +91,14 @@ async def clients(port: int, args: argparse.Namespace) -> dict[str, Any]:
         token = registered["access_token"]
         table = (await http.post("/api/practice", json={"variant": "tiantai"},
                                  headers={"Authorization": f"Bearer {token}"})).json()
+        auth = {"Authorization": f"Bearer {token}"}
+        option_ms = []  # issue 9 item 1: a huge option is refused at once
+        for cap in (10**9, 10**30, 10**7):
+            sent = time.monotonic()
+            refused = await http.post("/api/practice", json={"variant": "tiantai", "options": {"cap": cap}},
+                                      headers=auth)
+            assert refused.status_code == 422, refused.text
+            option_ms.append((time.monotonic() - sent) * 1000)
         stop = asyncio.Event()
         health: list[tuple[float, float, int]] = []
         discards: list[tuple[float, float]] = []
@@ -109,7 +118,7 @@ async def clients(port: int, args: argparse.Namespace) -> dict[str, Any]:
                                    for r in responses)
     during_health = [ms for t, ms, _ in health if start <= t <= end + 0.5]
     during_discard = [ms for t, ms in discards if start <= t <= end + 0.5]
-    return {"statuses": dict(statuses), "storm_seconds": end - start,
+    return {"statuses": dict(statuses), "storm_seconds": end - start, "option_ms": option_ms,
             "health_failures": sum(1 for t, _, code in health if start <= t <= end + 0.5 and code != 200),
             "health": during_health, "discard": during_discard,
             "health_all": [ms for _, ms, _ in health], "discard_all": [ms for _, ms in discards]}
@@ -178,6 +187,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
         print(f"  {name} during the storm: n={len(v)} p50={pct(v, .5):.1f} ms p99={pct(v, .99):.1f} ms "
               f"max={max(v) if v else float('nan'):.1f} ms")
     print(f"  /healthz non-200 during the storm: {r['health_failures']}")
+    print("  POST /api/practice with cap = 10^9, 10^30, 10^7 (before the storm): 422 in "
+          + ", ".join(f"{ms:.1f}" for ms in r["option_ms"]) + " ms")
     base = r["discard_all"]
     print(f"  whole run: /healthz p99={pct(r['health_all'], .99):.1f} ms, discard → event "
           f"p50={statistics.median(base) if base else float('nan'):.1f} ms p99={pct(base, .99):.1f} ms")

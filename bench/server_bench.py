@@ -64,7 +64,8 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
 
     settings = Settings(_env_file=None, secret_key=SECRET, database_url=database_url,  # type: ignore[call-arg]
                         redis_url=None, web_dir=Path(tempfile.gettempdir()) / "no-web",
-                        register_per_ip=10**6, login_per_ip=10**6)  # every bench player is on 127.0.0.1
+                        register_per_ip=10**6, login_per_ip=10**6,  # every bench player is on 127.0.0.1
+                        sockets_per_ip=10**6)
     table_settings = TableSettings(_env_file=None, time_scale=args.time_scale,  # type: ignore[call-arg]
                                    bot_delay_seconds=args.bot_delay, auto_play_delay_seconds=args.bot_delay,
                                    claim_hold_seconds=args.hold, hand_pause_seconds=args.hand_pause,

@@ -44,6 +44,7 @@ def get_policy(name: str) -> Policy:
 
 
 # Importing a policy module registers it.  Keep one line per module.
+import engine.bots.stress  # noqa: E402, F401  (the stress-test policies of issue 8)
 from engine.bots import easy, normal, strong  # noqa: E402
 from engine.bots.easy import greedy_policy, isolation, random_policy  # noqa: E402
 

@@ -59,7 +59,8 @@ class HandState:
         self.wall = Wall.shuffled(variant.kinds, rng) if wall is None else Wall(wall)
         self.dice = tuple(rng.randint(1, 6) for _ in range(variant.dice_count))
         self.open_seat = variant.open_seat(dealer, self.dice)
-        self.indicators = tuple(self.wall.peek_tail(variant.indicator_count()))
+        # D-1: the indicators stay face up at the tail, out of play (never drawn, not even as replacements)
+        self.indicators = tuple(self.wall.turn_up_tail(variant.indicator_count()))
         self.wildcards: tuple[Tile, ...] = variant.wildcard_faces(self.indicators)
         self.seats = [SeatState(wild=frozenset(self.wildcards)) for _ in range(self.n)]
         self.bonus_kinds = frozenset(k for k in range(HONOUR_BASE, N_KINDS)

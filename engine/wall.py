@@ -13,19 +13,22 @@ class WallExhausted(Exception):
 
 
 class Wall:
-    """``tiles[head:tail]`` are the tiles still in the wall.
+    """``tiles[head:tail]`` are the tiles that may still be drawn; ``out_of_play`` the tiles turned face up
+    at the tail (台炮's 財神 indicators), which stay in the wall but are never drawn.
 
     Normal draws take ``tiles[head]`` (摸牌); replacement draws after a kong or a flower take
-    ``tiles[tail-1]`` (補牌 from the 牌尾).  A variant's reserve is "the last R tiles still in the wall",
-    so replacements eat into it and it moves forward by itself (RULES.md §0 wall model).
+    ``tiles[tail-1]`` (補牌 from the 牌尾, the stack before any tile out of play).  A variant's reserve is
+    "the last R tiles still in the wall", so replacements eat into it and it moves forward by itself
+    (RULES.md §0 wall model).
     """
 
-    __slots__ = ("tiles", "head", "tail")
+    __slots__ = ("tiles", "head", "tail", "out_of_play")
 
     def __init__(self, tiles: Sequence[Tile]) -> None:
         self.tiles: list[Tile] = list(tiles)
         self.head = 0
         self.tail = len(self.tiles)
+        self.out_of_play: list[Tile] = []
 
     @classmethod
     def shuffled(cls, kinds: Sequence[int], rng: random.Random) -> Wall:
@@ -41,7 +44,8 @@ class Wall:
 
     @property
     def remaining(self) -> int:
-        return self.tail - self.head
+        """Tiles still in the wall, those out of play included (they count among 分牌's undrawn tiles)."""
+        return self.tail - self.head + len(self.out_of_play)
 
     def draw(self) -> Tile:
         if self.head >= self.tail:
@@ -57,8 +61,17 @@ class Wall:
         return self.tiles[self.tail]
 
     def peek_tail(self, n: int) -> list[Tile]:
-        """The last ``n`` tiles (the 財神 indicators of 台炮 are the last stack at the tail)."""
+        """The last ``n`` drawable tiles at the tail."""
         return self.tiles[self.tail - n : self.tail]
 
+    def turn_up_tail(self, n: int) -> list[Tile]:
+        """Turn the last ``n`` tiles face up and take them out of play (RULES.md §2.1 r6 / D-1: 台炮's 財神
+        indicators are never drawn; replacements take the stack before them).  Returns them, tail order."""
+        turned = self.peek_tail(n)
+        self.tail -= n
+        self.out_of_play.extend(turned)
+        return turned
+
     def remaining_tiles(self) -> list[Tile]:
-        return self.tiles[self.head : self.tail]
+        """Every tile still in the wall: the drawable ones, then those out of play."""
+        return self.tiles[self.head : self.tail] + self.out_of_play

@@ -172,7 +172,7 @@ class Variant:
         return ()
 
     def indicator_count(self) -> int:
-        """How many tail tiles are turned face up to choose 財神."""
+        """How many tail tiles are turned face up to choose 財神; they are out of play (D-1)."""
         return 0
 
     def is_bonus(self, tile: Tile, wildcards: tuple[Tile, ...]) -> bool:

@@ -16,7 +16,7 @@ WHITE = 33  # 白板 7z
 
 class Taipao(Variant):
     def indicator_count(self) -> int:
-        """§2.1 r6: the two tiles of the last stack at the tail are turned face up."""
+        """§2.1 r6: the two tiles of the last stack at the tail are turned face up, out of play (D-1)."""
         return 2
 
     def wildcard_faces(self, indicators: Sequence[Tile]) -> tuple[Tile, ...]:

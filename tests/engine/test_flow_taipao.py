@@ -2,8 +2,8 @@
 
 Seats: 4 players, dealer 0 unless a test says otherwise.  The rigged walls put the flowers at the tail, so
 unless a test chooses the tail, the two 財神 indicators (the last two tiles) are 7f and 8f: flower faces
-that no hand holds.  Replacement draws take the tail from its very end, so the first ones are the
-indicator tiles themselves (they "stay in the wall", r6).
+that no hand holds.  The indicators are out of play (r6 as amended, D-1): replacement draws take the tail
+from the third tile from the end.
 """
 
 from __future__ import annotations
@@ -104,12 +104,19 @@ def test_r6_b3_caishen_faces_on_random_walls(seed):
     assert set(state.wildcards) == set(last_two) and len(state.wildcards) == len(set(last_two))
 
 
-def test_r6_indicator_tiles_are_the_first_replacements():
-    """RULES.md §2.1 r6 ("the two tiles stay in the wall") and r8 (replacement from the tail)."""
-    state = rig(TAIPAO, ["1f 111m 222m 333m 444p 55p 66p", "", "", ""], tail="9s 8s")
+def test_r6_d1_indicator_tiles_are_out_of_play():
+    """RULES.md §2.1 r6 as amended by D-1, r8: the two turned tiles are never drawn; the dealer's flower is
+    replaced by the tile before them (1z), and at the end of the hand both indicators are still in the wall."""
+    state = rig(TAIPAO, ["1f 111m 222m 333m 444p 55p 66p", "", "", ""], tail="9s 8s 1z")
     assert state.seats[0].flowers == [t("1f")]
-    assert state.seats[0].counts[t("9s")] == 1  # the indicator, a 財神 now in the dealer's hand
-    assert t("9s") in state.wildcards
+    assert state.seats[0].counts[t("1z")] == 1  # the replacement: the stack before the indicators
+    assert state.seats[0].counts[t("9s")] == 0 and t("9s") in state.wildcards
+    assert sorted(state.wall.out_of_play) == sorted(ts("9s 8s")) and state.wall.remaining == 144 - 65 - 1
+    run_defaults(state, lambda s: s.is_over)
+    assert sorted(state.wall.out_of_play) == sorted(ts("9s 8s"))
+    assert state.wall.remaining_tiles()[-2:] == state.wall.out_of_play
+    held = [x for s in state.seats for x in [*s.tiles(), *s.river, *s.set_aside, *s.flowers]]
+    assert held.count(t("9s")) <= 3 and held.count(t("8s")) <= 3  # the turned copies never left the wall
 
 
 @pytest.mark.parametrize("tail, white_is_bonus", [("", True), ("7z 9s", False)])
@@ -124,17 +131,17 @@ def test_r7_b7_white_is_a_bonus_tile_unless_it_is_caishen(tail, white_is_bonus):
 
 def test_r8_initial_bonus_replacement_order_and_caishen_flowers_kept():
     """RULES.md §2.1 r8: dealer first then counterclockwise, in passes; a bonus received as a replacement
-    waits for the next pass; a flower that is a 財神 face is not replaced."""
-    # indicators 1f (the very last tile) and 9s: 1f is 財神.  Tail replacements in order: 1f, 9s, 3f, 5m.
+    waits for the next pass; a bonus tile that is a 財神 face (here 白) is not replaced."""
+    # indicators 7z (the very last tile) and 9s: 白 is 財神.  Replacements (D-1: before them): 3f, 5m, 6m.
     state = rig(TAIPAO, ["7z 2f 111m 222m 333m 444p 55p 6p", "4f 123p 456p 789p 55s 66s 7s", "", ""],
-                tail="1f 9s 3f 5m")
+                tail="7z 9s 3f 5m 6m")
     flow = [(e.type, e.public.get("seat")) for e in state.events[1:]]
-    assert flow == [("flower", 0), ("draw", 0), ("flower", 0), ("draw", 0),  # pass 1: dealer 7z, 2f
+    assert flow == [("flower", 0), ("draw", 0),  # pass 1: dealer 2f (its 7z is 財神)
                     ("flower", 1), ("draw", 1),  # pass 1: 下家 4f
-                    ("flower", 1), ("draw", 1)]  # pass 2: 下家's replacement 3f; dealer's 1f is 財神
-    assert [e.public["tile"] for e in state.events if e.type == "flower"] == ["7z", "2f", "4f", "3f"]
-    assert state.seats[0].counts[t("1f")] == 1 and state.seats[0].counts[t("9s")] == 1
-    assert state.seats[1].flowers == [t("4f"), t("3f")]
+                    ("flower", 0), ("draw", 0)]  # pass 2: the dealer's replacement 3f
+    assert [e.public["tile"] for e in state.events if e.type == "flower"] == ["2f", "4f", "3f"]
+    assert state.seats[0].counts[t("7z")] == 1 and state.seats[0].counts[t("6m")] == 1
+    assert state.seats[0].flowers == [t("2f"), t("3f")] and state.seats[1].flowers == [t("4f")]
 
 
 def test_r19_eight_flowers_give_no_special_win_by_default():
@@ -176,10 +183,10 @@ def test_r9_caishen_cannot_be_used_to_chow_or_pong():
 
 
 def test_r9_caishen_cannot_be_used_to_kong():
-    """RULES.md §2.1 r9: no 暗槓 of three natural tiles plus a 財神, nor of four 財神 (three dealt plus the
-    indicator drawn as the first replacement)."""
-    state = rig(TAIPAO, ["999p 555m 1f 111s 222s 333s 1z", "", "", ""], tail=WILD_TAIL)
-    assert state.seats[0].counts[t("5m")] == 4 and state.seats[0].counts[t("9p")] == 3
+    """RULES.md §2.1 r9: no 暗槓 of three natural tiles plus a 財神, nor of three 財神 plus one (four of a 財神
+    face cannot meet in a hand since the indicator is out of play, D-1)."""
+    state = rig(TAIPAO, ["999p 555m 1f 111s 222s 333s 1z", "", "", ""], tail=WILD_TAIL + " 2z")
+    assert state.seats[0].counts[t("5m")] == 3 and state.seats[0].counts[t("9p")] == 3
     assert not offers(state, 0, K.KONG)
     control = rig(TAIPAO, ["9999p 555m 1f 111s 222s 1z 2z 3z", "", "", ""], tail=WILD_TAIL)
     assert offers(control, 0, K.KONG, "9p") and not offers(control, 0, K.KONG, "5m")
@@ -428,7 +435,7 @@ def test_b9_win_on_a_flower_or_white_replacement_is_not_a_kong_win(drawn):
     """RULES.md §2.1 r8 / B-9: a win on the replacement of a flower (or 白板) is FLOWER_REPLACEMENT, not
     杠上开花 (kong_kind None, no 杠上开花 item); it is self-drawn (自摸)."""
     hands = ["1f 2f 111z 222z 333z 444z 555z", "123m 456m 789m 123p 456p 9p", "", ""]
-    state = rig(TAIPAO, hands, draws=[drawn], tail="8s 9s 9p")  # dealer's flowers eat 8s, 9s (財神)
+    state = rig(TAIPAO, hands, draws=[drawn], tail="8s 9s 6z 6z 9p")  # the dealer's flowers take 6z 6z
     discard(state, 0, "5z")
     assert state.current == 1 and state.seats[1].drawn == t("9p")
     assert state.seats[1].flowers == [t(drawn)]
@@ -441,7 +448,7 @@ def test_b9_win_on_a_flower_or_white_replacement_is_not_a_kong_win(drawn):
 
 def test_r12_kong_replacement_win_from_the_tail():
     """RULES.md §2.1 r12 (kong replacements from the tail), §2.2 杠上开花: 暗槓, replacement wins."""
-    state = rig(TAIPAO, ["5555m 123p 456p 789p 123s 1z", "", "", ""], tail="1z 9s")
+    state = rig(TAIPAO, ["5555m 123p 456p 789p 123s 1z", "", "", ""], tail="1z 9s 1z")
     do(state, K.KONG, 0, "5m")
     assert state.seats[0].drawn == t("1z")
     do(state, K.WIN, 0)

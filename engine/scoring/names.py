@@ -76,6 +76,7 @@ TAIPAO: dict[str, ItemName] = {
     "kong_special": N("明槓(門風/中/發)", "明杠(门风/中/发)", "Exposed kong of own wind, red or green"),
     "akong_special": N("暗槓(門風/中/發)", "暗杠(门风/中/发)", "Concealed kong of own wind, red or green"),
     "pung_special": N("刻子(門風/中/發)", "刻子(门风/中/发)", "Pung of own wind, red or green"),
+    "wind_pair": N("門風對", "门风对", "Own-wind pair"),
     # X: the winner only
     "zimo": N("自摸", "自摸", "Self-drawn"),
     "tianhu": N("天胡", "天胡", "Heavenly hand"),

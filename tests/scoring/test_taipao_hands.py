@@ -43,10 +43,10 @@ def check(sit: Situation, bases: list[int], score_w: int | None, pays: list[tupl
 # W1 — dealer 0 self-draws 平胡 (§2.2 Settlement 2).
 #   seat 0 東: 123m 456m 789m 234p 567s 11p.  B0 = 0.  X = 自摸 1 + 硬牌 7 + 平胡 13 = 21 ≥ 13 → W = 42.
 #   seat 1: flower 夏 → B1 = 1.  seat 2: one 9s (財神 suit ×1 = 2) + 秋 冬 (2 in group 1 = 3) → B2 = 5.
-#   seat 3 北: 東東東 (not its wind) 南南 西西 北北 中中 發發 9m9m + one 9p: the 財神 turns one of the pairs
-#   北/中/發 into a pung (+1) and scores 2 → B3 = 3.
-#   Each non-dealer pays 2W = 84.  Pairwise ×1: 1→2 4, 1→3 2, 3→2 2.
-#   net: 0 +252; 1 −84−4−2 = −90; 2 −84+4+2 = −78; 3 −84+2−2 = −84.
+#   seat 3 北: 東東東 (not its wind) 南南 西西 北北 中中 發發 9m9m + one 9p: 北北 is its own-wind pair (+1, D-3),
+#   the 財神 turns 中中 or 發發 into a pung (+1) and scores 2 → B3 = 4.
+#   Each non-dealer pays 2W = 84.  Pairwise ×1: 1→2 4, 1→3 3, 3→2 1.
+#   net: 0 +252; 1 −84−4−3 = −91; 2 −84+4+1 = −79; 3 −84+3−1 = −82.
 def test_w1_dealer_pinghu_self_draw() -> None:
     sit = table([
         hand("123m 456m 789m 234p 567s 11p"),
@@ -54,8 +54,8 @@ def test_w1_dealer_pinghu_self_draw() -> None:
         hand("112233445566778s 9s", flowers="3f4f"),
         hand("東東東 南南 西西 北北 中中 發發 9m9m 9p"),
     ], dealer=0, winner=0, kind="self_draw")
-    check(sit, [0, 1, 5, 3], 42,
-          [(1, 0, 84), (2, 0, 84), (3, 0, 84), (1, 2, 4), (1, 3, 2), (3, 2, 2)], [252, -90, -78, -84])
+    check(sit, [0, 1, 5, 4], 42,
+          [(1, 0, 84), (2, 0, 84), (3, 0, 84), (1, 2, 4), (1, 3, 3), (3, 2, 1)], [252, -91, -79, -82])
 
 
 # W2 — non-dealer 2 wins on 3's discard; the dealer's pairwise differences count double (Settlement 1).
@@ -167,10 +167,11 @@ def test_w9_rob_kong_from_the_dealer() -> None:
 
 
 # W10 — seat 2 (西) wins on seat 1's discard: 東東東 南南南 西西+9s 北北北 中中 111m.
-#   The 財神 completes 西 (own wind, +1) — or 中 (+1) with 西 as the pair: the same score.
-#   B2 = 財神 2 + 1 = 3.  X = 四风会齐 13 + 对对和 7 + 混一色 7 = 27.  T = 30 → W = 60.
+#   The 財神 completes 中 (+1) with 西西 as the own-wind pair (+1, D-3; 東 南 北 pungs + the 西 pair are 四风会齐),
+#   which beats completing 西 (+1) with a 中 pair.
+#   B2 = 財神 2 + 1 + 1 = 4.  X = 四风会齐 13 + 对对和 7 + 混一色 7 = 27.  T = 31 → W = 62.
 #   B0 = 0, B1 = 夏 蘭 (1 + 1) = 2, B3 = 0.
-#   Normal: dealer 120, seats 1 and 3 60.  Pairwise: 0–1 ×2: 0→1 4; 0–3 equal; 1–3: 3→1 2.
+#   Normal: dealer 124, seats 1 and 3 62.  Pairwise: 0–1 ×2: 0→1 4; 0–3 equal; 1–3: 3→1 2.
 W10 = [
     hand(FP),
     hand(FS, flowers="2f6f"),
@@ -180,17 +181,17 @@ W10 = [
 
 
 def test_w10_sifeng_normal_payment() -> None:
-    #   net: 2 +240; 0 −120−4 = −124; 1 −60+4+2 = −54; 3 −60−2 = −62.
+    #   net: 2 +248; 0 −124−4 = −128; 1 −62+4+2 = −56; 3 −62−2 = −64.
     sit = table(W10, dealer=0, winner=2, kind="discard", discarder=1)
-    check(sit, [0, 2, 3, 0], 60,
-          [(0, 2, 120), (1, 2, 60), (3, 2, 60), (0, 1, 4), (3, 1, 2)], [-124, -54, 240, -62])
+    check(sit, [0, 2, 4, 0], 62,
+          [(0, 2, 124), (1, 2, 62), (3, 2, 62), (0, 1, 4), (3, 1, 2)], [-128, -56, 248, -64])
 
 
 def test_w10b_sifeng_baopei_discarder_pays_all() -> None:
-    #   四风齐包赔 (option): the discarder (seat 1) pays 120 + 60 + 60 = 240 alone; pairwise unchanged.
-    #   net: 2 +240; 1 −240+4+2 = −234; 0 −4; 3 −2.
+    #   四风齐包赔 (option): the discarder (seat 1) pays 124 + 62 + 62 = 248 alone; pairwise unchanged.
+    #   net: 2 +248; 1 −248+4+2 = −242; 0 −4; 3 −2.
     sit = table(W10, dealer=0, winner=2, kind="discard", discarder=1, options={"sifeng_baopei": True})
-    check(sit, [0, 2, 3, 0], 60, [(1, 2, 240), (0, 1, 4), (3, 1, 2)], [-4, -234, 240, -2])
+    check(sit, [0, 2, 4, 0], 62, [(1, 2, 248), (0, 1, 4), (3, 1, 2)], [-4, -242, 248, -2])
 
 
 # W11 — dealer 2 天胡 绿一色 with a 財神 standing for 8s (B-13): 22s 234s 234s 666s 88s+9p 發發發.
@@ -211,11 +212,12 @@ def test_w11_heavenly_lvyise_with_caishen() -> None:
 
 
 # W12 — 財神 = 9p and 東 (an honour face).  Seat 3 (北) self-draws 123m 456m 789m 234p 55p + 9p 東 東:
-#   the three 財神 form a set by themselves (财神汇 +7); as a pung of 北/中/發 they add +1.
-#   B3 = 9p×1 2 + 東×2 7 + 1 = 10.  X = 自摸 1 + 财神汇 7 = 8.  T = 18 → W = 36.
+#   the three 財神 form a set by themselves (财神汇 +7), which takes no face (D-2: no +1 as a 北 pung; read
+#   as a 北 pung instead it scores +1 but loses 财神汇, T = 11).
+#   B3 = 9p×1 2 + 東×2 7 = 9.  X = 自摸 1 + 财神汇 7 = 8.  T = 17 → W = 34.
 #   seat 0 (dealer): one 東 (財神 honour 3) completes 中中 (+1) → B0 = 4.  B1 = 0.  seat 2: 梅蘭菊 → 5.
-#   dealer pays 72, seats 1 and 2 pay 36.  Pairwise: 0–1 ×2: 1→0 8; 0–2 ×2: 0→2 2; 1–2: 1→2 5.
-#   net: 3 +144; 0 −72+8−2 = −66; 1 −36−8−5 = −49; 2 −36+2+5 = −29.
+#   dealer pays 68, seats 1 and 2 pay 34.  Pairwise: 0–1 ×2: 1→0 8; 0–2 ×2: 0→2 2; 1–2: 1→2 5.
+#   net: 3 +136; 0 −68+8−2 = −62; 1 −34−8−5 = −47; 2 −34+2+5 = −27.
 def test_w12_caishenhui_with_honour_face() -> None:
     sit = table([
         hand("東 中中 1122334455s 667s"),
@@ -223,16 +225,16 @@ def test_w12_caishenhui_with_honour_face() -> None:
         hand(FM, flowers="5f6f7f"),
         hand("123m 456m 789m 234p 55p 9p 東東"),
     ], dealer=0, winner=3, kind="self_draw", wild="9p1z")
-    check(sit, [4, 0, 5, 10], 36,
-          [(0, 3, 72), (1, 3, 36), (2, 3, 36), (1, 0, 8), (0, 2, 2), (1, 2, 5)], [-66, -49, -29, 144])
+    check(sit, [4, 0, 5, 9], 34,
+          [(0, 3, 68), (1, 3, 34), (2, 3, 34), (1, 0, 8), (0, 2, 2), (1, 2, 5)], [-62, -47, -27, 136])
 
 
 # W13 — 分牌 win (+3, not 自摸; seed 002:L68).  Dealer 1; seat 0 is 北 and wins on its 分牌 tile:
 #   123m 456m 789m 11p 234s 567s → X = 分牌 3 + 硬牌 7 + 平胡 13 = 23, B0 = 0 → W = 46.
 #   seat 1 (dealer) holds 17 tiles (its own 分牌 draw): B1 = 0.  seat 2 南: 南南南 → B2 = 1.
-#   seat 3 西: 9p 9s (2 + 2), 西西 + 財神 (+1); 發 single needs two more → B3 = 5.
-#   dealer pays 92, seats 2 and 3 pay 46.  Pairwise: 1–2 ×2: 1→2 2; 1–3 ×2: 1→3 10; 2–3: 2→3 4.
-#   net: 0 +184; 1 −92−2−10 = −104; 2 −46+2−4 = −48; 3 −46+10+4 = −32.
+#   seat 3 西: 9p 9s (2 + 2), 西西 its own-wind pair (+1, D-3), 發 single + both 財神 a pung (+1) → B3 = 6.
+#   dealer pays 92, seats 2 and 3 pay 46.  Pairwise: 1–2 ×2: 1→2 2; 1–3 ×2: 1→3 12; 2–3: 2→3 5.
+#   net: 0 +184; 1 −92−2−12 = −106; 2 −46+2−5 = −49; 3 −46+12+5 = −29.
 def test_w13_split_deal_win() -> None:
     sit = table([
         hand("123m 456m 789m 11p 234s 567s"),
@@ -240,8 +242,8 @@ def test_w13_split_deal_win() -> None:
         hand("南南南 中中 2233445566s 7s"),
         hand("9p9s 發 5566778899m 西西 1m"),
     ], dealer=1, winner=0, kind="split_deal")
-    check(sit, [0, 0, 1, 5], 46,
-          [(1, 0, 92), (2, 0, 46), (3, 0, 46), (1, 2, 2), (1, 3, 10), (2, 3, 4)], [184, -104, -48, -32])
+    check(sit, [0, 0, 1, 6], 46,
+          [(1, 0, 92), (2, 0, 46), (3, 0, 46), (1, 2, 2), (1, 3, 12), (2, 3, 5)], [184, -106, -49, -29])
 
 
 # W14 — a 2-台 discard win: seat 1 holds one 財神 (9s as 9m) and nothing else.  W = 2, not doubled.
@@ -260,7 +262,9 @@ def test_w14_small_discard_win_dealer_gains_from_pairs() -> None:
 
 
 # W15 — 清一色 with the 財神 as the pair partner (5m + 9s): B1 = 2, X = 清一色 13 → T = 15, W = 30.
-#   Every other B is 0 (seat 3 holds pairs of 北 中 發 but no 財神).  dealer 60, seats 2 and 3 pay 30.
+#   Seat 3 (北) holds pairs of 北 中 發 but no 財神: only 北北, its own-wind pair, scores (+1, D-3); B0 = B2 = 0.
+#   dealer 60, seats 2 and 3 pay 30.  Pairwise: 0–3 ×2: 0→3 2; 2–3: 2→3 1.
+#   net: 1 +120; 0 −60−2 = −62; 2 −30−1 = −31; 3 −30+2+1 = −27.
 def test_w15_qingyise_with_caishen_pair() -> None:
     sit = table([
         hand(FP),
@@ -268,7 +272,7 @@ def test_w15_qingyise_with_caishen_pair() -> None:
         hand(FS),
         hand("東東南南西西北北中中發發 1s", "chow 345p"),
     ], dealer=0, winner=1, kind="discard", discarder=2)
-    check(sit, [0, 2, 0, 0], 30, [(0, 1, 60), (2, 1, 30), (3, 1, 30)], [-60, 120, -30, -30])
+    check(sit, [0, 2, 0, 1], 30, [(0, 1, 60), (2, 1, 30), (3, 1, 30), (0, 3, 2), (2, 3, 1)], [-62, 120, -31, -27])
 
 
 # W16 — exactly 12 台 is not doubled.  Dealer 3; seat 2 is 北 and wins on seat 0's discard:
@@ -295,11 +299,11 @@ def test_w17_threshold_option_10_doubles_twelve() -> None:
 
 
 # W18 — dealer self-draws with 9p×3 + 9s×2 (杀猪胡 level 5 = 30) and the 財神 as a set + pair.
-#   123m 456m 789m 234p + 9p9p9p 9s9s: wild set (财神汇 7, as 東/中/發 pung +1) + wild pair.
-#   B0 = 9p×3 8 + 9s×2 5 + 1 = 14.  X = 自摸 1 + 财神汇 7 + 杀猪胡 30 = 38.  T = 52 → W = 104.
+#   123m 456m 789m 234p + 9p9p9p 9s9s: wild set (财神汇 7; it takes no face, D-2) + wild pair.
+#   B0 = 9p×3 8 + 9s×2 5 = 13.  X = 自摸 1 + 财神汇 7 + 杀猪胡 30 = 38.  T = 51 → W = 102.
 #   B1 = B2 = 0; seat 3 北: 東東東 (not its wind), 南南, 中中, no 財神, 冬 → B3 = 1.
-#   Each pays 208.  Pairwise ×1: 1→3 1, 2→3 1.
-#   net: 0 +624; 1 −209; 2 −209; 3 −208+2 = −206.
+#   Each pays 204.  Pairwise ×1: 1→3 1, 2→3 1.
+#   net: 0 +612; 1 −205; 2 −205; 3 −204+2 = −202.
 def test_w18_dealer_shazhuhu_three_plus_two() -> None:
     sit = table([
         hand("123m 456m 789m 234p 9p9p9p 9s9s"),
@@ -307,8 +311,8 @@ def test_w18_dealer_shazhuhu_three_plus_two() -> None:
         hand(FM),
         hand("東東東 南南 中中 5566778p 8p 1p", flowers="4f"),
     ], dealer=0, winner=0, kind="self_draw")
-    check(sit, [14, 0, 0, 1], 104, [(1, 0, 208), (2, 0, 208), (3, 0, 208), (1, 3, 1), (2, 3, 1)],
-          [624, -209, -209, -206])
+    check(sit, [13, 0, 0, 1], 102, [(1, 0, 204), (2, 0, 204), (3, 0, 204), (1, 3, 1), (2, 3, 1)],
+          [612, -205, -205, -202])
 
 
 # W19 — same-face mode (財神 = 中); dealer 2 declares plain 杀猪 with 中中 (13 → W = 26).
@@ -330,9 +334,10 @@ def test_w19_dealer_plain_shazhu_same_face() -> None:
 # W20 — 地胡 on the dealer's first discard, 对对和, 硬牌: seat 1 南 with 111m 222p 333s 南南南 中中中 44m.
 #   B1 = 南 pung 1 + 中 pung 1 = 2.  X = 地胡 13 + 硬牌 7 + 对对和 7 = 27.  T = 29 → W = 58.
 #   seat 0 (dealer): 春 梅 → 2.  seat 2 西: 西西西 → 1.
-#   seat 3 北: 9p9p9s (5 + 2) and singles 北 中 發: one single + two 財神 = a pung (+1) → B3 = 8.
-#   dealer pays 116, seats 2 and 3 pay 58.  Pairwise: 0–2 ×2: 2→0 2; 0–3 ×2: 0→3 12; 2–3: 2→3 7.
-#   net: 1 +232; 0 −116+2−12 = −126; 2 −58−2−7 = −67; 3 −58+12+7 = −39.
+#   seat 3 北: 9p9p9s (5 + 2) and singles 北 中 發: 北 + one 財神 = its own-wind pair (+1, D-3), 中 (or 發) +
+#   the other two = a pung (+1) → B3 = 9.
+#   dealer pays 116, seats 2 and 3 pay 58.  Pairwise: 0–2 ×2: 2→0 2; 0–3 ×2: 0→3 14; 2–3: 2→3 8.
+#   net: 1 +232; 0 −116+2−14 = −128; 2 −58−2−8 = −68; 3 −58+14+8 = −36.
 def test_w20_earthly_duiduihe() -> None:
     sit = table([
         hand("5566778855667788p", flowers="1f5f"),
@@ -340,8 +345,8 @@ def test_w20_earthly_duiduihe() -> None:
         hand("西西西 東東 5566778s 8s 1m 9m9m"),
         hand("中 發 北 9p9p9s 234567m 2345p"),
     ], dealer=0, winner=1, kind="discard", discarder=0, earthly=True)
-    check(sit, [2, 2, 1, 8], 58,
-          [(0, 1, 116), (2, 1, 58), (3, 1, 58), (2, 0, 2), (0, 3, 12), (2, 3, 7)], [-126, 232, -67, -39])
+    check(sit, [2, 2, 1, 9], 58,
+          [(0, 1, 116), (2, 1, 58), (3, 1, 58), (2, 0, 2), (0, 3, 14), (2, 3, 8)], [-128, 232, -68, -36])
 
 
 # W21 — dealer wins on the replacement after a 补杠 of 中: 杠上开花 7 + 1 (中), 混一色.

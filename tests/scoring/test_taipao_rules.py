@@ -156,8 +156,24 @@ def test_pung_near_miss_other_winds_score_0_seed_L12(tiles: str) -> None:
     assert base_of(tiles + " 1122334455667m", seat=2) == {}
 
 
-def test_pung_near_miss_pair_without_caishen_scores_0_seed_L12() -> None:
-    assert base_of("西西中中 112233445566m", seat=2) == {}
+def test_d3_own_wind_pair_scores_1_for_a_non_winner_seed_L12() -> None:
+    """D-3: "每个自家门风对…加一台": seat 2's 西西 pair +1; its 中中 pair (no 財神) still scores 0."""
+    assert base_of("西西中中 112233445566m", seat=2) == {"wind_pair": 1}
+
+
+def test_d3_near_miss_other_wind_and_dragon_pairs_score_0() -> None:
+    assert base_of("東東中中 112233445566m", seat=2) == {}
+
+
+def test_d3_own_wind_pair_scores_1_for_the_winner() -> None:
+    """D-3 for the winner: seat 1 (南) wins with 南南 as the pair; a 中中 pair in its place scores nothing."""
+    assert win_items("123m 456m 789m 234p 567s 南南", kind="discard")["wind_pair"] == 1
+    assert "wind_pair" not in win_items("123m 456m 789m 234p 567s 中中", kind="discard")
+
+
+def test_d3_own_wind_single_and_a_caishen_make_the_pair() -> None:
+    """D-3 with B-20: a non-winner's own-wind single and one 財神 are that pair (+1)."""
+    assert base_of("西 9p 11223344556677m", seat=2) == {"caishen_suit": 2, "wind_pair": 1}
 
 
 def test_undeclared_four_of_a_kind_counts_as_one_pung_seed_L14() -> None:
@@ -169,7 +185,7 @@ def test_undeclared_four_of_a_kind_counts_as_one_pung_seed_L14() -> None:
 
 
 def test_nonwinner_pair_plus_caishen_is_a_pung_B20() -> None:
-    got = base_of("西西 9p 1122334455667m", seat=2)
+    got = base_of("中中 9p 1122334455667m", seat=2)
     assert got == {"caishen_suit": 2, "pung_special": 1}
 
 
@@ -179,14 +195,21 @@ def test_nonwinner_single_plus_two_caishen_is_a_pung_B20() -> None:
 
 
 def test_nonwinner_caishen_each_used_once_B20() -> None:
-    """Pairs of 西, 中, 發 and two 財神: two pungs, not three; 財神台 counts both 財神."""
+    """Pairs of 中, 發 and one 財神: one pung, not two; 財神台 counts the 財神."""
+    got = base_of("中中發發 9p 11223344556m", seat=2)
+    assert got == {"caishen_suit": 2, "pung_special": 1}
+    # with 西西 (own wind) too and two 財神: the pair scores by itself (D-3), the 財神 make 中 and 發 pungs
     got = base_of("西西中中發發 9p9p 11223344m", seat=2)
-    assert got == {"caishen_suit": 5, "pung_special": 2}
+    assert got == {"caishen_suit": 5, "pung_special": 2, "wind_pair": 1}
 
 
-def test_nonwinner_three_caishen_alone_make_a_pung_B20() -> None:
-    """"Assign their 財神 freely": three 財神 may stand for 中中中, as a winner's pure-財神 set may."""
-    assert base_of(padded("9p9p9p"), seat=2) == {"caishen_suit": 8, "pung_special": 1}
+def test_d2_nonwinner_three_caishen_alone_make_no_pung() -> None:
+    """D-2: three bare 財神 make no pung of the own wind / 中 / 發 for a non-winner."""
+    assert base_of(padded("9p9p9p"), seat=2) == {"caishen_suit": 8}
+
+
+def test_d2_near_miss_one_natural_tile_and_two_caishen_make_the_pung() -> None:
+    assert base_of(padded("中 9p9p"), seat=2) == {"caishen_suit": 5, "pung_special": 1}
 
 
 def test_nonwinner_near_miss_single_with_one_caishen_B20() -> None:
@@ -291,6 +314,12 @@ def test_qingyise_seed_L24() -> None:
 def test_qingyise_with_caishen_standing_in() -> None:
     """The 財神 takes the face it replaces for the pattern test (§2.1 rule 9)."""
     assert win_items("123m 123m 456m 678m 789m 5m 9s")["qingyise"] == 13
+
+
+def test_d5_all_honours_counts_as_qingyise() -> None:
+    """D-5: an all-honours hand is harder than either 一色 hand, so it scores 清一色 (and not 混一色)."""
+    got = win_items("東東東 南南南 西西西 北北北 中中中 發發", kind="discard")
+    assert got["qingyise"] == 13 and "hunyise" not in got
 
 
 def test_qingyise_near_miss_honour_pair_gives_hunyise_seed_L25() -> None:
@@ -399,10 +428,16 @@ def test_caishenhui_near_miss_caishen_needed_one_by_one() -> None:
     assert "caishenhui" not in got
 
 
-def test_caishenhui_set_may_be_an_own_wind_pung() -> None:
-    """The three 財神 stand for 南南南 (seat 1's wind): +1 as well as 财神汇 (§2.1 rule 9)."""
+def test_d2_caishenhui_set_takes_no_face() -> None:
+    """D-2: the three 財神 of 财神汇 stand for nothing, so they are no 南南南 pung (seat 1's wind) as well."""
     got = win_items("123m 456m 789m 234p 11p 9p 9s9s")
-    assert got["pung_special"] == 1
+    assert got["caishenhui"] == 7 and "pung_special" not in got
+
+
+def test_d2_near_miss_own_wind_tile_with_two_caishen_is_a_pung_not_caishenhui() -> None:
+    """D-2 near miss: 南 + 9p 9s is a 南 pung (+1) completed with 財神, and no 财神汇."""
+    got = win_items("123m 456m 789m 234p 11p 南 9p9s")
+    assert got["pung_special"] == 1 and "caishenhui" not in got
 
 
 def test_caishen_never_makes_a_fifth_copy_of_an_honour() -> None:

@@ -7,6 +7,7 @@ Every concealed copy of a 財神 face is a joker (§2.1 rule 9); a flower or 白
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
@@ -197,6 +198,40 @@ def melds_of(melds: tuple[Meld, ...], seat: int, wild: frozenset[int], special: 
     return _new_part(MeldPart, (
         mask, winds, n_special, chows, len(melds), faces, use, (kong, akong, kong_special, akong_special),
     ))
+
+
+def honour_sets(count_of: Callable[[int], int], wind: int, special: AbstractSet[int], taken: AbstractSet[int],
+                jokers: int) -> tuple[int, bool]:
+    """A non-winner's concealed own-wind / 中 / 發 sets, with its 財神 placed where they add most (B-20).
+
+    Returns (pungs, own-wind pair).  ``count_of(f)`` is the natural copies of face ``f`` held concealed;
+    faces in ``taken`` are melded already.  Three or four natural tiles are a 刻 (free); a 中 / 發 pair
+    needs one 財神 and a single two; an own-wind pair scores by itself (D-3) and an own-wind single
+    becomes that pair with one 財神.  A face held by 財神 alone makes nothing (D-2: bare 財神 stand for no
+    face).  Each option adds one item, so the cheapest ones are taken first.
+    """
+    pungs = 0
+    pair = False
+    costs: list[tuple[int, bool]] = []  # (財神 needed, is the own-wind pair)
+    for f in special:
+        if f in taken:
+            continue
+        n = count_of(f)
+        if n >= 3:
+            pungs += 1
+        elif f == wind and n:
+            costs.append((2 - n, True))  # pair: 11 free, 1 + 財神
+        elif n:
+            costs.append((3 - n, False))
+    for cost, is_pair in sorted(costs):
+        if cost > jokers:
+            break
+        jokers -= cost
+        if is_pair:
+            pair = True
+        else:
+            pungs += 1
+    return pungs, pair
 
 
 def check_size(h: Held, winner: bool, special_win: bool) -> None:

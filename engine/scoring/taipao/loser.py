@@ -22,6 +22,7 @@ from engine.scoring.taipao.held import (
     Table,
     bonus_tiles,
     check_tiles,
+    honour_sets,
     melds_of,
 )
 from engine.scoring.taipao.items import SeatResult, item
@@ -31,14 +32,13 @@ from engine.tiles import HONOUR_BASE
 # the B rules this path computes, in table order
 FAST_KEYS = (
     "caishen_suit", "caishen_honour", "caishen_same", "flowers", "white",
-    "kong", "akong", "kong_special", "akong_special", "pung_special",
+    "kong", "akong", "kong_special", "akong_special", "pung_special", "wind_pair",
 )
 RULE = {r.key: r for r in RULES}
-_SUIT, _HONOUR, _SAME, _FLOWERS, _WHITE, _KONG, _AKONG, _KONG_SP, _AKONG_SP, _PUNG_SP = (
+_SUIT, _HONOUR, _SAME, _FLOWERS, _WHITE, _KONG, _AKONG, _KONG_SP, _AKONG_SP, _PUNG_SP, _WIND_PAIR = (
     RULE[k] for k in FAST_KEYS
 )
 _KONG_RULES = (_KONG, _AKONG, _KONG_SP, _AKONG_SP)
-_SPECIAL = tuple(tuple(sorted(s)) for s in SPECIAL)  # own wind, 中, 發 by seat wind
 
 
 def covers(seat_base: Grouped, shape_base: Active) -> bool:
@@ -101,25 +101,18 @@ def score_loser_fast(hand: SeatHand, seat: int, table: Table, values: dict[str, 
             if n and (got := values[r.key] * n):
                 items.append(item(r, got))
                 base += got
-    # own wind / 中 / 發 pungs: melded, plus concealed ones completed by 財神 where they add most (B-20)
-    pungs = mp.special
-    taken = mp.faces
-    if jokers:
-        costs = sorted([
-            3 - (concealed.count(f) if f in present and f not in wild else 0)
-            for f in _SPECIAL[wind_index] if f not in taken
-        ])
-        for cost in costs:
-            if cost > jokers:
-                break
-            if cost > 0:
-                jokers -= cost
-            pungs += 1
-    else:
-        for f in _SPECIAL[wind_index]:
-            if f in present and f not in taken and concealed.count(f) >= 3:
-                pungs += 1
+    # own wind / 中 / 發 pungs and the own-wind pair: melded, plus concealed ones with 財神 where they
+    # add most (B-20, D-2, D-3)
+    def natural(f: int) -> int:
+        return concealed.count(f) if f in present and f not in wild else 0
+
+    wind = HONOUR_BASE + wind_index
+    pungs, pair = honour_sets(natural, wind, SPECIAL[wind_index], mp.faces, jokers)
+    pungs += mp.special
     if pungs and (got := values["pung_special"] * pungs):
         items.append(item(_PUNG_SP, got))
+        base += got
+    if pair and (got := values["wind_pair"]):
+        items.append(item(_WIND_PAIR, got))
         base += got
     return SeatResult(seat, base, 0, tuple(items)), len(concealed) + 3 * len(melds)

@@ -92,6 +92,12 @@ def pung_special(h: Held, s: Shape, v: int) -> int:
     return v * s.special
 
 
+@rule("wind_pair", 1, BASE, SHAPE)
+def wind_pair(h: Held, s: Shape, v: int) -> int:
+    """A pair of the seat's own wind, winner and non-winners alike [seed 002:L12 "每个自家门风对…加一台"; D-3]."""
+    return v if s.pair == h.wind else 0
+
+
 # --- X: the winner only (§2.2 "X: winner-only items") ----------------------------------------------
 
 
@@ -136,8 +142,9 @@ def _suits(mask: int) -> int:
 
 @rule("qingyise", 13, BONUS, SHAPE, replaces=("hunyise",))
 def qingyise(h: Held, s: Shape, v: int) -> int:
-    """One suit, no honours [seed L24]."""
-    return v if _suits(s.mask) == 1 and not s.mask & HONOUR_MASK else 0
+    """One suit, no honours [seed L24]; or honours only (D-5: harder than either 一色)."""
+    suits, honours = _suits(s.mask), s.mask & HONOUR_MASK
+    return v if suits == 1 and not honours or suits == 0 and honours else 0
 
 
 @rule("hunyise", 7, BONUS, SHAPE)

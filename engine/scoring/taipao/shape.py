@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 from engine.hand import Group
-from engine.scoring.taipao.held import FA, WHITE, WIND_END, Held, MeldPart
+from engine.scoring.taipao.held import FA, WHITE, WIND_END, Held, MeldPart, honour_sets
 from engine.tiles import HONOUR_BASE
 
 SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * i) for i in range(3))
@@ -28,8 +27,8 @@ class Shape(NamedTuple):
     special: int  # pungs (碰 or 刻, not kongs) of the own wind, 中 or 發
     chows: int
     sets: int
-    pair: int  # face of the pair; -1 for a non-winner
-    wild_sets: int  # sets made of three 財神 alone (财神汇)
+    pair: int  # face of the pair; for a non-winner its own wind when it holds that pair (D-3), else -1
+    wild_sets: int  # sets made of three 財神 alone (财神汇): they take no face (D-2)
 
 
 Candidate = tuple[Shape, int, tuple[int, ...]]  # shape, index of its split, faces of the pure-財神 groups
@@ -100,34 +99,24 @@ def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iter
 
 
 def _wild_readings(h: Held, base: Shape, wild_pair: bool, use: int) -> Iterator[tuple[Shape, tuple[int, ...]]]:
-    """Faces for the pure-財神 groups; no honour face may be used more than 4 times."""
+    """Faces for a pure-財神 pair; no honour face may be used more than 4 times.
+
+    A set of three 財神 alone is 财神汇 and takes no face (RULES.md §4 D-2, "3 张财神未作替代入型"): it is
+    no pung of the own wind / 中 / 發, no wind for 四风会齐, no colour.
+    """
+    if not wild_pair:
+        yield base, ()
+        return
     colours = _colours(base.mask)
-    pair_faces: Sequence[int | None] = (None,)
-    if wild_pair:
-        missing = tuple(HONOUR_BASE + i for i in range(4) if not base.winds >> i & 1)
-        pair_faces = (*colours, *missing) if len(missing) <= 1 + base.wild_sets else colours
-    set_faces_of = HONOURS + colours[:-1]
-    for set_faces in combinations_with_replacement(set_faces_of, base.wild_sets):
-        for pf in pair_faces:
-            u = use
-            mask, winds, n_special, pair = base.mask, base.winds, base.special, base.pair
-            for f in set_faces:
-                mask |= 1 << f
-                if f >= HONOUR_BASE:
-                    u += 3 << 4 * (f - HONOUR_BASE)
-                    if f < WIND_END:
-                        winds |= 1 << (f - HONOUR_BASE)
-                    if f in h.special:
-                        n_special += 1
-            if pf is not None:
-                mask |= 1 << pf
-                pair = pf
-                if pf >= HONOUR_BASE:
-                    u += 2 << 4 * (pf - HONOUR_BASE)
-            if u != use and _overused(u, (*set_faces, pf)):
+    missing = tuple(HONOUR_BASE + i for i in range(4) if not base.winds >> i & 1)
+    pair_faces = (*colours, *missing) if len(missing) <= 1 else colours
+    for pf in pair_faces:
+        u = use
+        if pf >= HONOUR_BASE:
+            u += 2 << 4 * (pf - HONOUR_BASE)
+            if _overused(u, (pf,)):
                 continue
-            faces = set_faces if pf is None else (*set_faces, pf)
-            yield Shape(mask, winds, n_special, base.chows, base.sets, pair, base.wild_sets), faces
+        yield base._replace(mask=base.mask | 1 << pf, pair=pf), (pf,)
 
 
 def _colours(mask: int) -> tuple[int, ...]:
@@ -145,32 +134,15 @@ def _overused(use: int, faces: tuple[int | None, ...]) -> bool:
     return any(f is not None and f >= HONOUR_BASE and use >> 4 * (f - HONOUR_BASE) & 15 > 4 for f in faces)
 
 
-def free_special_pungs(h: Held, mp: MeldPart) -> int:
-    """B-20: a non-winner's 財神 complete as many own-wind/中/發 pungs as they can, each used once.
-
-    Three or four natural tiles are a 刻 already; a pair needs one 財神, a single two, nothing three.
-    """
-    counts = h.counts
-    jokers = h.jokers
-    made = 0
-    if not jokers:
-        for f in h.special:
-            if counts[f] >= 3 and f not in mp.faces:
-                made += 1
-        return made
-    costs = [3 - counts[f] for f in h.special if f not in mp.faces]
-    for cost in sorted(costs):
-        if cost > jokers:
-            break
-        if cost > 0:
-            jokers -= cost
-        made += 1
-    return made
-
-
-_NONWINNER = tuple(Shape(0, 0, n, 0, 0, -1, 0) for n in range(8))
+_NONWINNER: dict[tuple[int, int], Shape] = {}
 
 
 def nonwinner_shape(h: Held, mp: MeldPart) -> Shape:
-    """A non-winner has no split; only its own-wind/中/發 pungs count (exposed and concealed)."""
-    return _NONWINNER[mp.special + free_special_pungs(h, mp)]
+    """A non-winner has no split; only its own-wind/中/發 pungs (exposed and concealed, B-20) and its
+    own-wind pair (D-3) count."""
+    pungs, pair = honour_sets(h.counts.__getitem__, h.wind, h.special, mp.faces, h.jokers)
+    key = (mp.special + pungs, h.wind if pair else -1)
+    got = _NONWINNER.get(key)
+    if got is None:
+        got = _NONWINNER[key] = Shape(0, 0, key[0], 0, 0, key[1], 0)
+    return got

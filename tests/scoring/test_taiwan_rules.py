@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from taiwan_situations import tw
 
-from engine.scoring import Situation, score
+from engine.scoring import KongKind, Situation, score
+from engine.tiles import tile
 
 
 def items(s: Situation) -> dict[str, int]:
@@ -64,6 +65,12 @@ CASES = [
     ("槓上開花 after 暗槓", dict(concealed="123456789m56788s", melds=("akong 2222p",), kind="kong_replacement"),
      "kong_bloom", 1),
     ("槓上開花 after a flower", dict(kind="flower_replacement", flowers="1f"), "kong_bloom", 1),
+    ("D-4: no 槓上開花 after a kong claimed on a discard (seed L60)",
+     dict(concealed="123456789m56788s", melds=("kong 2222p@3",), kind="kong_replacement",
+          kong_kind=KongKind.EXPOSED, kong_tile=tile("2p")), "kong_bloom", None),
+    ("D-4 near miss: 槓上開花 after a 加槓 onto an own pong",
+     dict(concealed="123456789m56788s", melds=("kong+ 2222p@3",), kind="kong_replacement",
+          kong_kind=KongKind.ADDED, kong_tile=tile("2p")), "kong_bloom", 1),
     ("near miss: plain 自摸", dict(kind="self_draw"), "kong_bloom", None),
     ("搶槓 1", dict(kind="rob_kong", discarder=3, others={3: ("111222333444z5z", ("pong 777s@0",), "", None)}),
      "rob_kong", 1),

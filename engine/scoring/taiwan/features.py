@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine.hand import waits
 from engine.melds import MeldKind
-from engine.scoring.situation import SELF_DRAWN_KINDS, Declaration, SeatHand, Situation, WinKind
+from engine.scoring.situation import SELF_DRAWN_KINDS, Declaration, KongKind, SeatHand, Situation, WinKind
 from engine.scoring.tiantai.features import DRAGONS, FED_KINDS, flower_sets
 from engine.scoring.tiantai.shape import Candidate
 from engine.tiles import HONOUR_BASE, Tile, counts_of, seat_flowers
@@ -23,6 +23,7 @@ class Hand:
     seat_wind: int  # tile kinds
     round_wind: int
     win_kind: WinKind
+    kong_kind: KongKind | None  # the kong whose replacement won (槓上開花)
     self_drawn: bool
     fed: bool
     last_tile: bool
@@ -71,6 +72,7 @@ def build_hand(s: Situation, w: int, seat_wind_index: int) -> Hand:
         seat_wind=HONOUR_BASE + seat_wind_index,
         round_wind=HONOUR_BASE + s.round_wind,
         win_kind=s.win_kind,
+        kong_kind=s.kong_kind,
         self_drawn=s.win_kind in SELF_DRAWN_KINDS,
         fed=s.win_kind in FED_KINDS,
         last_tile=s.last_tile,

@@ -7,7 +7,7 @@ how the optional items 獨聽 / 河底撈魚 start (C-2).
 
 from __future__ import annotations
 
-from engine.scoring.situation import Declaration, WinKind
+from engine.scoring.situation import Declaration, KongKind, WinKind
 from engine.scoring.taiwan.features import WINDS, Shape
 from engine.scoring.tiantai.features import DRAGONS
 from engine.scoring.tiantai.shape import PAIR, TWO_SIDED
@@ -70,8 +70,12 @@ def last_tile(s: Shape) -> int:
 
 @rule("kong_bloom", 1, TAI)
 def kong_bloom(s: Shape) -> int:
-    """seed 003:L56-60: won on the replacement after a flower or any kong."""
-    return int(s.hand.win_kind in (WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT))
+    """seed 003:L56-60: won on the replacement after a flower, a 加槓 or an 暗槓; not after a kong claimed on a
+    discard (RULES.md §4 D-4: seed L60 limits 明槓 to "本身已碰牌，自己摸起來槓的")."""
+    h = s.hand
+    if h.win_kind is WinKind.KONG_REPLACEMENT:
+        return int(h.kong_kind is not KongKind.EXPOSED)
+    return int(h.win_kind is WinKind.FLOWER_REPLACEMENT)
 
 
 @rule("rob_kong", 1, TAI)

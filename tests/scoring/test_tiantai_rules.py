@@ -134,6 +134,8 @@ T_CASES = [
     ("清一色 excludes 混一色", dict(concealed="11123456789999m", tile_="9m"), "half_flush", None),
     ("near miss: honours make it 混一色", dict(concealed="123456789m111z55z", tile_="9m"),
      "full_flush", None),
+    ("D-5: an all-honours hand counts as 清一色", dict(concealed="111z222z333z555z66z", tile_="6z"), "full_flush", 3),
+    ("D-5: ... and not as 混一色", dict(concealed="111z222z333z555z66z", tile_="6z"), "half_flush", None),
     ("混一色 = 1 [seed 000:L41]", dict(concealed="123456789m111z55z", tile_="9m"), "half_flush", 1),
     ("near miss: two suits", dict(concealed="123456789m111z55p", tile_="5p"), "half_flush", None),
     ("對對胡 = 1 [seed 000:L42]", dict(concealed="222555m888p777z99m", tile_="7z"),

@@ -84,9 +84,9 @@ def pair_wait(s: Shape) -> int:
 
 @rule("full_flush", 3, TAI, replaces=("half_flush",))
 def full_flush(s: Shape) -> int:
-    """One suit only, no honours (seed 000:L40)."""
+    """One suit only, no honours (seed 000:L40); or honours only (RULES.md §4 D-5: harder than either 一色)."""
     h = s.hand
-    return int(not h.honours and h.suits in (1, 2, 4))
+    return int(h.suits in (1, 2, 4) and not h.honours or h.suits == 0 and bool(h.honours))
 
 
 @rule("half_flush", 1, TAI)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, act
-from engine.legal import keeps_a_discard
+from engine.legal import keeps_a_discard, kong_keeps_the_reserve
 from engine.scoring.situation import WinKind
 from engine.tiles import TILES, Tile
 from engine.variants.base import PassLock
@@ -49,7 +49,7 @@ def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[
     held = s.counts[t]
     if held >= 2 and t not in s.no_pong:
         out.append(act(ActionKind.PONG, seat, t))
-    if held == 3 and state.wall.remaining > state.reserve():
+    if held == 3 and kong_keeps_the_reserve(state):
         out.append(act(ActionKind.KONG, seat, t))
     if state.variant.has_chow and seat == (from_seat + 1) % state.n and t.is_suited:
         out.extend(_chows(state, seat, t))

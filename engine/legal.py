@@ -92,10 +92,21 @@ def keeps_a_discard(seat: SeatState, used: int) -> bool:
     return len(seat.code) > used  # ``code`` holds exactly the natural (non-財神) concealed tiles
 
 
+def kong_keeps_the_reserve(state: HandState) -> bool:
+    """May a kong be declared now?  Only while, after it and its replacement draw, the wall still holds the
+    reserve as it will be with this kong counted (RULES.md §0, §1.1 r10: the reserve is never drawn into).
+
+    With a fixed reserve R this is "more than R tiles left"; in 台炮, where each kong keeps two more tiles
+    (24 + 2K, 杠一过二), it is D-8: at least 24 + 2K′ tiles after the replacement (K′ counting this kong),
+    so that 分牌 still starts at exactly 24 + 2K′ and 20 + 2K′ tiles are never drawn.
+    """
+    return state.wall.remaining - 1 >= state.variant.reserve(state, state.kongs + 1)
+
+
 def _own_kongs(state: HandState, seat: int) -> list[Action]:
     """暗槓 of four concealed, 加槓 onto an own pong; never with 財神 (§2.1 r9)."""
     s = state.seats[seat]
-    if state.wall.remaining <= state.reserve():  # the reserve is never drawn into (§1.1 r10, r20)
+    if not kong_keeps_the_reserve(state):
         return []
     counts = s.counts
     kongs = set(s.quads)

@@ -345,8 +345,10 @@ class HandState:
             if self._check_flower_win(seat):
                 return
             t = self.wall.draw_tail()
-            # a flower's replacement inherits 海底: no kong on it, its discard only won on (§1.1 r20)
-            self.context = TurnContext(Source.FLOWER, last=self.context.last)
+            # a flower's replacement inherits 海底: no kong on it, its discard only won on (§1.1 r20); and the
+            # kong that began the chain, if any (D-6)
+            ctx = self.context
+            self.context = TurnContext(Source.FLOWER, last=ctx.last, kong_kind=ctx.kong_kind, kong_tile=ctx.kong_tile)
             self._emit_draw(seat, t, tail=True)
         s.add(t)
         s.drawn = t
@@ -406,6 +408,8 @@ class HandState:
         ctx = self.context
         kind = {Source.KONG: WinKind.KONG_REPLACEMENT, Source.FLOWER: WinKind.FLOWER_REPLACEMENT}.get(
             ctx.source, WinKind.SELF_DRAW)
+        if kind is WinKind.FLOWER_REPLACEMENT and ctx.kong_kind is not None and self.variant.kong_chain_through_bonus:
+            kind = WinKind.KONG_REPLACEMENT  # D-6: the chain of replacements began with a kong
         self._finish([seat], kind, self.seats[seat].drawn, None, ctx.kong_kind, ctx.kong_tile)
 
     # -- steps the claim resolution calls back into (engine.claims) -------------------------------------

@@ -145,6 +145,7 @@ class Variant:
     pass_pong_lock: bool
     pass_win_lock: PassLock
     last_discard_win_only: bool  # the discard after the 海底 draw may only be won on
+    kong_chain_through_bonus: bool = False  # a win on a flower replacement that followed a kong is 槓上開花
     wall_end: WallEnd = WallEnd.EXHAUSTED
     akong_revealed: bool = False  # 天台 turns one tile of an 暗槓 face up (§1.1 r17)
     options: Mapping[str, Option] = field(default_factory=dict)
@@ -187,7 +188,8 @@ class Variant:
         """Wind index 0..3 (東南西北) of a seat for this hand."""
         return (seat - dealer) % self.n_seats
 
-    def reserve(self, state: HandState) -> int:
+    def reserve(self, state: HandState, kongs: int | None = None) -> int:
+        """Tiles never drawn normally (R, RULES.md §0), with ``kongs`` declared (default: as many as now)."""
         return self.reserve_tiles
 
     def flower_win(self, state: HandState) -> tuple[int, str] | None:

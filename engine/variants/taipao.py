@@ -27,9 +27,9 @@ class Taipao(Variant):
         """§2.1 r7-8: flowers and 白板 are bonus tiles unless they are a 財神 face."""
         return (tile >= FLOWER_BASE or tile == WHITE) and tile not in wildcards
 
-    def reserve(self, state: HandState) -> int:
+    def reserve(self, state: HandState, kongs: int | None = None) -> int:
         """§2.1 r15: 分牌 starts when 24 + 2K tiles remain (杠一过二)."""
-        return 24 + 2 * state.kongs
+        return 24 + 2 * (state.kongs if kongs is None else kongs)
 
     def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:
         """§2.1 r13: 聽 locks the hand; it is offered once, on a discard that leaves the hand ready."""
@@ -57,6 +57,7 @@ TAIPAO = Taipao(
     pass_win_lock=PassLock.NONE,
     last_discard_win_only=False,
     wall_end=WallEnd.SPLIT_DEAL,
+    kong_chain_through_bonus=True,  # D-6: kong → flower/白 replacement → win is 杠上开花
     options={
         "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="§8: 10 s claim window"),
     },

@@ -165,7 +165,7 @@ CASES = [
                                         earthly=True), "half_flush", 4),
     # optional items, off by default (C-2)
     ("獨聽 off by default", dict(concealed="123456789m234p567s11s", tile_="1s"), "single_wait", None),
-    ("獨聽 as an option", dict(concealed="123456789m234p567s11s", tile_="1s", options={"single_wait": 1}),
+    ("獨聽 as an option (D-10: the hand waited on exactly one kind)", dict(concealed="123456789m234p567s11s", tile_="1s", options={"single_wait": 1}),
      "single_wait", 1),
     ("near miss: 獨聽 option, two waits", dict(options={"single_wait": 1}), "single_wait", None),
     ("獨聽: a two-sided shape whose other side is used up",

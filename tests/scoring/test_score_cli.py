@@ -310,12 +310,28 @@ def test_schema_is_json_and_names_every_top_level_key() -> None:
     assert set(schema["$defs"]["meld"]["properties"]) == MELD_KEYS
 
 
-@pytest.mark.parametrize("variant", ["tiantai", "taiwan"])
+@pytest.mark.parametrize("variant", ["tiantai", "taiwan", "taipao"])
 def test_doc_lists_every_option_with_its_default(variant: str) -> None:
     from importlib import import_module
 
-    defaults = import_module(f"engine.scoring.{variant}").OPTION_DEFAULTS
-    heading = {"tiantai": "### 天台 options", "taiwan": "### 台灣 options"}[variant]
-    text = DOC.read_text(encoding="utf-8").split(heading, 1)[1].split("\n##", 1)[0]
+    if variant == "taipao":
+        from engine.scoring.taipao.options import option_defaults
+
+        defaults = option_defaults()
+    else:
+        defaults = import_module(f"engine.scoring.{variant}").OPTION_DEFAULTS
+    heading = {"tiantai": "### 天台 options", "taiwan": "### 台灣 options", "taipao": "### 台炮 options"}[variant]
+    text = DOC.read_text(encoding="utf-8").split(heading, 1)[1].split("\n## ", 1)[0]
     for key, default in defaults.items():
-        assert re.search(rf"^\| `{key}` \| {re.escape(json.dumps(default))} \|", text, re.M), key
+        shown = json.dumps(list(default) if isinstance(default, tuple) else default)
+        assert re.search(rf"^\| `{key}` \| {re.escape(shown)} \|", text, re.M), key
+
+
+def test_doc_names_every_taipao_item_as_the_name_table_does() -> None:
+    """The 台炮 option table shows each item's 繁體 and English names from engine.scoring.names."""
+    from engine.scoring.names import TAIPAO
+
+    text = DOC.read_text(encoding="utf-8").split("### 台炮 options", 1)[1]
+    for key, names in TAIPAO.items():
+        assert re.search(rf"^\| `{key}` \| [^|]+ \| {re.escape(names.zh_hant)} \({re.escape(names.en)}\) \|",
+                         text, re.M), key

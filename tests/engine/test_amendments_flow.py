@@ -3,7 +3,20 @@ their own modules; D-2 … D-5 are scoring rows in tests/scoring).  Each amendme
 
 from __future__ import annotations
 
-from flow_helpers import TAIPAO, TAIWAN, TIANTAI, K, Phase, discard, do, offers, pass_all, rig, run_defaults, t
+from flow_helpers import (
+    TAIPAO,
+    TAIWAN,
+    TIANTAI,
+    K,
+    Phase,
+    discard,
+    do,
+    offers,
+    pass_all,
+    rig,
+    run_defaults,
+    t,
+)
 
 from engine.actions import Declare
 from engine.scoring.situation import KongKind, WinKind

@@ -20,12 +20,14 @@ from app.game.rooms import ROOMS
 from app.services.settlement import Settlement
 from app.tables.commands import Tick
 from app.tables.fairness import WallSeed, new_wall_seed
+from app.tables.hints import turn_hints, waits_out
 from app.tables.outbox import OpenPrompt, Outbox
 from app.tables.seating import unseat_below_entry
 from app.ws.protocol import (
     ActionMessage,
     GameOverMessage,
     HandResultMessage,
+    HintsMessage,
     PaymentOut,
     SeatOut,
     SnapshotMessage,
@@ -78,6 +80,8 @@ class HandFlow:
         self.wall, self.hand = wall, hand
         self.taken, self.hold_until = 0, 0.0
         self.pending.clear()
+        for slot in self.slots:
+            slot.waits_sent = None
         self._close_prompts()
         self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
                              round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
@@ -103,6 +107,7 @@ class HandFlow:
             return
         for seat in sorted(self.snapshot_due):
             self.send_snapshot(seat)
+        self._send_waits(hand)
         if hand.is_over:
             self.hand_ended = hand.result is not None and hand is not self.settled_hand
         else:
@@ -131,9 +136,26 @@ class HandFlow:
                                         Tick("deadline", prompt.key, seat)))
         self.prompts[seat] = prompt
         slot = self.slots[seat]
+        if kind == "turn" and slot.human:
+            prompt.hints = turn_hints(hand, seat, self.info.practice and self.info.suggest_discard)
         self.out.prompt(prompt, slot.auto_played)
         if slot.auto_played:
             self.schedule_act(prompt)
+
+    def _send_waits(self: TableActor, hand: HandState) -> None:
+        """A ``hints`` message to each connected human whose waits changed (only once no event is held,
+        so the unseen counts never run ahead of what the seat was shown)."""
+        for slot in self.slots:
+            if not slot.human or slot.link is None or not slot.link.synced:
+                continue
+            if not hand.is_over and hand.seats[slot.seat].concealed_count() % 3 == 2:
+                continue  # its own turn: the prompt has the waits per discard; keep the last ones shown
+            waits = [] if hand.is_over else waits_out(hand, slot.seat)
+            key = tuple((w.tile, w.unseen) for w in waits)
+            if key == slot.waits_sent or (not key and slot.waits_sent is None):
+                continue
+            slot.waits_sent = key
+            self.out.send(slot.seat, HintsMessage(v=self.out.v, hand_no=self.hand_no, waits=waits))
 
     def schedule_act(self: TableActor, prompt: OpenPrompt) -> None:
         slot = self.slots[prompt.seat]
@@ -252,6 +274,9 @@ class HandFlow:
         self.snapshot_due.discard(seat)
         link.synced = True
         self.out.send(seat, self._snapshot(seat))
+        self.slots[seat].waits_sent = None  # a fresh client knows no waits yet
+        if self.hand is not None:
+            self._send_waits(self.hand)
 
     def _snapshot(self: TableActor, seat: int) -> SnapshotMessage:
         hand, prompt = self.hand, self.prompts.get(seat)

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from app.tables.clock import Clock, TimerHandle
 from app.tables.seats import SeatSlot
-from app.ws.protocol import ActionOut, EventMessage, PromptMessage
+from app.ws.protocol import ActionOut, EventMessage, PromptMessage, TurnHintsOut
 from engine.actions import Action
 from engine.events import Event
 
@@ -33,6 +33,7 @@ class OpenPrompt:
     deadline_ms: int
     timers: list[TimerHandle] = field(default_factory=list)
     act_timer: TimerHandle | None = None
+    hints: TurnHintsOut | None = None
 
     def cancel(self) -> None:
         for timer in self.timers:
@@ -49,7 +50,7 @@ class OpenPrompt:
         return PromptMessage(
             v=self.v, hand_no=self.hand_no, kind=self.kind,  # type: ignore[arg-type]
             actions=[ActionOut(**a.to_json()) for a in self.actions],
-            deadline_ms=self.deadline_ms, expires_in_ms=left, auto_play=auto_play,
+            deadline_ms=self.deadline_ms, expires_in_ms=left, auto_play=auto_play, hints=self.hints,
         )
 
 

@@ -57,6 +57,7 @@ class SeatSlot:
     link: SeatLink | None = None
     timeouts: int = 0  # in a row
     auto: bool = False  # 托管 after timeouts, until the player acts again
+    waits_sent: tuple[tuple[str, int], ...] | None = None  # the last ``hints`` waits sent (None: none yet)
 
     @property
     def connected(self) -> bool:

@@ -22,9 +22,10 @@ from app.ws import protocol as p
 
 DOCS = PROJECT_ROOT / "docs"
 CLIENT = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage]
-SERVER = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.ErrorMessage, p.HandResultMessage,
-          p.GameOverMessage, p.PongMessage]
-PARTS = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut]
+SERVER = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.HintsMessage, p.ErrorMessage,
+          p.HandResultMessage, p.GameOverMessage, p.PongMessage]
+PARTS = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut, p.TurnHintsOut, p.DiscardWaitsOut,
+         p.WaitOut]
 
 INTRO = """\
 # Table WebSocket protocol
@@ -62,9 +63,15 @@ docs/settings.md; every error code in docs/errors.md.
   anyone could claim, so the pace of play does not reveal who was asked.  A player who deliberates longer
   than the hold still shows; that is inherent to live claims.
 * **Timeouts** (RULES.md §8): the server passes a claim or discards the drawn tile.  Two timeouts in a row
-  put the seat on 托管 (`auto_play` event); the server then wins when it can and otherwise discards the
-  drawn tile or passes, until the player sends `back` or any accepted action.  A disconnected seat is held
+  put the seat on 托管 (`auto_play` event); the server then plays the seat with the bot level
+  `TABLE_AUTO_PLAY_LEVEL` (default `normal`: every win, claims only when they help, tile-efficient
+  discards), until the player sends `back` or any accepted action.  A disconnected seat is held
   and auto-played; reconnecting returns a snapshot with the open prompt and its time left.
+* **Hints** (every table; from your own view only, never hidden tiles): while your hand is ready a
+  `hints` message lists your winning tiles and the copies you have not seen, re-sent whenever that changes;
+  a turn prompt's `hints.discard_waits` gives, for each discard that leaves the hand ready, the waits it
+  would leave (show them when the tile is selected).  On practice tables created with `suggest_discard`
+  the turn prompt also carries `hints.suggestion`, the normal bot's choice.
 * **Errors** go only to the socket that caused them; nothing changes and the table goes on.
 * **Limits**: 100 messages per 20 s per socket (close 1008), 4096 bytes per message (close 1009); a socket
   that stops reading is closed with 1013.

@@ -82,6 +82,31 @@ class ActionOut(BaseModel):
     declare: str | None = None
 
 
+class WaitOut(BaseModel):
+    """A winning tile (聽的牌) of a ready hand."""
+
+    tile: str
+    unseen: int = Field(description="copies you have not seen: in no place you can see (your hand, melds, "
+                        "rivers, flowers, 財神 indicators); they may be in the wall or in other hands")
+
+
+class DiscardWaitsOut(BaseModel):
+    """What discarding ``tile`` would leave: a ready hand waiting on ``waits``."""
+
+    tile: str
+    waits: list[WaitOut]
+
+
+class TurnHintsOut(BaseModel):
+    """Hints with a turn prompt, from your own view only (engine/hints.py)."""
+
+    discard_waits: list[DiscardWaitsOut] = Field(
+        description="each discard of this prompt that leaves the hand ready, with the waits it leaves; a "
+        "discard not listed leaves the hand not ready.  Show them when a tile is selected or hovered")
+    suggestion: ActionOut | None = Field(
+        default=None, description="practice tables with suggest_discard: what the normal bot would do now")
+
+
 class PromptMessage(_ServerMessage):
     """You must act: one of ``actions`` before ``deadline_ms``, or the server acts for you (RULES.md §8).
 
@@ -97,6 +122,8 @@ class PromptMessage(_ServerMessage):
     deadline_ms: int = Field(description="server Unix time (ms) when the prompt expires")
     expires_in_ms: int = Field(description="time left when this message was sent")
     auto_play: bool = Field(description="you are on 托管: the server will act for you shortly")
+    hints: TurnHintsOut | None = Field(default=None, description="turn prompts: waits per discard, and on "
+                                       "practice tables the normal bot's suggestion")
 
 
 class SeatOut(BaseModel):
@@ -197,6 +224,21 @@ class ErrorMessage(_ServerMessage):
                                    "the code (docs/errors.md)")
 
 
+class HintsMessage(_ServerMessage):
+    """Your waits (聽牌) between your turns, sent whenever they change (also to "not ready": empty).
+
+    Not re-sent during your own turn (the turn prompt's ``hints`` cover it): until you discard, the last
+    waits are those of the hand you held before the draw or claim.
+
+    Computed from your own view only; ``unseen`` counts fall as copies appear on the table.  Sent only
+    after the events that changed them, so it never runs ahead of ``v``.
+    """
+
+    type: Literal["hints"] = "hints"
+    hand_no: int
+    waits: list[WaitOut] = Field(description="your winning tiles while your hand is ready; empty otherwise")
+
+
 class PongMessage(_ServerMessage):
     type: Literal["pong"] = "pong"
     t: float | None
@@ -205,7 +247,7 @@ class PongMessage(_ServerMessage):
 
 ServerMessage = Annotated[
     SnapshotMessage | EventMessage | PromptMessage | ErrorMessage | HandResultMessage | GameOverMessage
-    | PongMessage,
+    | PongMessage | HintsMessage,
     Field(discriminator="type"),
 ]
 server_message = TypeAdapter(ServerMessage)

@@ -7,7 +7,6 @@ other seats' concealed tiles and the wall, which must not change any decision.
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -31,6 +30,7 @@ from engine.invariants import check_all
 from engine.state import HandState
 from engine.tiles import N_KINDS, TILES, parse_tiles
 from engine.variants import find_variant
+from tests.engine.bot_helpers import shuffle_hidden, states_along
 
 VARIANTS = ("tiantai", "taipao", "taiwan")
 
@@ -118,56 +118,12 @@ def test_levels_play_every_variant_to_the_end(variant: str, level: str) -> None:
         assert hand.result is not None and sum(hand.result.score.net) == 0
 
 
-def _states_along(variant: str, seed: str, every: int = 7) -> list[HandState]:
-    """Copies of a hand every few actions of a normal-vs-strong game."""
-    v = find_variant(variant)
-    hand = HandState.deal(v, seed=seed)
-    rng = random.Random(seed)
-    names = ["normal", "strong"] * 2
-    out = []
-    steps = 0
-    while not hand.is_over:
-        seat = hand.awaiting()[0]
-        if steps % every == 0:
-            out.append(copy.deepcopy(hand))
-        hand.apply(POLICIES[names[seat]](hand, seat, rng))
-        steps += 1
-    return out
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_sight_is_what_the_seat_view_shows(variant: str) -> None:
     kinds = find_variant(variant).kinds
-    for state in _states_along(variant, f"sight:{variant}"):
+    for state in states_along(variant, f"sight:{variant}"):
         for seat in range(state.n):
             assert sight(state, seat) == sight_from_view(state.view(seat), kinds)
-
-
-def _shuffle_hidden(state: HandState, seat: int, rng: random.Random) -> HandState:
-    """A copy where the other seats' concealed tiles and the undrawn wall are dealt again at random.
-
-    Everything ``seat`` can see stays as it was: its own hand, every meld, river and flower, the counts.
-    """
-    other = copy.deepcopy(state)
-    wall = other.wall
-    pool = list(wall.tiles[wall.head:wall.tail])
-    others = [s for s in range(other.n) if s != seat]
-    sizes = {s: other.seats[s].tiles() for s in others}
-    for s in others:
-        pool.extend(sizes[s])
-    rng.shuffle(pool)
-    for s in others:
-        st = other.seats[s]
-        n = len(sizes[s])
-        mine, pool = pool[:n], pool[n:]
-        st.counts = [0] * N_KINDS
-        st.take([TILES[t] for t in mine])
-        st.wait_cache = None
-        if st.drawn is not None:
-            st.drawn = TILES[mine[0]]
-    wall.tiles[wall.head:wall.tail] = [TILES[t] for t in pool]
-    other._legal_cache.clear()
-    return other
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -176,7 +132,7 @@ def test_decisions_ignore_hidden_tiles(variant: str, level: str) -> None:
     policy = POLICIES[level]
     rng = random.Random(5)
     checked = 0
-    states = [s for i in range(3) for s in _states_along(variant, f"hidden:{variant}:{i}", every=4)]
+    states = [s for i in range(3) for s in states_along(variant, f"hidden:{variant}:{i}", every=4)]
     for state in states:
         for seat in state.awaiting():
             legal = state.legal_actions(seat)
@@ -184,7 +140,7 @@ def test_decisions_ignore_hidden_tiles(variant: str, level: str) -> None:
                 continue
             mine = policy(state, seat, random.Random(1))
             for _ in range(2):
-                shuffled = _shuffle_hidden(state, seat, rng)
+                shuffled = shuffle_hidden(state, seat, rng)
                 assert shuffled.legal_actions(seat) == legal
                 assert sight(shuffled, seat) == sight(state, seat)
                 assert policy(shuffled, seat, random.Random(1)) == mine

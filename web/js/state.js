@@ -22,7 +22,7 @@ import { sortTiles, withoutTiles } from "./tiles.js";
  * @typedef {{kind: string, seat: number, tile?: string | null, tiles?: string | null,
  *   declare?: string | null}} Action
  * @typedef {{v: number, hand_no: number, kind: string, actions: Action[], deadline_ms: number,
- *   expires_in_ms: number, auto_play: boolean, received_at?: number, deadline_at?: number}} Prompt
+ *   expires_in_ms: number, auto_play: boolean, received_at?: number, deadline_at?: number, hints?: any}} Prompt
  * @typedef {{seat: number, username: string | null, bot: boolean, connected: boolean, auto_play: boolean}} SeatInfo
  * @typedef {{id: string, variant: string, practice: boolean, room: string | null,
  *   coins_per_point: number | null, options: Record<string, any>, seat: number, seats: SeatInfo[],
@@ -30,7 +30,7 @@ import { sortTiles, withoutTiles } from "./tiles.js";
  * @typedef {{v: number, synced: boolean, table: TableInfo | null, view: View | null, prompt: Prompt | null,
  *   commitment: string | null, hand_no: number, result: any | null, game_over: any | null,
  *   last_error: {code: string, message: string} | null, notice: {type: string, seat?: number, tile?: string} | null,
- *   clock_offset_ms: number}} TableState
+ *   clock_offset_ms: number, waits?: {tile: string, unseen: number}[] | null}} TableState
  */
 
 const TABLE_NOTICES = new Set(["presence", "auto_play"]);
@@ -39,7 +39,7 @@ const TABLE_NOTICES = new Set(["presence", "auto_play"]);
 export function initialState() {
   return {
     v: 0, synced: false, table: null, view: null, prompt: null, commitment: null, hand_no: 0,
-    result: null, game_over: null, last_error: null, notice: null, clock_offset_ms: 0,
+    result: null, game_over: null, last_error: null, notice: null, clock_offset_ms: 0, waits: null,
   };
 }
 
@@ -64,6 +64,9 @@ export function reduceMessage(state, msg, now = 0) {
       return { state: { ...state, last_error: { code: msg.code, message: msg.message } }, resync: false };
     case "pong":
       return { state, resync: false };
+    case "hints": // your waits while ready (server-side, from your own view); never ahead of v
+      if (!state.synced || msg.v < state.v) return { state, resync: false };
+      return { state: { ...state, waits: msg.waits }, resync: false };
     default:
       return { state, resync: false };
   }
@@ -84,6 +87,7 @@ export function applySnapshot(state, msg, now = 0) {
     table: structuredClone(msg.table),
     view,
     prompt: msg.prompt ? withDeadline(msg.prompt, now) : null,
+    waits: null, // the server follows a snapshot with a fresh `hints` message when the hand is ready
     commitment: msg.commitment ?? null,
     hand_no: msg.table?.hand_no ?? state.hand_no,
     clock_offset_ms: typeof msg.server_ms === "number" ? msg.server_ms - Date.now() : state.clock_offset_ms,

@@ -5,6 +5,7 @@
  * Other seats are drawn as if they sat at the bottom and then turned (CSS) to face the centre.
  */
 
+import { hintsEl } from "./hints.js";
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { flowersEl, meldsEl } from "./melds.js";
@@ -219,6 +220,7 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
     showBar ? h("div", { class: "action-dock" },
       state.prompt ? timerEl() : null,
       actionBarEl({ offer, mode, promptKind: state.prompt?.kind ?? null, autoPlay, myTurnHint: turn }, handlers)) : null,
+    hintsEl(state, ui.selected !== null && ui.selected !== undefined ? all[ui.selected] ?? null : null),
     h("div", { class: "my-row" },
       p ? flowersEl(p.flowers, wild) : null,
       h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,

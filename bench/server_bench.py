@@ -5,8 +5,9 @@
 
 The server (uvicorn, uvloop) runs in this process on 127.0.0.1 with a random port; the clients run in a
 child process (the machine's second core).  Each table has one client-played seat and server bots in the
-others (engine greedy policy).  The bench shrinks the server's timers (``--time-scale``, ``--bot-delay``,
-``--hold``, ``--hand-pause``); clients answer every prompt at once (``--think`` to slow them).
+others (``--bots`` level, default normal; ``--suggest`` adds the practice suggestion to every turn
+prompt).  The bench shrinks the server's timers (``--time-scale``, ``--bot-delay``, ``--hold``,
+``--hand-pause``); clients answer every prompt at once (``--think`` to slow them).
 
 Reported: tables, hands finished, messages/s and actions/s received by the clients, and the latency from
 a client's discard to the server's discard event coming back (p50/p99/max, measured in the client), plus
@@ -45,6 +46,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--gc-gen2", type=int, default=100, help="gc threshold2 (Python's default: 10)")
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
+    parser.add_argument("--bots", default="normal", choices=["easy", "normal", "strong"],
+                        help="level of the server bots (app.bots.BotLevel)")
+    parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, 5000))
     args.seconds = max(1.0, min(args.seconds, 600.0))
@@ -101,7 +105,8 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
     seats = []
     for i, name in enumerate(names):
         table = await state.registry.create_practice_table(
-            variant=variants[i % len(variants)], options={"rounds": 4}, user_id=ids[name], username=name)
+            variant=variants[i % len(variants)], options={"rounds": 4}, user_id=ids[name], username=name,
+            bot_level=args.bots, suggest_discard=args.suggest)
         seats.append((table.id, create_access_token(ids[name], secret_key=SECRET)))
     return seats
 
@@ -209,8 +214,8 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
     elapsed = stats["elapsed"]
     lat = stats["latency"]
     lines = [
-        f"tables            {args.tables} ({args.variant}; bot delay {args.bot_delay}s, hold {args.hold}s, "
-        f"time scale {args.time_scale})",
+        f"tables            {args.tables} ({args.variant}; {args.bots} bots, bot delay {args.bot_delay}s, "
+        f"hold {args.hold}s, time scale {args.time_scale}{', suggestions' if args.suggest else ''})",
         f"run               {elapsed:.1f} s after {args.warmup:.0f} s warm-up, {stats['failed']} client failures "
         f"{stats['failure_kinds']}, "
         f"{stats['errors']} errors",

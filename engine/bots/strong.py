@@ -1,13 +1,15 @@
 """The ``strong`` bot: ``normal``'s tile efficiency plus value (做牌) and defence (防守).
 
-* **Value**: close to a one-suit hand (清一色 / 混一色) it throws the other suits first; it keeps the hand
-  concealed (門清) where the variant pays for that, claiming a chow only when it makes the hand ready; it
-  declares Miji (台灣, 8 台) on a discard that leaves the hand ready with live waits.  台炮 聽 has no
-  scoring effect (RULES.md B-23) and only locks the hand, so it is never declared; neither is 眼牌 (+1 台
-  against a 1-台 penalty and a locked hand).
-* **Defence**: when another seat has declared, or shows many melds, or the wall is late, and this hand is
-  not ready, it prefers tiles that seat cannot (or is unlikely to) win on: tiles a declared seat threw
-  after declaring, tiles of which this seat has seen every other copy, honours seen three times.
+* **Value**: close to a one-suit hand (清一色 / 混一色) it throws the other suits first, as hard as the
+  variant pays for it (``VALUE_TABLES``); where 門清 pays enough (``concealed_bonus``, no variant today:
+  台灣's 底 outweighs its 1 台) it claims a chow only when that makes the hand ready; it declares Miji
+  (台灣, 8 台) on a discard that leaves the hand ready.  台炮 聽 has no scoring effect (RULES.md B-23)
+  and only locks the hand, so it is never declared; neither is 眼牌 (+1 台 against a 1-台 penalty and a
+  locked hand).
+* **Defence** (where the discarder pays alone: 天台, 台灣): when another seat has declared, or is one meld
+  short of a full hand, or two short late in the wall, and this hand is not ready, it prefers tiles that
+  seat cannot (or is unlikely to) win on: tiles a declared seat threw after declaring, tiles of which this
+  seat has seen every other copy, honours seen three times.
 
 Like ``normal`` it reads only its own sight (:func:`engine.bots.shanten.sight`) and public events.
 """
@@ -33,16 +35,22 @@ class ValueTable:
     """How a variant pays for what ``strong`` steers towards (bot knowledge, taken from RULES.md §1.2 / §2.2 /
     §3.2); variants not listed play with ``DEFAULT_VALUE``."""
 
-    concealed_bonus: bool = False  # 門清 scores: chow only to become ready
+    concealed_bonus: bool = False  # 門清 pays enough to claim a chow only when it makes the hand ready
     flush_weight: float = 1.2  # how much need one more off-suit tile may cost on the way to 一色
     honours_in_flush: bool = True  # 混一色 pays, so honours stay with the suit
+    defence: bool = True  # the discarder pays for a win on its discard, so dangerous tiles cost
+    # how many need units a unit of danger costs when this hand is one exchange, or more, from ready
+    defence_weights: tuple[float, float] = (0.7, 1.5)
 
 
 DEFAULT_VALUE = ValueTable()
 VALUE_TABLES: dict[str, ValueTable] = {
-    "taiwan": ValueTable(concealed_bonus=True, flush_weight=1.2),  # 門清 1, 門清自摸 3; 混一色 4, 清一色 8
-    "taipao": ValueTable(flush_weight=1.2),  # 清一色 +13, 混一色 +7
-    "tiantai": ValueTable(flush_weight=1.6),  # 清一色 3 台 (×8), 混一色 1 台 (×2)
+    # 底 5 + 1 per 台 (§3.2): a 台 is a fifth of a base, so speed beats 門清; 混一色 4 / 清一色 8 still pay.
+    "taiwan": ValueTable(flush_weight=0.4, defence_weights=(0.3, 0.8)),
+    # every loser pays the winner (§2.2 settlement): no defence; W doubles from 13 台 (清一色 +13, 混一色 +7).
+    "taipao": ValueTable(flush_weight=1.6, defence=False),
+    # 胡 × 2^台: 清一色 3 台 (×8), 混一色 1 台 (×2); the discarder pays 1.5 S alone (§1.2).
+    "tiantai": ValueTable(flush_weight=1.6),
 }
 
 FLUSH_SHARE = 0.6  # the dominant suit's share of suited tiles from which a one-suit hand is pursued
@@ -79,13 +87,14 @@ def flush_suit(state: HandState, seat: int, view: Sight) -> int | None:
 
 
 def threats(state: HandState, seat: int) -> list[int]:
-    """Other seats that may be ready: declared, three or more melds, or two melds late in the wall."""
+    """Other seats that may be ready: declared, one meld short of a full hand, or two short late in the wall."""
     late = state.wall.remaining - state.reserve() < LATE_WALL
+    sets = state.variant.hand_size // 3  # sets a hand needs besides its pair
     out = []
     for i, s in enumerate(state.seats):
         if i == seat:
             continue
-        if s.declaration is not None or len(s.melds) >= 3 or (late and len(s.melds) >= 2):
+        if s.declaration is not None or len(s.melds) >= sets - 1 or (late and len(s.melds) >= sets - 2):
             out.append(i)
     return out
 
@@ -129,10 +138,11 @@ def _penalties(state: HandState, seat: int, view: Sight) -> dict[int, float]:
             off = t < HONOUR_BASE and t // 9 != suit
             if off or (t >= HONOUR_BASE and not values.honours_in_flush):
                 pen[t] = -values.flush_weight
-    danger_seats = threats(state, seat)
+    danger_seats = threats(state, seat) if values.defence else []
     if danger_seats:
         sh = exchange_shanten(codes(view.natural()), view.jokers)  # of the 3n+2 hand: ≥ 1 means far
-        weight = 0.0 if sh <= 0 else 0.7 if sh == 1 else 1.5
+        near, far = values.defence_weights
+        weight = 0.0 if sh <= 0 else near if sh == 1 else far
         if weight:
             safe = set.intersection(*(safe_after_declaring(state, s) for s in danger_seats))
             for t in range(N_PLAY):

@@ -28,10 +28,11 @@ class VariantInfo:
     key: Variant
     name: str
     seats: int
+    discard_row: int = 6  # 牌池: discards laid left to right, a new row after this many (seed 000: 10 for 天台)
 
 
 VARIANTS: dict[Variant, VariantInfo] = {
-    Variant.TIANTAI: VariantInfo(Variant.TIANTAI, "天台麻將", seats=3),
+    Variant.TIANTAI: VariantInfo(Variant.TIANTAI, "天台麻將", seats=3, discard_row=10),
     Variant.TAIPAO: VariantInfo(Variant.TAIPAO, "台炮麻将", seats=4),
     Variant.TAIWAN: VariantInfo(Variant.TAIWAN, "台灣16張", seats=4),
 }

@@ -201,8 +201,9 @@ class TableActor(HandFlow):
         if old is not None and old is not link:
             old.close(4001, "replaced by a newer connection")
         self.send_snapshot(seat)
-        if old is None and self.started:
-            self.out.table_event(self.hand_no, "presence", seat=seat, connected=True)
+        if old is None and self.started:  # (before the start, the start's snapshots say who is here)
+            self.out.table_event(self.hand_no, "presence", seat=seat, connected=True,
+                                 auto_play=slot.human and slot.auto)
         self._maybe_stop_auto(seat)
         if not self.started and not self._humans_missing():
             self._start_game()
@@ -213,7 +214,7 @@ class TableActor(HandFlow):
             return  # an old socket, already replaced
         slot.link = None
         link.close(1000, "left")
-        self.out.table_event(self.hand_no, "presence", seat=seat, connected=False)
+        self.out.table_event(self.hand_no, "presence", seat=seat, connected=False, auto_play=slot.human)
         prompt = self.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
             self.schedule_act(prompt)

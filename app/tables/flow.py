@@ -17,6 +17,7 @@ from collections import deque
 from typing import TYPE_CHECKING
 
 from app.game.rooms import ROOMS
+from app.game.variants import VARIANTS
 from app.services.settlement import Settlement
 from app.tables.commands import Tick
 from app.tables.fairness import WallSeed, new_wall_seed
@@ -294,7 +295,7 @@ class HandFlow:
             id=info.id, variant=info.variant.value, practice=info.practice,
             room=info.room.value if info.room else None,
             coins_per_point=None if info.practice or not info.room else ROOMS[info.room].coins_per_point,
-            options=info.options, seat=seat,
+            options=info.options, seat=seat, discard_row=VARIANTS[info.variant].discard_row,
             seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, connected=s.bot or s.connected,
                            auto_play=s.human and (s.auto or not s.connected)) for s in self.slots],
             hand_no=self.hand_no, hands_played=match.hands_played,

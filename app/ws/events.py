@@ -147,6 +147,8 @@ class PresenceEvent(_Payload):
     type: Literal["presence"]
     seat: int
     connected: bool
+    auto_play: bool = Field(description="托管 now: an absent seat is auto-played; one that is back is not, "
+                                        "unless it timed out twice")
 
 
 class AutoPlayEvent(_Payload):

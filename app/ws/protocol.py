@@ -148,6 +148,8 @@ class TableOut(BaseModel):
     dealer: int
     round_wind: int
     dealer_streak: int
+    discard_row: int = Field(6, description="牌池: how many discards one row holds before the next row "
+                                            "(the variant's custom; 天台 lays rows of 10, seed 000)")
 
 
 class SnapshotMessage(_ServerMessage):

@@ -64,7 +64,7 @@ def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
 
         # The last seat fills the table: every browser is taken to it.
         for page in pages:
-            expect(page.locator("#table-view")).to_be_visible(timeout=10_000)
+            expect(page.locator("#table-view")).to_be_visible(timeout=30_000)  # a loaded 2-core CI box
             expect(page.locator(".table")).to_have_attribute("data-variant", variant)
 
         # Play hands until coins move (a drawn hand moves none), at most three.

@@ -46,7 +46,14 @@ def check_table_layout(page: Page, variant: str) -> None:
     if page.evaluate("() => window.__mj.state().view?.phase") != "ended":
         assert page.locator(".hand-area .tile.back").count() > 0
     expect(page.locator(".core .wall")).to_be_visible()
-    expect(page.locator(".core .commitment")).to_contain_text("…")
+    # The wall commitment sits behind an info button that explains fairness in one sentence.
+    expect(page.locator(".core .commitment")).to_have_count(0)
+    page.locator(".core .fairness-button").click()
+    note = page.locator(".fairness-note")
+    expect(note.locator(".commitment code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+    expect(note).to_contain_text("承諾")
+    note.locator("button.close").click()
+    expect(note).to_have_count(0)
     if variant == "taipao":
         expect(page.locator(".core .wildcards .tile")).not_to_have_count(0)  # 財神 faces
 

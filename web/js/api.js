@@ -89,6 +89,7 @@ export const api = {
   setLanguage: (language) => request("/api/me", { method: "PATCH", body: { language } }),
   ledger: () => request("/api/me/ledger"),
   rooms: () => request("/api/rooms", { auth: false }),
+  accountRules: () => request("/api/auth/rules", { auth: false }),
   variants: () => request("/api/variants", { auth: false }),
   /** @param {string} room */
   tables: (room) => request(`/api/rooms/${encodeURIComponent(room)}/tables`),

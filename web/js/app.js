@@ -34,7 +34,14 @@ export const app = {
   /** @type {import("./render/table.js").TableUi} */
   ui: { selected: null, mode: null, oneClick: localStorage.getItem(ONE_CLICK_KEY) === "1" },
   /** @type {boolean | null} */ verified: null,
-  resultShownFor: -1,
+  /**
+   * Every hand result of this table visit, with the table as it stood then (the view is cleared when
+   * the next hand starts): the dialog shows one of them until dismissed, and any can be reopened.
+   * @type {{msg: any, state: import("./state.js").TableState, verified: boolean | null}[]}
+   */
+  results: [],
+  resultIndex: -1,
+  presenceChecked: false, // a resync asked once at the first deal (see screens/table.js)
 };
 
 /** Show an error in words (never swallowed). @param {string} text @param {string} [kind] */

@@ -11,7 +11,7 @@ import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } 
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
-import { renderResult } from "./screens/result.js";
+import { renderResult, showResult } from "./screens/result.js";
 
 async function route() {
   if (!getToken()) {
@@ -62,6 +62,7 @@ function boot() {
     if (isLang(next)) chooseLanguage(next);
   });
   $("leave-table").addEventListener("click", leaveTable);
+  $("show-results").addEventListener("click", () => showResult());
   const oneClick = /** @type {HTMLInputElement} */ ($("one-click"));
   oneClick.checked = app.ui.oneClick;
   oneClick.addEventListener("change", () => {

@@ -26,7 +26,8 @@ import { sortTiles, withoutTiles } from "./tiles.js";
  * @typedef {{seat: number, username: string | null, bot: boolean, connected: boolean, auto_play: boolean}} SeatInfo
  * @typedef {{id: string, variant: string, practice: boolean, room: string | null,
  *   coins_per_point: number | null, options: Record<string, any>, seat: number, seats: SeatInfo[],
- *   hand_no: number, hands_played: number, dealer: number, round_wind: number, dealer_streak: number}} TableInfo
+ *   hand_no: number, hands_played: number, dealer: number, round_wind: number, dealer_streak: number,
+ *   discard_row?: number}} TableInfo
  * @typedef {{v: number, synced: boolean, table: TableInfo | null, view: View | null, prompt: Prompt | null,
  *   commitment: string | null, hand_no: number, result: any | null, game_over: any | null,
  *   last_error: {code: string, message: string} | null, notice: {type: string, seat?: number, tile?: string} | null,
@@ -139,7 +140,11 @@ function applyTableEvent(state, ev, handNo) {
       // The server broke the hand: no coins move and the next hand is dealt.
       return { ...state, table, prompt: null, notice: { type: "hand_void" } };
     case "presence":
-      if (table?.seats[ev.seat]) table.seats[ev.seat].connected = !!ev.connected;
+      if (table?.seats[ev.seat]) {
+        table.seats[ev.seat].connected = !!ev.connected;
+        // 托管 follows presence: an absent seat is auto-played; one that is back is not (unless timed out).
+        if (typeof ev.auto_play === "boolean") table.seats[ev.seat].auto_play = ev.auto_play;
+      }
       return { ...state, table };
     case "auto_play":
       if (table?.seats[ev.seat]) table.seats[ev.seat].auto_play = !!ev.on;

@@ -3,6 +3,7 @@ from __future__ import annotations
 import unicodedata
 
 from fastapi import APIRouter, Request, status
+from pydantic import BaseModel, Field
 
 from app.api.deps import SessionDep, SettingsDep, StateDep
 from app.core.config import Settings
@@ -38,6 +39,24 @@ def _token(user: User, settings: Settings) -> TokenOut:
         expires_in=settings.token_ttl_seconds,
         user=MeOut.of(user),
     )
+
+
+class AccountRules(BaseModel):
+    """The account form's rules, from the declarations in app.services.accounts (shown before submitting)."""
+
+    username_min: int
+    username_max: int
+    username_chars: str = Field(description="letters, digits, underscore and Chinese characters")
+    password_min: int
+    password_max: int
+
+
+@router.get("/rules")
+async def account_rules() -> AccountRules:
+    """What a username and a password must be, so the sign-up form can say so before it is sent."""
+    return AccountRules(username_min=accounts.USERNAME_MIN, username_max=accounts.USERNAME_MAX,
+                        username_chars="letters_digits_underscore_chinese",
+                        password_min=accounts.PASSWORD_MIN, password_max=accounts.PASSWORD_MAX)
 
 
 @router.post("/register", status_code=status.HTTP_201_CREATED,

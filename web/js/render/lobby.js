@@ -47,7 +47,7 @@ export function lobbyEl(s, handlers) {
  */
 function roomEl(room, s, coins, seatedSomewhere, handlers) {
   const afford = coins >= room.entry_coins;
-  const tables = /** @type {LobbyTable[]} */ (s.tables).filter((tb) => tb.room === room.key);
+  const tables = listedTables(s.tables, s.me?.id ?? null).filter((tb) => tb.room === room.key);
   const selectId = `variant-${room.key}`;
   const chosen = s.createVariant[room.key] ?? "taiwan";
   return h("section", { class: ["card", "room", !afford && "locked"], "data-room": room.key, "aria-labelledby": `room-${room.key}` },
@@ -75,6 +75,14 @@ function roomEl(room, s, coins, seatedSomewhere, handlers) {
 }
 
 /**
+ * The tables the lobby lists: a finished (已結束) table only for a player still seated at it (to stand up).
+ * @param {LobbyTable[]} tables @param {number | null} meId @returns {LobbyTable[]}
+ */
+export function listedTables(tables, meId) {
+  return tables.filter((tb) => tb.status !== "finished" || tb.seats.some((x) => x.user_id === meId && meId !== null));
+}
+
+/**
  * @param {LobbyTable} tb @param {any} s @param {boolean} afford @param {boolean} seatedSomewhere
  * @param {LobbyHandlers} handlers
  */
@@ -95,6 +103,8 @@ function tableRowEl(tb, s, afford, seatedSomewhere, handlers) {
         onclick: () => handlers.onSit(tb.id, seat.seat),
       }, t("lobby.sit"));
     })),
+    mine && tb.status === "waiting" ? h("p", { class: "waiting-hint", role: "note" },
+      t("lobby.waiting_hint", { free: tb.seats.length - taken, total: tb.seats.length })) : null,
     mine && tb.status === "playing" ? h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(tb.id) }, t("lobby.enter")) : null,
     mine && tb.status !== "playing" ? h("button", { type: "button", class: "stand", disabled: s.busy, onclick: () => handlers.onStand(tb.id) }, t("lobby.stand")) : null);
 }

@@ -114,10 +114,13 @@ function winningHandEl(res, state, w, n, nameOf) {
   const win = res.winning_tile ?? null;
   const rest = win && hand.includes(win) ? withoutTiles(hand, [win]) : hand;
   const p = state.view?.players[w];
+  const wild = state.view?.wildcards ?? [];
+  /** @param {string} x */
+  const face = (x) => tileEl(x, { classes: wild.includes(x) ? ["wild"] : [] }); // 財神 marked as at the table
   return h("div", { class: "winning-hand", "data-seat": String(w), role: "group", "aria-label": `${nameOf(w)} ${t("result.winning_tile")}` },
     h("span", { class: "who" }, nameOf(w)),
-    h("span", { class: "concealed" }, sortTiles(rest).map((x) => tileEl(x))),
-    win ? [h("span", { class: "drawn-gap" }), tileEl(win, { classes: ["winning"], label: `${t("result.winning_tile")}: ${win}` })] : null,
+    h("span", { class: "concealed" }, sortTiles(rest).map(face)),
+    win ? [h("span", { class: "drawn-gap" }), tileEl(win, { classes: ["winning", ...(wild.includes(win) ? ["wild"] : [])], label: `${t("result.winning_tile")}: ${win}` })] : null,
     p ? meldsEl(p, n, nameOf) : null,
     p ? flowersEl(p.flowers, state.view?.wildcards ?? []) : null);
 }

@@ -18,8 +18,9 @@ import { lang } from "../i18n.js";
 
 
 /**
- * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean}} TableUi
- * @typedef {{onTile: (tile: string, index: number) => void} & import("./actions.js").ActionHandlers} TableHandlers
+ * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean}} TableUi
+ * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void}
+ *   & import("./actions.js").ActionHandlers} TableHandlers
  */
 
 /** @param {import("../state.js").TableState} state @returns {(seat: number) => string} */
@@ -46,13 +47,15 @@ export function tableEl(state, offer, ui, handlers) {
   const root = h("div", {
     class: ["table", `n${n}`, view ? `phase-${view.phase}` : "no-hand"],
     "data-variant": table?.variant ?? view?.variant ?? "",
+    style: { "--river-cols": String(table?.discard_row ?? 6) },
   });
   for (const seat of seatsFrom(me, n)) {
     const side = sideOf(seat, me, n);
     if (side !== "bottom") root.append(otherHandEl(state, seat, side, nameOf));
     root.append(riverEl(state, seat, side, nameOf));
   }
-  root.append(centreEl(state, me, n, nameOf));
+  root.append(centreEl(state, me, n, nameOf, handlers));
+  if (ui.fairness && state.commitment) root.append(fairnessEl(state.commitment, handlers));
   root.append(myAreaEl(state, offer, ui, handlers, me, n, nameOf));
   return root;
 }
@@ -114,9 +117,9 @@ function riverEl(state, seat, side, nameOf) {
 
 /**
  * @param {import("../state.js").TableState} state @param {number} me @param {number} n
- * @param {(seat: number) => string} nameOf
+ * @param {(seat: number) => string} nameOf @param {TableHandlers} handlers
  */
-function centreEl(state, me, n, nameOf) {
+function centreEl(state, me, n, nameOf, handlers) {
   const view = state.view;
   const table = state.table;
   const plates = seatsFrom(me, n).map((seat) => plateEl(state, seat, sideOf(seat, me, n), nameOf));
@@ -136,8 +139,10 @@ function centreEl(state, me, n, nameOf) {
     view && view.indicators.length && view.indicators.join() !== view.wildcards.join() ? h("div", { class: "indicators" },
       h("span", { class: "label" }, t("table.indicators")), view.indicators.map((x) => tileEl(x))) : null,
     noticeEl(state, nameOf),
-    state.commitment ? h("div", { class: "commitment", title: state.commitment },
-      h("span", { class: "label" }, `${t("table.commitment")}: `), h("code", null, `${state.commitment.slice(0, 12)}…`)) : null,
+    state.commitment ? h("button", {
+      type: "button", class: "info-button fairness-button", "aria-label": t("table.fairness.label"),
+      title: t("table.fairness.label"), onclick: () => handlers.onFairness?.(),
+    }, "i") : null,
     !view && !state.result ? h("div", { class: "waiting" }, state.hand_no ? t("table.waiting_hand") : t("table.waiting_players")) : null,
   );
   return h("div", { class: "centre" }, plates, core);
@@ -177,6 +182,7 @@ function plateEl(state, seat, side, nameOf) {
   return h("div", {
     class: ["plate", `side-${side}`, dealer && "dealer", view?.current === seat && view.phase !== "ended" && "current", me && "me"],
     "data-seat": String(seat),
+    "data-presence": info?.bot ? "bot" : info && !info.connected ? "offline" : "online",
   },
   wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windName(wind) : undefined }, windGlyph(wind)) : null,
   h("span", { class: "name" }, nameOf(seat), me ? ` (${t("table.you")})` : ""),
@@ -226,4 +232,17 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
       h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,
         p?.split_tile ? [h("span", { class: "drawn-gap" }), tileEl(p.split_tile, { classes: ["split"] })] : null),
       p ? meldsEl(p, n, nameOf) : null));
+}
+
+/**
+ * The fairness note behind the centre's info button: one sentence and the wall commitment (a hash of the
+ * shuffle, published before the deal; the seed revealed at the end must hash to it).
+ * @param {string} commitment @param {TableHandlers} handlers
+ */
+function fairnessEl(commitment, handlers) {
+  return h("div", { class: "fairness-note", role: "dialog", "aria-label": t("table.commitment") },
+    h("p", null, t("table.fairness.text")),
+    h("p", { class: "commitment" }, h("span", { class: "label" }, `${t("table.commitment")}: `),
+      h("code", null, commitment)),
+    h("button", { type: "button", class: "ghost close", onclick: () => handlers.onFairness?.() }, t("result.close")));
 }

@@ -2,7 +2,7 @@
 /** The sign-in / register screen, the account box in the top bar, and signing out. */
 
 import { api, setToken } from "../api.js";
-import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang } from "../i18n.js";
+import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang, t } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { enterLobby, renderLobby } from "./lobby.js";
 import { leaveTableView } from "./table.js";
@@ -60,6 +60,36 @@ export function renderAuth() {
   $("auth-switch").dataset.i18n = register ? "auth.have_account" : "auth.need_account";
   $("auth-password").setAttribute("autocomplete", register ? "new-password" : "current-password");
   applyI18n($("auth-view"));
+  renderRules();
+}
+
+/** @type {{username_min: number, username_max: number, password_min: number, password_max: number} | null} */
+let rules = null;
+
+/** Registering: the server's rules for names and passwords, shown before the form is sent. */
+function renderRules() {
+  const el = $("auth-rules");
+  const register = app.authMode === "register";
+  if (register && !rules) {
+    api.accountRules().then((r) => { rules = r; renderRules(); }).catch(() => { /* the server still checks */ });
+  }
+  el.hidden = !register || !rules;
+  if (!rules) return;
+  el.textContent = t("auth.rules", { umin: rules.username_min, umax: rules.username_max, pmin: rules.password_min });
+  const user = /** @type {HTMLInputElement} */ ($("auth-username"));
+  const pass = /** @type {HTMLInputElement} */ ($("auth-password"));
+  user.maxLength = rules.username_max;
+  pass.maxLength = rules.password_max;
+}
+
+/** The rule a registration breaks, in words, or null. @param {string} username @param {string} password */
+function brokenRule(username, password) {
+  if (app.authMode !== "register" || !rules) return null;
+  const name = username.normalize("NFKC");
+  const nameOk = name.length >= rules.username_min && name.length <= rules.username_max
+    && /^[A-Za-z0-9_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/.test(name);
+  const passOk = password.length >= rules.password_min && password.length <= rules.password_max;
+  return nameOk && passOk ? null : t("auth.rules", { umin: rules.username_min, umax: rules.username_max, pmin: rules.password_min });
 }
 
 /** @param {SubmitEvent} e */
@@ -68,6 +98,11 @@ export async function onAuthSubmit(e) {
   const username = /** @type {HTMLInputElement} */ ($("auth-username")).value.trim();
   const password = /** @type {HTMLInputElement} */ ($("auth-password")).value;
   $("auth-error").textContent = "";
+  const broken = brokenRule(username, password);
+  if (broken) {
+    $("auth-error").textContent = broken;
+    return;
+  }
   try {
     const body = app.authMode === "register" ? await api.register(username, password) : await api.login(username, password);
     setToken(body.access_token);

@@ -15,7 +15,7 @@ import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { refreshMe } from "./auth.js";
 import { enterLobby } from "./lobby.js";
-import { renderResult, showResult } from "./result.js";
+import { renderResult, renderResultsButton, showResult } from "./result.js";
 
 /** @param {string} id */
 export function enterTable(id) {
@@ -29,7 +29,10 @@ export function enterTable(id) {
   app.ui.selected = null;
   app.ui.mode = null;
   app.verified = null;
-  app.resultShownFor = -1;
+  app.results = [];
+  app.resultIndex = -1;
+  app.presenceChecked = false;
+  renderResultsButton();
   localStorage.setItem(TABLE_KEY, id);
   if (location.hash !== `#/table/${id}`) history.replaceState(null, "", `#/table/${id}`);
   showView("table");
@@ -97,20 +100,28 @@ function onTableMessage(msg) {
     if (!state.prompt) app.ui.selected = null;
   }
   if (msg.type === "snapshot") renderTitle();
+  // Seats that connected before the deal are not announced by the server (presence events start with the
+  // game): when a hand starts and someone still looks absent, ask for a fresh snapshot once.
+  if (msg.type === "event" && msg.event?.type === "hand_start" && !app.presenceChecked
+      && state.table?.seats.some((s) => !s.bot && !s.connected)) {
+    app.presenceChecked = true;
+    app.tableSocket?.send({ type: "resync" });
+  }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
   if (msg.type === "hand_result") {
-    app.verified = null;
-    verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { app.verified = ok; renderResult(); });
+    const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
+    app.results.push(entry);
+    verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { entry.verified = ok; renderResult(); });
     refreshMe();
-    showResult();
+    showResult(app.results.length - 1);
+    renderResultsButton();
   } else if (msg.type === "game_over") {
     refreshMe();
-    showResult();
+    showResult(app.results.length - 1);
   } else if (msg.type === "prompt" && state.prompt) {
     announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
-    // A decision is due: the result dialog must not hide the table.
-    const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
-    if (dialog.open) dialog.close();
+    // The result stays until dismissed: it says a decision is waiting and shows the countdown.
+    if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) renderResult();
   }
   scheduleRender();
 }
@@ -145,10 +156,15 @@ export function currentOffer() {
 
 export function renderTable() {
   if (app.view !== "table") return;
+  // Standing up from a coin game that is on is refused (game_in_progress): do not offer it.  The brand
+  // link still goes to the lobby, which keeps the seat.
+  const tb = app.table.table;
+  $("leave-table").hidden = !!tb && !tb.practice && !app.table.game_over && app.tableSocket !== null;
   const offer = currentOffer();
   setChildren($("table-root"), tableEl(app.table, offer, app.ui, {
     onTile, onButton, onChoice: sendAction, onCancel: () => { app.ui.mode = null; renderTable(); },
     onBack: () => app.tableSocket?.send({ type: "back" }),
+    onFairness: () => { app.ui.fairness = !app.ui.fairness; renderTable(); },
   }));
   tick();
 }
@@ -231,14 +247,15 @@ export function onButton(id) {
   }
 }
 
-// The countdown runs every frame, touching only the timer element.
+// The countdown runs every frame, touching only the timer elements (the table's and the result's).
 function tick() {
   const prompt = app.table.prompt;
-  const el = /** @type {HTMLElement | null} */ (document.querySelector("#table-root .timer"));
-  if (!prompt || !el) return;
+  if (!prompt) return;
   const now = performance.now();
   const total = ((prompt.deadline_at ?? now) - (prompt.received_at ?? now)) / 1000;
-  updateTimer(el, secondsLeft(prompt, now), total);
+  for (const el of document.querySelectorAll("#table-root .timer, #result-dialog .timer")) {
+    updateTimer(/** @type {HTMLElement} */ (el), secondsLeft(prompt, now), total);
+  }
 }
 export function frame() {
   if (app.view === "table") tick();

@@ -1,0 +1,71 @@
+"""Issue 13 defects 5, 6 and 11 (one browser): the sign-up rules shown before sending, 財神 marked in the
+winning hand, finished tables out of the lobby and a lone creator told why the table waits."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import register, unique_name
+
+
+def test_finished_tables_are_not_listed(page: Page) -> None:
+    page.goto("/")
+    listed = page.evaluate("""async () => {
+        const m = await import('/js/render/lobby.js');
+        const seat = (id) => ({seat: 0, user_id: id, username: id ? 'x' : null, bot: false});
+        const tables = [
+            {id: 'w', status: 'waiting', seats: [seat(null)]},
+            {id: 'p', status: 'playing', seats: [seat(9)]},
+            {id: 'f', status: 'finished', seats: [seat(9)]},
+            {id: 'mine', status: 'finished', seats: [seat(7)]},
+        ];
+        return [m.listedTables(tables, 7).map((t) => t.id), m.listedTables(tables, null).map((t) => t.id)];
+    }""")
+    assert listed == [["w", "p", "mine"], ["w", "p"]]
+
+
+def test_a_lone_creator_is_told_why_the_table_waits(page: Page) -> None:
+    register(page, unique_name("lone"))
+    room = page.locator(".room[data-room=beginner]")
+    room.locator("select").select_option("taiwan")
+    room.locator("button[type=submit]").click()
+    hint = room.locator(".lobby-table.mine .waiting-hint")
+    expect(hint).to_contain_text("4")
+    expect(hint).to_contain_text("3")
+    room.locator(".lobby-table.mine button.stand").click()
+    expect(room.locator(".lobby-table.mine")).to_have_count(0)
+
+
+def test_the_sign_up_form_shows_its_rules_before_sending(page: Page) -> None:
+    # Defect 5: the rules come from the server's declarations (GET /api/auth/rules) and show before submitting;
+    # a name that breaks them is not sent.
+    page.goto("/")
+    page.locator("#auth-switch").click()
+    rules = page.locator("#auth-rules")
+    expect(rules).to_be_visible()
+    expect(rules).to_contain_text("3–20")
+    expect(rules).to_contain_text("8")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/api/auth/register") else None)
+    page.locator("#auth-username").fill("a!")
+    page.locator("#auth-password").fill("short")
+    page.locator("#auth-submit").click()
+    expect(page.locator("#auth-error")).to_contain_text("3–20")
+    assert sent == []
+    page.locator("#auth-switch").click()  # signing in: no rules shown
+    expect(rules).to_be_hidden()
+
+
+def test_the_result_marks_the_wildcards_in_the_winning_hand(page: Page) -> None:
+    # Defect 6: the 財神 in a 台炮 winning hand carry the same 財 mark as at the table.
+    page.goto("/")
+    marked = page.evaluate("""async () => {
+        const m = await import('/js/render/result.js');
+        const msg = {hand_no: 1, result: {winners: [0], hands: [['1m','2m','3m','5z','5z','7p','8p','9p','2s','2s','2s','4s','4s','4s','6s','6s']],
+                     winning_tile: '6s', score: {seats: [], payments: [], net: [0, 0, 0, 0]}}};
+        const state = {table: {seat: 0, seats: [0,1,2,3].map((i) => ({seat: i, username: 'p' + i}))},
+                       view: {wildcards: ['5z', '6s'], players: [{melds: [], flowers: [], river: []}]}};
+        const el = m.resultEl(msg, state, (s) => 'p' + s, {verified: null, gameOver: null, onNext() {}, onLobby() {}});
+        return [...el.querySelectorAll('.winning-hand .tile.wild')].map((t) => t.getAttribute('aria-label'));
+    }""")
+    assert len(marked) == 4, marked  # 中 中 and a 6s in the hand, and the winning 6s

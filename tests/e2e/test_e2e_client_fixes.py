@@ -69,3 +69,25 @@ def test_the_result_marks_the_wildcards_in_the_winning_hand(page: Page) -> None:
         return [...el.querySelectorAll('.winning-hand .tile.wild')].map((t) => t.getAttribute('aria-label'));
     }""")
     assert len(marked) == 4, marked  # 中 中 and a 6s in the hand, and the winning 6s
+
+
+def test_every_action_button_says_what_it_does(page: Page) -> None:
+    # Defect 8: 殺豬 / 咪幾 in the Chinese UI (no 杀猪 or Latin "Miji" in 繁體), and each button explains itself
+    # (tooltip and aria-description; a long press shows the same words).
+    page.goto("/")
+    buttons = page.evaluate("""async () => {
+        const m = await import('/js/render/actions.js');
+        const s = await import('/js/state.js');
+        const prompt = {kind: 'turn', v: 1, actions: [
+            {kind: 'kill_pig'}, {kind: 'discard', tile: '1m', declare: 'miji'}, {kind: 'discard', tile: '1m', declare: 'eye'},
+            {kind: 'pong', tile: '2m'}, {kind: 'win'}, {kind: 'pass'}]};
+        const bar = m.actionBarEl({offer: s.groupActions(prompt), mode: null, promptKind: 'turn', autoPlay: false,
+                                   myTurnHint: false}, {onButton() {}, onChoice() {}, onCancel() {}, onBack() {}});
+        return [...bar.querySelectorAll('button.act')].map((b) => ({id: b.dataset.action, text: b.querySelector('.zh').textContent,
+            title: b.title, help: b.getAttribute('aria-description')}));
+    }""")
+    by_id = {b["id"]: b for b in buttons}
+    assert {"kill_pig", "miji", "eye", "pong", "win", "pass"} <= set(by_id), by_id
+    assert by_id["kill_pig"]["text"] == "殺豬" and by_id["miji"]["text"] == "咪幾"
+    for b in buttons:
+        assert b["help"] and len(b["help"]) > 4 and b["help"] in b["title"], b

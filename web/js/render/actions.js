@@ -60,8 +60,11 @@ function actionButton(id, pressed, onButton) {
     "data-action": id,
     "aria-keyshortcuts": spec.key,
     "aria-pressed": ["ready", "eye", "miji"].includes(id) ? String(pressed) : undefined,
-    title: `${t(`act.${id}`)} (${spec.key})`,
+    title: `${t(`act.${id}`)}: ${t(`act.${id}.help`)} (${spec.key})`,
+    "aria-description": t(`act.${id}.help`),
     onclick: () => onButton(id),
+    // A long press on a touch screen (the context menu) explains the button instead.
+    oncontextmenu: (/** @type {Event} */ e) => { e.preventDefault(); showHelp(/** @type {HTMLElement} */ (e.currentTarget), t(`act.${id}.help`)); },
   },
   h("span", { class: "zh" }, zh),
   en && en !== zh ? h("span", { class: "en" }, en) : null,
@@ -127,4 +130,20 @@ export function updateTimer(el, seconds, total) {
   fill.style.transform = `scaleX(${frac})`;
   el.classList.toggle("urgent", seconds <= 5);
   el.setAttribute("aria-label", t("table.seconds", { n: whole }));
+}
+
+/**
+ * A short explanation bubble above `anchor` (long press), gone after a few seconds or on the next tap.
+ * @param {HTMLElement} anchor @param {string} text
+ */
+export function showHelp(anchor, text) {
+  document.querySelector(".help-bubble")?.remove();
+  const r = anchor.getBoundingClientRect();
+  const bubble = h("div", { class: "help-bubble", role: "tooltip" }, text);
+  bubble.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 268))}px`;
+  bubble.style.top = `${Math.max(8, r.top - 8)}px`;
+  document.body.append(bubble);
+  const close = () => bubble.remove();
+  setTimeout(close, 4000);
+  setTimeout(() => document.addEventListener("pointerdown", close, { once: true }), 0);
 }

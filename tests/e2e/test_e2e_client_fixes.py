@@ -91,3 +91,27 @@ def test_every_action_button_says_what_it_does(page: Page) -> None:
     assert by_id["kill_pig"]["text"] == "殺豬" and by_id["miji"]["text"] == "咪幾"
     for b in buttons:
         assert b["help"] and len(b["help"]) > 4 and b["help"] in b["title"], b
+
+
+def test_the_result_says_how_items_become_points_and_coins(page: Page) -> None:
+    # Defect 7 (in part): 天台's items are headed 胡數, not 台數, and every result states the variant's rule from
+    # items to points and the room's rate from points to coins (a 0-台 台灣 win still pays the 底).
+    page.goto("/")
+    out = page.evaluate("""async () => {
+        const m = await import('/js/render/result.js');
+        const build = (variant, unit, perPoint) => {
+            const msg = {hand_no: 1, payments: [{payer: 1, payee: 0, points: 60, coins: 60 * (perPoint ?? 0), reason: 'discard'}],
+                result: {winners: [0], hands: [[]], score: {variant, seats: [{seat: 0, items: [{key: 'base', name: 'x', value: 10, unit}], totals: {}}],
+                payments: [], net: [60, -60, 0]}}};
+            const state = {table: {seat: 0, variant, coins_per_point: perPoint, seats: [0, 1, 2].map((i) => ({seat: i, username: 'p' + i}))},
+                           view: {wildcards: [], players: []}};
+            const el = m.resultEl(msg, state, (s) => 'p' + s, {verified: null, gameOver: null, onNext() {}, onLobby() {}});
+            return {heading: el.querySelector('.scores h3').textContent, rule: el.querySelector('.pay-rule')?.textContent};
+        };
+        return [build('tiantai', 'hu', 100), build('taiwan', 'tai', 10000), build('taipao', 'tai', null)];
+    }""")
+    tiantai, taiwan, taipao = out
+    assert tiantai["heading"] == "胡數" and "1.5 × S" in tiantai["rule"] and "5 胡 = 1 點" in tiantai["rule"]
+    assert "1 點 = 100 金幣" in tiantai["rule"]
+    assert taiwan["heading"] == "台數" and "底 5 點" in taiwan["rule"] and "10,000" in taiwan["rule"]
+    assert "1 台 = 1 點" in taipao["rule"] and "金幣" in taipao["rule"]  # practice: no coins move

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.routes import admin, auth, health, lobby, me, operator, rooms, tables
+from app.api.routes import admin, auth, health, history, lobby, me, operator, rooms, tables
 
 api_router = APIRouter()
-for module in (health, auth, me, rooms, tables, admin, operator, lobby):
+for module in (health, auth, me, history, rooms, tables, admin, operator, lobby):
     api_router.include_router(module.router)

@@ -66,6 +66,7 @@ class ErrorCode(StrEnum):
     BALANCE_BELOW_ZERO = "balance_below_zero", 409, "the adjustment would make the balance negative", (
         "asset", "balance", "delta")
     OWN_ADMIN_ROLE = "own_admin_role", 409, "an admin cannot take away their own admin role"
+    HAND_NOT_REPLAYABLE = "hand_not_replayable", 409, "this hand's record cannot be replayed", ("hand_id",)
     HAND_ALREADY_VOID = "hand_already_void", 409, "this hand was already voided", ("hand_id",)
     VOID_BELOW_ZERO = "void_below_zero", 409, (
         "voiding the hand would take an account's coins below 0; adjust it first"), (

@@ -10,12 +10,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep, is_admin
-from app.models import Hand
-from app.services.errors import ErrorCode, Forbidden, NotFound
+from app.models import Hand, User
+from app.services.errors import Conflict, ErrorCode, Forbidden, NotFound
+from app.services.replay import ReplayError, replay_frames
 
 router = APIRouter(prefix="/api", tags=["hands"])
 
@@ -58,3 +60,28 @@ async def read_hand(hand: Annotated[Hand, Depends(readable_hand)]) -> HandOut:
     hand's players and admins; by every logged-in account after the table closed if the server allows it
     (``HANDS_PUBLIC_AFTER_CLOSE``)."""
     return HandOut.model_validate(hand)
+
+
+class ReplayOut(BaseModel):
+    """A finished hand step by step: the deal, then one face-up view per recorded action."""
+
+    hand: HandOut
+    seat: int = Field(description="the seat shown at the bottom: yours if you played the hand, else 0")
+    names: list[str | None] = Field(description="each seat's username; null for a bot")
+    frames: list[dict[str, Any]] = Field(description='[{"action": null | action, "view": face-up seat view}]')
+
+
+@router.get("/hands/{hand_id}/replay", responses={403: {"description": "not a player of this hand"}})
+async def replay_hand(hand: Annotated[Hand, Depends(readable_hand)], user: CurrentUser,
+                      session: SessionDep) -> ReplayOut:
+    """The replay of a finished hand; who may open it is exactly who may read its record."""
+    seats = list(hand.seats or [])
+    seat = seats.index(user.id) if user.id in seats else 0
+    try:
+        frames = replay_frames(hand, seat)
+    except ReplayError as exc:
+        raise Conflict(str(exc), ErrorCode.HAND_NOT_REPLAYABLE, hand_id=hand.id) from None
+    ids = [uid for uid in seats if uid is not None]
+    users = {u.id: u.username for u in (await session.scalars(sa.select(User).where(User.id.in_(ids)))).all()}
+    return ReplayOut(hand=HandOut.model_validate(hand), seat=seat,
+                     names=[users.get(uid) if uid else None for uid in seats], frames=frames)

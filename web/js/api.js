@@ -90,6 +90,12 @@ export const api = {
   ledger: () => request("/api/me/ledger"),
   rooms: () => request("/api/rooms", { auth: false }),
   accountRules: () => request("/api/auth/rules", { auth: false }),
+  myHands: () => request("/api/me/hands"),
+  myStats: () => request("/api/me/stats"),
+  /** @param {number} id */
+  handReplay: (id) => request(`/api/hands/${encodeURIComponent(String(id))}/replay`),
+  /** @param {"week" | "all"} period */
+  leaderboard: (period) => request(`/api/leaderboard?period=${period}`, { auth: false }),
   variants: () => request("/api/variants", { auth: false }),
   /** @param {string} room */
   tables: (room) => request(`/api/rooms/${encodeURIComponent(room)}/tables`),

@@ -17,7 +17,7 @@ export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id)
 
 export const app = {
   /** @type {any} */ me: null,
-  /** @type {"auth" | "lobby" | "table"} */ view: "auth",
+  /** @type {View} */ view: "auth",
   authMode: /** @type {"login" | "register"} */ ("login"),
   // lobby
   /** @type {any[]} */ rooms: [],
@@ -79,12 +79,13 @@ export function showError(err) {
   toast(`${t("error.title")}: ${errorMessage(err)}`);
 }
 
-/** @param {"auth" | "lobby" | "table"} view */
+/** @typedef {"auth" | "lobby" | "table" | "hands" | "replay"} View */
+
+/** @param {View} view */
 export function showView(view) {
   app.view = view;
-  $("auth-view").hidden = view !== "auth";
-  $("lobby-view").hidden = view !== "lobby";
-  $("table-view").hidden = view !== "table";
+  for (const name of ["auth", "lobby", "table", "hands", "replay"]) $(`${name}-view`).hidden = view !== name;
+  $("hands-link").hidden = !app.me || view === "table" || view === "hands";
   document.body.dataset.view = view;
   const controls = /** @type {HTMLElement} */ (document.querySelector(".table-controls"));
   controls.hidden = view !== "table";

@@ -9,8 +9,9 @@ import { applyI18n, isLang, lang, onLangChange, setLang } from "./i18n.js";
 import { $, app, showError, showView, ONE_CLICK_KEY, TABLE_KEY } from "./app.js";
 import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } from "./screens/auth.js";
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
-import { enterTable, frame, leaveTable, renderConn, renderTable, renderTitle } from "./screens/table.js";
+import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
+import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
 import { renderResult, showResult } from "./screens/result.js";
 
 async function route() {
@@ -29,6 +30,7 @@ async function route() {
   syncLanguage(app.me);
   renderMe();
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
+  if (routeHistory()) { connectLobby(); return; }
   const m = location.hash.match(/^#\/table\/([\w-]+)/);
   const id = m?.[1] ?? localStorage.getItem(TABLE_KEY);
   if (id) {
@@ -49,6 +51,14 @@ function renderLangSwitch() {
   for (const button of document.querySelectorAll("#lang-switch [data-lang]")) {
     button.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (button).dataset.lang === lang()));
   }
+}
+
+/** #/hands and #/hand/ID (a shared replay link): true when the hash named one of them. */
+function routeHistory() {
+  if (location.hash === "#/hands") { leaveTableView(); enterHands(); return true; }
+  const m = location.hash.match(/^#\/hand\/(\d+)$/);
+  if (m) { leaveTableView(); enterReplay(Number(m[1])); return true; }
+  return false;
 }
 
 function boot() {
@@ -81,9 +91,11 @@ function boot() {
     renderTitle();
   });
   document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", onReplayKey);
   window.addEventListener("hashchange", () => {
+    if (app.me && routeHistory()) return;
     // The brand link: back to the lobby; a running table keeps your seat (the lobby offers the way back).
-    if (location.hash === "#/lobby" && app.view === "table") enterLobby();
+    if (location.hash === "#/lobby" && app.me && app.view !== "lobby") enterLobby();
     const m = location.hash.match(/^#\/table\/([\w-]+)/);
     if (m && app.view !== "table" && app.me) enterTable(m[1]);
   });

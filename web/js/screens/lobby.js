@@ -9,6 +9,7 @@ import { lobbyEl } from "../render/lobby.js";
 import { $, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { logout, refreshMe } from "./auth.js";
 import { enterTable, leaveTableView } from "./table.js";
+import { loadProgress, progressEl } from "./progress.js";
 
 function myLobbyTable() {
   for (const tb of app.tables.values()) {
@@ -48,7 +49,7 @@ export function renderLobby() {
       localStorage.removeItem(TABLE_KEY);
     }),
     onEnter: (id) => enterTable(id),
-  }));
+  }), progressEl(renderLobby));
 }
 
 /** @param {() => Promise<void>} fn */
@@ -117,6 +118,7 @@ export async function enterLobby() {
   try {
     if (!app.rooms.length) app.rooms = await api.rooms();
     await refreshMe();
+    loadProgress(renderLobby);
     await findReturnTable();
   } catch (err) {
     showError(err);

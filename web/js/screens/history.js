@@ -1,0 +1,154 @@
+// @ts-check
+/**
+ * Your finished hands (#/hands) and the step-by-step replay of one hand (#/hand/ID): forward, back, a slider
+ * and a list of discards to jump to; every hand face up (the record is public once the hand ended); the
+ * wall commitment checked in this browser against the revealed seed; a shareable link.
+ */
+
+import { api } from "../api.js";
+import { formatNumber, t } from "../i18n.js";
+import { h, setChildren } from "../render/dom.js";
+import { tableEl } from "../render/table.js";
+import { verifyCommitment } from "../render/result.js";
+import { groupActions, initialState } from "../state.js";
+import { tileLabel } from "../tiles.js";
+import { $, app, showError, showView, toast } from "../app.js";
+
+/** @type {{id: number, data: any, step: number, verified: boolean | null} | null} */
+let replay = null;
+
+export async function enterHands() {
+  showView("hands");
+  if (location.hash !== "#/hands") history.replaceState(null, "", "#/hands");
+  setChildren($("hands-view"), h("p", { class: "loading" }, t("hands.loading")));
+  try {
+    renderHands(await api.myHands());
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** @param {any[]} rows */
+function renderHands(rows) {
+  const list = rows.length ? h("table", { class: "hands-list" },
+    h("thead", null, h("tr", null, ["hands.date", "hands.table", "hands.variant", "hands.result", "result.points", "result.coins", ""]
+      .map((k, i) => h("th", { class: i >= 4 && i < 6 ? "num" : undefined }, k ? t(k) : "")))),
+    h("tbody", null, rows.map((r) => h("tr", { "data-hand-id": String(r.id), class: `outcome-${r.outcome}` },
+      h("td", null, new Date(r.created_at).toLocaleString()),
+      h("td", null, r.practice ? t("table.practice") : r.room ?? "", r.hand_no ? ` · ${t("table.hand", { n: r.hand_no })}` : ""),
+      h("td", null, t(`variant.${r.variant}`)),
+      h("td", null, t(`hands.outcome.${r.outcome}`)),
+      h("td", { class: "num" }, signed(r.points)),
+      h("td", { class: "num" }, r.practice ? "—" : signed(r.coins)),
+      h("td", null, h("a", { class: "replay-link", href: `#/hand/${r.id}` }, t("hands.replay")))))))
+    : h("p", { class: "empty" }, t("hands.none"));
+  setChildren($("hands-view"), h("div", { class: "card hands" },
+    h("div", { class: "hands-head" }, h("h2", null, t("hands.title")), h("a", { href: "#/lobby", class: "button ghost" }, t("table.back_to_lobby"))),
+    list));
+}
+
+/** @param {number} x */
+function signed(x) {
+  return x > 0 ? `+${formatNumber(x)}` : formatNumber(x);
+}
+
+/** @param {number} id */
+export async function enterReplay(id) {
+  showView("replay");
+  if (location.hash !== `#/hand/${id}`) history.replaceState(null, "", `#/hand/${id}`);
+  setChildren($("replay-view"), h("p", { class: "loading" }, t("hands.loading")));
+  try {
+    const data = await api.handReplay(id);
+    replay = { id, data, step: 0, verified: null };
+    const hand = data.hand;
+    verifyCommitment(hand.seed, hand.result?.salt, hand.commitment).then((ok) => {
+      if (replay?.id === id) { replay.verified = ok; renderReplay(); }
+    });
+    renderReplay();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+/** Move to step `n` (clamped). @param {number} n */
+export function goToStep(n) {
+  if (!replay) return;
+  replay.step = Math.max(0, Math.min(replay.data.frames.length - 1, n));
+  renderReplay();
+}
+
+/** The replay frame as a table state the table renderer draws. */
+function frameState() {
+  const r = /** @type {NonNullable<typeof replay>} */ (replay);
+  const { data, step } = r;
+  const frame = data.frames[step];
+  const view = frame.view;
+  const last = step === data.frames.length - 1;
+  return {
+    ...initialState(), synced: true, v: step, hand_no: data.hand.result?.hand_no ?? 0, commitment: data.hand.commitment,
+    table: {
+      id: data.hand.table_id ?? "", variant: data.hand.variant, practice: data.hand.practice, room: data.hand.room,
+      coins_per_point: null, options: {}, seat: data.seat, hand_no: data.hand.result?.hand_no ?? 0, hands_played: 0,
+      dealer: view.dealer, round_wind: view.round_wind, dealer_streak: view.dealer_streak,
+      seats: data.names.map((/** @type {string | null} */ name, /** @type {number} */ i) => ({ seat: i, username: name, bot: name === null, connected: true, auto_play: false })),
+    },
+    view: { ...view, phase: last ? "ended" : view.phase },
+  };
+}
+
+function renderReplay() {
+  if (!replay || app.view !== "replay") return;
+  const { data, step, verified } = replay;
+  const frames = data.frames;
+  /** @type {{f: any, i: number}[]} */
+  const discards = frames.map((/** @type {any} */ f, /** @type {number} */ i) => ({ f, i })).filter((/** @type {{f: any}} */ x) => x.f.action?.kind === "discard");
+  const state = frameState();
+  const action = frames[step].action;
+  const names = data.names.map((/** @type {string | null} */ n, /** @type {number} */ i) => n ?? `${t("table.bot")} ${i + 1}`);
+  const board = tableEl(/** @type {any} */ (state), groupActions(null), { selected: null, mode: null, oneClick: false },
+    { onTile: () => {}, onButton: () => {}, onChoice: () => {}, onCancel: () => {}, onBack: () => {} });
+  const link = `${location.origin}${location.pathname}#/hand/${replay.id}`;
+  setChildren($("replay-view"),
+    h("div", { class: "replay-bar", role: "toolbar", "aria-label": t("hands.replay") },
+      h("button", { type: "button", class: "ghost first", "aria-label": t("replay.first"), onclick: () => goToStep(0) }, "«"),
+      h("button", { type: "button", class: "ghost prev", "aria-label": t("replay.back"), onclick: () => goToStep(step - 1), disabled: step === 0 }, "◀"),
+      h("span", { class: "step", "data-step": String(step) }, t("replay.step", { n: step, total: frames.length - 1 })),
+      h("button", { type: "button", class: "ghost next", "aria-label": t("replay.forward"), onclick: () => goToStep(step + 1), disabled: step === frames.length - 1 }, "▶"),
+      h("button", { type: "button", class: "ghost last", "aria-label": t("replay.last"), onclick: () => goToStep(frames.length - 1) }, "»"),
+      h("input", { type: "range", class: "scrub", min: "0", max: String(frames.length - 1), value: String(step), "aria-label": t("replay.step_label"),
+        oninput: (/** @type {Event} */ e) => goToStep(Number(/** @type {HTMLInputElement} */ (e.target).value)) }),
+      h("select", { class: "jump", "aria-label": t("replay.jump"), onchange: (/** @type {Event} */ e) => goToStep(Number(/** @type {HTMLSelectElement} */ (e.target).value)) },
+        h("option", { value: "", disabled: true, selected: true }, t("replay.jump")),
+        discards.map(({ f, i }, /** @type {number} */ k) => h("option", { value: String(i) }, `${k + 1}. ${names[f.action.seat] ?? ""} ${tileLabel(f.action.tile)}`))),
+      h("span", { class: ["verified", verified === true && "ok", verified === false && "bad"], "data-verified": String(verified) },
+        verified === true ? t("result.verified") : verified === false ? t("result.mismatch") : t("result.not_verified")),
+      h("button", { type: "button", class: "ghost share", onclick: () => share(link) }, t("replay.share"))),
+    h("p", { class: "replay-action", role: "status" }, action ? describe(action, names) : t("replay.deal")),
+    h("div", { class: "replay-board" }, board));
+}
+
+/** @param {any} action @param {string[]} names */
+function describe(action, names) {
+  const who = names[action.seat] ?? "";
+  const what = t(`act.${action.kind}`);
+  return `${who} · ${what.startsWith("act.") ? action.kind : what}${action.tile ? ` ${tileLabel(action.tile)}` : ""}${action.tiles ? ` ${action.tiles}` : ""}`;
+}
+
+/** @param {string} link */
+async function share(link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(t("replay.copied"), "info");
+  } catch {
+    toast(link, "info"); // no clipboard (e.g. plain http): show the link to copy by hand
+  }
+}
+
+/** Keys in the replay: ← → step, Home / End. @param {KeyboardEvent} e */
+export function onReplayKey(e) {
+  if (app.view !== "replay" || !replay || /** @type {HTMLElement} */ (e.target).closest("input, select")) return;
+  const moves = { ArrowLeft: -1, ArrowRight: 1 };
+  if (e.key in moves) { e.preventDefault(); goToStep(replay.step + moves[/** @type {"ArrowLeft" | "ArrowRight"} */ (e.key)]); }
+  else if (e.key === "Home") goToStep(0);
+  else if (e.key === "End") goToStep(replay.data.frames.length - 1);
+}

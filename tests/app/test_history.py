@@ -66,8 +66,9 @@ async def test_hands_replay_stats_and_leaderboards(client, app, player):
     assert last["phase"] == "ended"
     assert [sorted(p["concealed"]) for p in last["players"]] == [sorted(h) for h in hand.result.public_json(hand)["hands"]]
     assert all(p["concealed"] is not None for p in frames[0]["view"]["players"])  # face up from the deal
-    # Anyone signed in may open it (the hand-record rule); an unknown hand is a typed 404.
-    assert (await client.get(f"/api/hands/{hand_id}/replay", headers=outsider.headers)).json()["seat"] == 0
+    # Who may open it follows the hand-record rule (its players and admins); an unknown hand is a typed 404.
+    refused = await client.get(f"/api/hands/{hand_id}/replay", headers=outsider.headers)
+    assert refused.status_code == 403 and refused.json()["code"] == "hand_private"
     missing = await client.get("/api/hands/999999/replay", headers=a.headers)
     assert missing.status_code == 404 and missing.json()["code"] == "hand_not_found"
 

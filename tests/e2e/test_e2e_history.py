@@ -51,16 +51,18 @@ def test_a_finished_hand_is_listed_and_replays_to_the_end(page: Page, browser: B
     assert hidden == 0  # all hands face up (a 暗槓 keeps its two backs at the ends, as at the table)
     page.screenshot(path=artifacts / "replay-end-1280x720.png")
 
-    # The shareable link opens the same replay for another signed-in player.
+    # The shareable link follows the hand-record rule: another player (not of this hand) is refused in words.
     other = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
     try:
         viewer = other.new_page()
         register(viewer, unique_name("view"))
         viewer.goto(f"/#/hand/{hand_id}")
-        expect(viewer.locator(".replay-bar .verified")).to_have_attribute("data-verified", "true")
-        expect(viewer.locator(".replay-bar .step")).to_have_attribute("data-step", "0")
+        expect(viewer.locator(".toast.error")).to_be_visible()
+        expect(viewer.locator(".replay-bar")).to_have_count(0)
     finally:
         other.close()
+    page.goto(f"/#/hand/{hand_id}")  # the link itself, opened by its player
+    expect(page.locator(".replay-bar .step")).to_have_attribute("data-step", "0")
 
     # The lobby's progress panel counts the hand and shows the title ladder and the boards.
     page.goto("/#/lobby")

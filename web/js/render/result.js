@@ -96,7 +96,7 @@ export function resultEl(msg, state, nameOf, o) {
   return h("div", { class: "result" },
     h("h2", { id: "result-title" }, `${t("result.title")} · ${t("table.hand", { n: msg.hand_no })}`),
     headline, hands,
-    itemsBlocks.length ? h("section", { class: "scores" }, h("h3", null, t(itemsHeading(score))), itemsBlocks) : null,
+    itemsBlocks.length ? h("section", { class: "scores" }, h("h3", null, t("result.items")), itemsBlocks) : null,
     paymentsTable ? h("section", null, h("h3", null, t("result.payments")), paymentsTable, payRuleEl(msg, state)) : null,
     summary, notes, fairness,
     over ? h("p", { class: "game-over" }, `${t("table.game_over")}: ${word(over.reason, "table.game_over")}`) : null,
@@ -123,12 +123,6 @@ function winningHandEl(res, state, w, n, nameOf) {
     win ? [h("span", { class: "drawn-gap" }), tileEl(win, { classes: ["winning", ...(wild.includes(win) ? ["wild"] : [])], label: `${t("result.winning_tile")}: ${win}` })] : null,
     p ? meldsEl(p, n, nameOf) : null,
     p ? flowersEl(p.flowers, state.view?.wildcards ?? []) : null);
-}
-
-/** 天台 counts 胡, the others 台: the heading says which. @param {any} score */
-function itemsHeading(score) {
-  const units = new Set((score.seats ?? []).flatMap((/** @type {any} */ s) => (s.items ?? []).map((/** @type {any} */ i) => i.unit)));
-  return units.size === 1 && units.has("hu") ? "result.items_hu" : "result.items";
 }
 
 /**

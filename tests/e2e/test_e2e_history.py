@@ -61,7 +61,9 @@ def test_a_finished_hand_is_listed_and_replays_to_the_end(page: Page, browser: B
         expect(viewer.locator(".replay-bar")).to_have_count(0)
     finally:
         other.close()
-    page.goto(f"/#/hand/{hand_id}")  # the link itself, opened by its player
+    page.reload()  # the link itself, opened afresh by its player
+    page.goto("/#/lobby")
+    page.goto(f"/#/hand/{hand_id}")
     expect(page.locator(".replay-bar .step")).to_have_attribute("data-step", "0")
 
     # The lobby's progress panel counts the hand and shows the title ladder and the boards.

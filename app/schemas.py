@@ -111,11 +111,22 @@ class OptionSpecOut(BaseModel):
                    choices=list(spec.choices) if spec.choices else None, length=spec.length or None, doc=spec.doc)
 
 
+class ScoringItemOut(BaseModel):
+    """One scoring item of a variant for the rules page: its names, unit and default value (the room option
+    of the same key may change the value)."""
+
+    key: str
+    names: dict[str, str] = Field(description='{"zh_hans", "zh_hant", "en"}')
+    unit: str = Field(description='"tai" (台) or "hu" (胡)')
+    value: int | float | list[int] = Field(description="台 / 胡; a list where the value depends on a count")
+
+
 class VariantOut(BaseModel):
     key: str
     name: str
     seats: int
     options: dict[str, OptionSpecOut]
+    items: list[ScoringItemOut] = Field(default_factory=list, description="every scoring item, in rule order")
 
 
 class TableCreateIn(BaseModel):

@@ -87,6 +87,12 @@ def _rule_docs(variant: str) -> dict[str, tuple[str, str]]:
     return out
 
 
+def item_units(variant: str) -> dict[str, str]:
+    """Every scoring item (計分項目) of ``variant`` → its unit, ``"tai"`` (台) or ``"hu"`` (胡), in the scorer's
+    rule-table order: the rules page lists the items from this, with their names and default values."""
+    return {key: unit for key, (_, unit) in _rule_docs(variant).items()}
+
+
 def _item(variant: str, key: str, default: Any, names: dict[str, tuple[str, str]]) -> Option:
     name, unit = names[key]
     high = ITEM_MAX.get(f"{variant}:{unit}", ITEM_MAX.get(variant, 0))

@@ -88,3 +88,18 @@ async def test_hands_replay_stats_and_leaderboards(client, app, player):
         assert all(x["rank_points"] > 0 for x in board)
     bad = await client.get("/api/leaderboard?period=year")
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_input"
+
+
+async def test_the_variants_list_every_scoring_item_for_the_rules_page(client):
+    from engine.options import item_units, option_defaults
+    from engine.scoring.names import ITEM_NAMES
+
+    for v in (await client.get("/api/variants")).json():
+        items = v["items"]
+        assert [i["key"] for i in items] == list(item_units(v["key"]))
+        defaults = option_defaults(v["key"])
+        for item in items:
+            assert item["names"]["zh_hant"] == ITEM_NAMES[v["key"]][item["key"]].zh_hant
+            assert item["unit"] in ("tai", "hu")
+            expected = defaults[item["key"]]
+            assert item["value"] == (list(expected) if isinstance(expected, tuple) else expected)

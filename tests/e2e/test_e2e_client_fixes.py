@@ -115,3 +115,19 @@ def test_the_result_says_how_items_become_points_and_coins(page: Page) -> None:
     assert "1 點 = 100 金幣" in tiantai["rule"]
     assert "底 5 點" in taiwan["rule"] and "10,000" in taiwan["rule"]
     assert "1 台 = 1 點" in taipao["rule"] and "金幣" in taipao["rule"]  # practice: no coins move
+
+
+def test_the_rules_page_lists_every_scoring_item_from_the_server(page: Page) -> None:
+    # Feature "rules and help": a page per variant generated from GET /api/variants (items, 台 / 胡, options).
+    register(page, unique_name("rules"))
+    variants = {v["key"]: v for v in page.request.get("/api/variants").json()}
+    for key in ("taiwan", "tiantai", "taipao"):
+        page.goto(f"/#/rules/{key}")
+        rows = page.locator(f".rules[data-variant={key}] .rules-items tbody tr")
+        expect(rows).to_have_count(len(variants[key]["items"]))
+        first = variants[key]["items"][0]
+        expect(rows.first).to_have_attribute("data-key", first["key"])
+        expect(rows.first.locator("th")).to_contain_text(first["names"]["zh_hant"])
+    page.goto("/#/rules/taiwan")  # 台灣's self-draw is worth 1 台 by default
+    expect(page.locator(".rules-items tr[data-key=self_draw] td")).to_have_text("1 台")
+    expect(page.locator(".rules-options tr[data-option=rounds]")).to_have_count(1)

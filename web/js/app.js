@@ -79,12 +79,12 @@ export function showError(err) {
   toast(`${t("error.title")}: ${errorMessage(err)}`);
 }
 
-/** @typedef {"auth" | "lobby" | "table" | "hands" | "replay"} View */
+/** @typedef {"auth" | "lobby" | "table" | "hands" | "replay" | "rules"} View */
 
 /** @param {View} view */
 export function showView(view) {
   app.view = view;
-  for (const name of ["auth", "lobby", "table", "hands", "replay"]) $(`${name}-view`).hidden = view !== name;
+  for (const name of ["auth", "lobby", "table", "hands", "replay", "rules"]) $(`${name}-view`).hidden = view !== name;
   $("hands-link").hidden = !app.me || view === "table" || view === "hands";
   document.body.dataset.view = view;
   const controls = /** @type {HTMLElement} */ (document.querySelector(".table-controls"));

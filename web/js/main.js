@@ -12,6 +12,7 @@ import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
+import { enterRules } from "./screens/rules.js";
 import { renderResult, showResult } from "./screens/result.js";
 
 async function route() {
@@ -58,6 +59,8 @@ function routeHistory() {
   if (location.hash === "#/hands") { leaveTableView(); enterHands(); return true; }
   const m = location.hash.match(/^#\/hand\/(\d+)$/);
   if (m) { leaveTableView(); enterReplay(Number(m[1])); return true; }
+  const r = location.hash.match(/^#\/rules\/(\w+)$/);
+  if (r) { leaveTableView(); enterRules(r[1]); return true; }
   return false;
 }
 

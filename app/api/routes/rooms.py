@@ -4,9 +4,11 @@ from fastapi import APIRouter, status
 
 from app.api.deps import CurrentUser, RegistryDep
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import VARIANTS, option_specs
-from app.schemas import OptionSpecOut, RoomOut, TableCreateIn, TableOut, VariantOut
+from app.game.variants import VARIANTS, Variant, option_specs
+from app.schemas import OptionSpecOut, RoomOut, ScoringItemOut, TableCreateIn, TableOut, VariantOut
 from app.tables import seating
+from engine.options import item_units
+from engine.scoring.names import item_name
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -15,6 +17,14 @@ router = APIRouter(prefix="/api", tags=["rooms"])
 async def list_rooms() -> list[RoomOut]:
     return [RoomOut(key=r.key.value, name=r.name, names=r.names.to_json(), coins_per_point=r.coins_per_point, entry_coins=r.entry_coins)
             for r in ROOMS.values()]
+
+
+def _items(variant: Variant) -> list[ScoringItemOut]:
+    """The variant's scoring items with names, unit and default value (for the rules page)."""
+    specs = option_specs(variant)
+    return [ScoringItemOut(key=key, names=item_name(variant.value, key).to_json(), unit=unit,
+                           value=specs[key].default if key in specs else 0)
+            for key, unit in item_units(variant.value).items()]
 
 
 @router.get("/variants")
@@ -27,6 +37,7 @@ async def list_variants() -> list[VariantOut]:
             name=v.name,
             seats=v.seats,
             options={name: OptionSpecOut.of(spec) for name, spec in option_specs(v.key).items()},
+            items=_items(v.key),
         )
         for v in VARIANTS.values()
     ]

@@ -135,7 +135,8 @@ function payRuleEl(msg, state) {
   const key = `result.pay_rule.${variant}`;
   if (!has(key)) return null;
   return h("p", { class: "pay-rule", role: "note" }, t(key),
-    perPoint ? ` ${t("result.coin_rule", { coins: formatNumber(perPoint) })}` : ` ${t("result.practice")}`);
+    perPoint ? ` ${t("result.coin_rule", { coins: formatNumber(perPoint) })}` : ` ${t("result.practice")}`,
+    " ", h("a", { href: `#/rules/${variant}`, target: "_blank", rel: "noopener", class: "rules-link" }, t("rules.title")));
 }
 
 /** @param {number} x */

@@ -131,6 +131,7 @@ export function renderTitle() {
   const tb = app.table.table;
   if (!tb) return;
   const room = app.rooms.find((r) => r.key === tb.room);
+  /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `#/rules/${tb.variant}`;
   title.textContent = `${t(`variant.${tb.variant}`)} · ${tb.practice ? t("table.practice") : room ? roomName(room) : tb.room ?? ""}`;
   title.dataset.tableId = tb.id;
 }

@@ -14,6 +14,7 @@ import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { renderResult, showResult } from "./screens/result.js";
+import { isMuted, played, setMuted } from "./sound.js";
 
 async function route() {
   if (!getToken()) {
@@ -76,6 +77,10 @@ function boot() {
   });
   $("leave-table").addEventListener("click", leaveTable);
   $("show-results").addEventListener("click", () => showResult());
+  const mute = $("mute-toggle");
+  const showMute = () => { mute.setAttribute("aria-pressed", String(isMuted())); mute.classList.toggle("muted", isMuted()); };
+  mute.addEventListener("click", () => { setMuted(!isMuted()); showMute(); });
+  showMute();
   const oneClick = /** @type {HTMLInputElement} */ ($("one-click"));
   oneClick.checked = app.ui.oneClick;
   oneClick.addEventListener("change", () => {
@@ -110,6 +115,7 @@ function boot() {
       drop: () => app.tableSocket?.drop(),
       send: (/** @type {any} */ msg) => app.tableSocket?.send(msg),
       me: () => app.me,
+      sounds: () => [...played],
     },
   });
   route();

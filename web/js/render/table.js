@@ -18,7 +18,8 @@ import { lang } from "../i18n.js";
 
 
 /**
- * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean}} TableUi
+ * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean,
+ *   fresh?: "discard" | null}} TableUi  (fresh: this render follows a discard, so the new tile animates in)
  * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void}
  *   & import("./actions.js").ActionHandlers} TableHandlers
  */
@@ -52,7 +53,7 @@ export function tableEl(state, offer, ui, handlers) {
   for (const seat of seatsFrom(me, n)) {
     const side = sideOf(seat, me, n);
     if (side !== "bottom") root.append(otherHandEl(state, seat, side, nameOf));
-    root.append(riverEl(state, seat, side, nameOf));
+    root.append(riverEl(state, seat, side, nameOf, ui.fresh === "discard"));
   }
   root.append(centreEl(state, me, n, nameOf, handlers));
   if (ui.fairness && state.commitment) root.append(fairnessEl(state.commitment, handlers));
@@ -95,16 +96,16 @@ function otherHandEl(state, seat, side, nameOf) {
 
 /**
  * @param {import("../state.js").TableState} state @param {number} seat @param {string} side
- * @param {(seat: number) => string} nameOf
+ * @param {(seat: number) => string} nameOf @param {boolean} [fresh] the last discard just landed: animate it
  */
-function riverEl(state, seat, side, nameOf) {
+function riverEl(state, seat, side, nameOf, fresh = false) {
   const view = state.view;
   const p = view?.players[seat];
   const last = view?.last_discard;
   const tiles = (p?.river ?? []).map((x, i, all) => {
     const isLast = !!last && last.seat === seat && i === all.length - 1 && last.tile === x;
     return tileEl(x, {
-      classes: isLast ? ["last"] : [],
+      classes: isLast ? (fresh ? ["last", "fresh"] : ["last"]) : [],
       label: isLast ? `${tileName(x)} ${x} (${t("table.last_discard")})` : undefined,
     });
   });

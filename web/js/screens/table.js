@@ -14,6 +14,7 @@ import { availableButtons, updateTimer } from "../render/actions.js";
 import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { refreshMe } from "./auth.js";
+import { play, soundsFor } from "../sound.js";
 import { enterLobby } from "./lobby.js";
 import { renderResult, renderResultsButton, showResult } from "./result.js";
 
@@ -108,6 +109,11 @@ function onTableMessage(msg) {
     app.tableSocket?.send({ type: "resync" });
   }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
+  if (msg.type === "event" && state !== before) {
+    for (const name of soundsFor(msg.event)) play(name);
+    if (msg.event?.type === "discard") app.ui.fresh = "discard";
+  }
+  if (msg.type === "hand_result" && (msg.result?.winners ?? []).length) { play("call-hu"); play("win"); }
   if (msg.type === "hand_result") {
     const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
     app.results.push(entry);
@@ -167,6 +173,7 @@ export function renderTable() {
     onBack: () => app.tableSocket?.send({ type: "back" }),
     onFairness: () => { app.ui.fairness = !app.ui.fairness; renderTable(); },
   }));
+  app.ui.fresh = null; // animate a discard once, not on every later render
   tick();
 }
 

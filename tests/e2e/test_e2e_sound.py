@@ -1,0 +1,59 @@
+"""Issue 13 feature "sound and motion": the sound files are served, discards make their sound, the mute
+toggle silences them and is remembered across a reload, and prefers-reduced-motion turns the animations off."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import play_step, register, unique_name
+
+SOUNDS = ["discard", "claim", "win", "call-pong", "call-kong", "call-hu"]
+
+
+def _discard_once(page: Page) -> None:
+    before = page.evaluate("() => window.__mj.state().view?.players.reduce((n, p) => n + p.river.length, 0) ?? 0")
+    for _ in range(400):
+        play_step(page, claim=False)
+        now = page.evaluate("() => window.__mj.state().view?.players.reduce((n, p) => n + p.river.length, 0) ?? 0")
+        if now > before:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("no discard happened")
+
+
+def test_sounds_mute_and_reduced_motion(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW",
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        for name in SOUNDS:
+            response = page.request.get(f"/assets/sounds/{name}.ogg")
+            assert response.ok and len(response.body()) > 1000, name
+        register(page, unique_name("snd"))
+        page.locator("[data-practice=taiwan]").click()
+        expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
+        _discard_once(page)
+        assert "discard" in page.evaluate("() => window.__mj.sounds()")
+
+        # Muted: remembered across a reload, and nothing more is played.
+        mute = page.locator("#mute-toggle")
+        mute.click()
+        expect(mute).to_have_attribute("aria-pressed", "true")
+        page.reload()
+        expect(page.locator("#mute-toggle")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
+        _discard_once(page)
+        assert page.evaluate("() => window.__mj.sounds()") == []
+
+        # prefers-reduced-motion: the discard animation is off.
+        page.evaluate("() => document.querySelector('.river .tile')?.classList.add('fresh')")
+        assert page.evaluate("() => getComputedStyle(document.querySelector('.river .tile.fresh')).animationName") == "none"
+    finally:
+        context.close()
+
+
+def test_a_fresh_discard_animates_without_reduced_motion(page: Page) -> None:
+    page.goto("/")
+    name = page.evaluate("""() => { const t = document.createElement('span'); t.className = 'tile fresh';
+        document.body.append(t); return getComputedStyle(t).animationName; }""")
+    assert name == "mj-drop"

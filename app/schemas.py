@@ -15,6 +15,7 @@ from app.models import User
 from app.services.accounts import canonical_username, check_password
 from app.services.ledger import ADJUSTMENT_MAX
 from app.services.roles import Role
+from app.tables.settings import DEFAULT_BOT_SPEED, BotSpeed
 from engine.variants import Option
 
 
@@ -139,6 +140,8 @@ class PracticeCreateIn(TableCreateIn):
 
     bot_level: BotLevel = Field(default=DEFAULT_BOT_LEVEL, description="server bots: easy, normal or strong")
     suggest_discard: bool = Field(default=True, description="turn prompts carry the normal bot's discard")
+    bot_speed: BotSpeed = Field(default=DEFAULT_BOT_SPEED, description="how fast the bots answer "
+                                "(app.tables.settings.BOT_SPEEDS)")
 
 
 class SitIn(BaseModel):
@@ -162,6 +165,7 @@ class TableOut(BaseModel):
     practice: bool
     bot_level: str | None = Field(default=None, description="practice tables: easy, normal or strong")
     suggest_discard: bool = False
+    bot_speed: str | None = Field(default=None, description="practice tables: normal or fast")
     version: int
 
 

@@ -24,6 +24,7 @@ from app.tables.fairness import WallSeed, new_wall_seed
 from app.tables.hints import turn_hints, waits_out
 from app.tables.outbox import OpenPrompt, Outbox
 from app.tables.seating import unseat_below_entry
+from app.tables.settings import BOT_SPEEDS
 from app.ws.protocol import (
     ActionMessage,
     GameOverMessage,
@@ -161,7 +162,8 @@ class HandFlow:
     def schedule_act(self: TableActor, prompt: OpenPrompt) -> None:
         slot = self.slots[prompt.seat]
         if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
-            delay = self.settings.bot_delay_seconds * (0.5 + self.bots.rng.random())
+            speed = BOT_SPEEDS.get(self.info.bot_speed, 1.0)
+            delay = self.settings.bot_delay_seconds * speed * (0.5 + self.bots.rng.random())
         else:
             delay = self.settings.auto_play_delay_seconds
         prompt.act_timer = self.timer(delay, Tick("act", prompt.key, prompt.seat))

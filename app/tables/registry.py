@@ -59,6 +59,7 @@ class TableInfo:
     practice: bool = False
     bot_level: str = DEFAULT_BOT_LEVEL  # how the server bots of a practice table play
     suggest_discard: bool = False  # practice tables: prompts carry the normal bot's discard as a hint
+    bot_speed: str = "normal"  # practice tables: app.tables.settings.BOT_SPEEDS
     seat_names: list[str | None] = field(default_factory=list)  # usernames, for the lobby
     version: int = 0  # bumped on every change, so clients can drop stale lobby events
 
@@ -84,6 +85,7 @@ class TableInfo:
             "practice": self.practice,
             "bot_level": self.bot_level if self.practice else None,
             "suggest_discard": self.suggest_discard,
+            "bot_speed": self.bot_speed if self.practice else None,
             "version": self.version,
         }
 
@@ -146,12 +148,12 @@ class TableRegistry:
 
     async def create_practice_table(
         self, *, variant: Variant, options: dict[str, Any], user_id: int, username: str,
-        bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False,
+        bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = "normal",
     ) -> TableInfo:
         """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
         self._check_free(user_id)
         table = self._new(room=None, variant=variant, options=options, practice=True)
-        table.bot_level, table.suggest_discard = bot_level, suggest_discard
+        table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
         table.bots = list(range(1, len(table.seats)))
         self._place(table, 0, user_id, username)
         return await self._start_if_full(table)

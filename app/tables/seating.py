@@ -10,6 +10,7 @@ from app.game.variants import Variant, validate_options
 from app.models import User
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput
 from app.tables.registry import TableInfo, TableRegistry
+from app.tables.settings import DEFAULT_BOT_SPEED
 
 
 def check_not_frozen(user: User) -> None:
@@ -51,9 +52,10 @@ async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat:
 
 async def open_practice(
     *, registry: TableRegistry, user: User, variant: Variant, options: dict[str, Any],
-    bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False,
+    bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = DEFAULT_BOT_SPEED,
 ) -> TableInfo:
-    """A practice table against server bots of ``bot_level`` (app.bots.BOT_LEVELS)."""
+    """A practice table against server bots of ``bot_level`` (app.bots.BOT_LEVELS), answering at
+    ``bot_speed`` (app.tables.settings.BOT_SPEEDS)."""
     # No entry check: practice moves no coins, and a broke player should still be able to play.
     check_not_frozen(user)
     if bot_level not in BOT_LEVELS:
@@ -61,7 +63,7 @@ async def open_practice(
                            ErrorCode.OPTION_OUT_OF_RANGE, option="bot_level", choices=list(BOT_LEVELS))
     return await registry.create_practice_table(
         variant=variant, options=_options(variant, options), user_id=user.id, username=user.username,
-        bot_level=bot_level, suggest_discard=suggest_discard,
+        bot_level=bot_level, suggest_discard=suggest_discard, bot_speed=bot_speed,
     )
 
 

@@ -7,10 +7,17 @@ delays to 0 and drive time with a FakeClock; the bench shrinks everything with `
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.bots import DEFAULT_BOT_LEVEL, BotLevel
+
+# Practice tables: how fast their bots answer, as a factor of ``bot_delay_seconds`` (the one declaration).
+BotSpeed = Literal["normal", "fast"]
+BOT_SPEEDS: dict[str, float] = {"normal": 1.0, "fast": 0.25}  # one entry per BotSpeed (a test checks)
+DEFAULT_BOT_SPEED: BotSpeed = "normal"
 
 
 class TableSettings(BaseSettings):

@@ -103,3 +103,17 @@ async def test_the_variants_list_every_scoring_item_for_the_rules_page(client):
             assert item["unit"] in ("tai", "hu")
             expected = defaults[item["key"]]
             assert item["value"] == (list(expected) if isinstance(expected, tuple) else expected)
+
+
+async def test_practice_tables_take_a_bot_speed(client, player):
+    from typing import get_args
+
+    from app.tables.settings import BOT_SPEEDS, BotSpeed
+
+    assert set(BOT_SPEEDS) == set(get_args(BotSpeed)) and BOT_SPEEDS["fast"] < BOT_SPEEDS["normal"]
+    p = await player("speedy")
+    made = await client.post("/api/practice", json={"variant": "taiwan", "bot_speed": "fast"}, headers=p.headers)
+    assert made.status_code == 201 and made.json()["bot_speed"] == "fast"
+    q = await player("slowpoke")
+    bad = await client.post("/api/practice", json={"variant": "taiwan", "bot_speed": "warp"}, headers=q.headers)
+    assert bad.status_code == 422 and bad.json()["code"] == "invalid_input"

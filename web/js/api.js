@@ -109,8 +109,8 @@ export const api = {
     request(`/api/tables/${encodeURIComponent(id)}/sit`, { method: "POST", body: seat === null ? {} : { seat } }),
   /** @param {string} id */
   stand: (id) => request(`/api/tables/${encodeURIComponent(id)}/stand`, { method: "POST" }),
-  /** @param {string} variant @param {Record<string, any>} [options] */
-  practice: (variant, options = {}) => request("/api/practice", { method: "POST", body: { variant, options } }),
+  /** @param {string} variant @param {Record<string, any>} [options] @param {Record<string, any>} [extra] e.g. {bot_speed} */
+  practice: (variant, options = {}, extra = {}) => request("/api/practice", { method: "POST", body: { variant, options, ...extra } }),
   /** @param {number} id */
   hand: (id) => request(`/api/hands/${id}`),
 };

@@ -33,5 +33,6 @@ async def stand(table_id: str, user: CurrentUser, registry: RegistryDep) -> Stan
 async def create_practice(body: PracticeCreateIn, user: CurrentUser, registry: RegistryDep) -> TableOut:
     """A private table against server bots of the chosen level; no coins move."""
     table = await seating.open_practice(registry=registry, user=user, variant=body.variant, options=body.options,
-                                        bot_level=body.bot_level, suggest_discard=body.suggest_discard)
+                                        bot_level=body.bot_level, suggest_discard=body.suggest_discard,
+                                        bot_speed=body.bot_speed)
     return TableOut.model_validate(table.public())

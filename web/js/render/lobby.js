@@ -36,7 +36,10 @@ export function lobbyEl(s, handlers) {
       h("div", { class: "practice-buttons" }, VARIANT_KEYS.map((v) => h("button", {
         type: "button", class: "primary", "data-practice": v, disabled: s.busy || seatedSomewhere,
         onclick: () => handlers.onPractice(v),
-      }, t("lobby.practice.start", { variant: t(`variant.${v}`) }))))),
+      }, t("lobby.practice.start", { variant: t(`variant.${v}`) })))),
+      h("label", { class: "bot-speed" }, t("lobby.bot_speed"), " ",
+        h("select", { id: "bot-speed", onchange: (/** @type {Event} */ e) => setBotSpeed(/** @type {HTMLSelectElement} */ (e.target).value) },
+          ["normal", "fast"].map((x) => h("option", { value: x, selected: botSpeed() === x }, t(`lobby.bot_speed.${x}`)))))),
     h("h3", { class: "rooms-h" }, t("lobby.rooms")),
     h("div", { class: "rooms" }, s.rooms.map((room) => roomEl(room, s, coins, seatedSomewhere, handlers))));
 }
@@ -107,4 +110,16 @@ function tableRowEl(tb, s, afford, seatedSomewhere, handlers) {
       t("lobby.waiting_hint", { free: tb.seats.length - taken, total: tb.seats.length })) : null,
     mine && tb.status === "playing" ? h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(tb.id) }, t("lobby.enter")) : null,
     mine && tb.status !== "playing" ? h("button", { type: "button", class: "stand", disabled: s.busy, onclick: () => handlers.onStand(tb.id) }, t("lobby.stand")) : null);
+}
+
+const BOT_SPEED_KEY = "mj.botSpeed";
+
+/** The practice bots' speed this browser last chose ("normal" or "fast"; the server's BOT_SPEEDS). */
+export function botSpeed() {
+  try { return localStorage.getItem(BOT_SPEED_KEY) === "fast" ? "fast" : "normal"; } catch { return "normal"; }
+}
+
+/** @param {string} speed */
+function setBotSpeed(speed) {
+  try { localStorage.setItem(BOT_SPEED_KEY, speed); } catch { /* private mode */ }
 }

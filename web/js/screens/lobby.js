@@ -5,7 +5,7 @@ import { api, ApiError, socketUrl } from "../api.js";
 import { ReconnectingSocket } from "../net.js";
 import { t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
-import { lobbyEl } from "../render/lobby.js";
+import { botSpeed, lobbyEl } from "../render/lobby.js";
 import { $, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { logout, refreshMe } from "./auth.js";
 import { enterTable, leaveTableView } from "./table.js";
@@ -27,7 +27,7 @@ export function renderLobby() {
     returnTable: app.returnTable,
   }, {
     onPractice: (variant) => busy(async () => {
-      const table = await api.practice(variant);
+      const table = await api.practice(variant, {}, { bot_speed: botSpeed() });
       enterTable(table.id);
     }),
     onCreate: (room, variant) => busy(async () => {

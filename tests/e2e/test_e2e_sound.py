@@ -32,7 +32,10 @@ def test_sounds_mute_and_reduced_motion(browser: Browser, base_url: str) -> None
         register(page, unique_name("snd"))
         page.locator("[data-practice=taiwan]").click()
         expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
-        _discard_once(page)
+        for _ in range(3):  # (a discard that arrived inside a resync snapshot makes no sound: take the next)
+            _discard_once(page)
+            if "discard" in page.evaluate("() => window.__mj.sounds()"):
+                break
         assert "discard" in page.evaluate("() => window.__mj.sounds()")
 
         # Muted: remembered across a reload, and nothing more is played.

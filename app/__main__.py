@@ -59,18 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "make-admin":
         return asyncio.run(_make_admin(args.name, args.reason))
 
-    import uvicorn
+    from app.core.serve import serve
 
-    settings = get_settings()
-    # The app migrates at startup (settings.migrate_on_startup), so there is no separate step here.
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
-        host=settings.host,
-        port=settings.port,
-        proxy_headers=True,
-        ws_max_size=64 * 1024,  # no legitimate client message comes near this
-    )
+    # The app migrates at startup (settings.migrate_on_startup), so there is no separate step here;
+    # SIGTERM drains the tables (app.core.serve) and the next start resumes them.
+    serve(get_settings())
     return 0
 
 

@@ -150,3 +150,57 @@ class AuditEntry(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, server_default=func.now()
     )
+
+
+class LiveTable(Base):
+    """A table with a game in play: what a restarted (or another) process needs to resume it.
+
+    One row per running game (牌局), written by the process that owns the table.  Every write is guarded by
+    ``fence``: the owner's fencing token, so a paused former owner can never write after another process
+    took the table over (``app.tables.journal``).  The row goes when the game ends.
+    """
+
+    __tablename__ = "live_tables"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(16))
+    fence: Mapped[int] = mapped_column(BigInteger, default=1, server_default="1")
+    room: Mapped[str | None] = mapped_column(String(16))  # None for practice tables
+    variant: Mapped[str] = mapped_column(String(16))
+    practice: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)  # user id per seat (null: a bot seat)
+    seat_names: Mapped[list[Any]] = mapped_column(JSON)
+    bots: Mapped[list[Any]] = mapped_column(JSON)
+    # The match (一將): dealer, 連莊 streak, 圈 (round wind), hands played, and the table's running totals.
+    dealer: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    dealer_streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    round_wind: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    hands_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    voided: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    points: Mapped[list[Any]] = mapped_column(JSON)
+    coins: Mapped[list[Any]] = mapped_column(JSON)
+    # The current hand: its number, the wall's seed, salt and commitment, and whether it is closed
+    # (settled or voided).  ``log_len`` counts its actions in ``table_actions``; ``v`` is the last event number.
+    hand_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    seed: Mapped[str | None] = mapped_column(Text)
+    salt: Mapped[str | None] = mapped_column(Text)
+    commitment: Mapped[str | None] = mapped_column(String(128))
+    hand_closed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    log_len: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    v: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+
+
+class TableAction(Base):
+    """The action log of a live table's current hand: one row per accepted action, in order (``seq``)."""
+
+    __tablename__ = "table_actions"
+
+    table_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)

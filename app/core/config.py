@@ -41,6 +41,13 @@ class Settings(BaseSettings):
                                   "only; set: through Redis pub/sub, so every process's lobby sees every table")
     lobby_channel: str = Field(default="mahjong:lobby", description="the Redis pub/sub channel of the lobby")
 
+    # SIGTERM (a deploy): the server drains and exits in bounded time; the next start resumes every table.
+    shutdown_seconds: float = Field(default=10.0, gt=0, le=300, description="on SIGTERM the server stops "
+                                    "seating, sends `server_restarting`, closes sockets with 1001 and exits "
+                                    "within this time, whatever happens (the journal keeps every hand)")
+    restart_pause_seconds: float = Field(default=15.0, ge=0, le=3600, description="the expected pause "
+                                         "announced to lobby and table sockets in `server_restarting`")
+
     welcome_grant: int = Field(default=50_000, ge=0, description="coins credited to a new account (a ledger "
                                "entry)")
 

@@ -27,6 +27,7 @@ class Subscription:
     def __init__(self, max_queue: int) -> None:
         self.queue: asyncio.Queue[Event | None] = asyncio.Queue(max_queue)
         self.dropped = False  # set when the subscriber fell too far behind; its socket should close
+        self.close_code: int | None = None  # set when the server ends the stream (1001: restarting)
 
     def offer(self, event: Event) -> None:
         if self.dropped:
@@ -64,6 +65,14 @@ class LobbyBroker:
 
     async def publish(self, event: Event) -> None:
         self._deliver(event)
+
+    async def restarting(self, pause_seconds: float) -> None:
+        """This process is restarting: its own lobby sockets hear ``server_restarting`` and close with 1001
+        (other processes' lobbies are unaffected, so this is never sent through Redis)."""
+        self._deliver({"type": "server_restarting", "pause_seconds": pause_seconds})
+        for sub in list(self._subscribers):
+            sub.close_code = 1001
+            sub.close()
 
     @contextlib.contextmanager
     def subscribe(self) -> Any:

@@ -93,6 +93,8 @@ class ErrorCode(StrEnum):
     # -- 429 / 5xx -------------------------------------------------------------------------------------
     RATE_LIMITED = "rate_limited", 429, "too many attempts; wait Retry-After seconds", (
         "retry_after", "scope")
+    SERVER_RESTARTING = "server_restarting", 503, (
+        "the server is restarting (a deploy): no new tables or seats; try again in a few seconds")
     INTERNAL = "internal", 500, "the server failed; nothing changed", (), (HTTP, WS)
     # -- table socket ``error`` messages (app.ws.protocol.ErrorMessage) ---------------------------------
     MALFORMED = "malformed", None, "the message is not valid JSON of a known type", (), (WS,)
@@ -157,3 +159,9 @@ class Unauthorized(ServiceError):
 
 class RateLimited(ServiceError):
     default_code = ErrorCode.RATE_LIMITED
+
+
+class Unavailable(ServiceError):
+    """The server cannot take this now (it is restarting); the same request later will do (503)."""
+
+    default_code = ErrorCode.SERVER_RESTARTING

@@ -5,6 +5,12 @@ Sockets never touch the game: they post commands to the actor's bounded inbox an
 a time.  A command that raises is logged with the table's state and the table goes on.
 
 The hand flow itself (prompts, claim windows, timeouts, 托管, the claim hold) is ``flow.HandFlow``.
+
+Durability (``journal``): while a command is handled the outbox is held; the journal then records what the
+command did (a new hand's wall, the accepted actions, a closed hand) and only then are its messages sent.
+So no client ever sees an event that a restart could lose.  A table resumed from the journal
+(``resume=``) rebuilds its hand with ``HandState.replay`` and waits for its players to reconnect (at most
+``resume_join_seconds``) before it re-opens every prompt with its full time.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from app.tables.clock import Clock, TimerHandle
 from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick
 from app.tables.fairness import WallSeed
 from app.tables.flow import HandFlow
+from app.tables.journal import Fenced, LiveGame, MatchState, TableJournal
 from app.tables.outbox import OpenPrompt, Outbox
 from app.tables.registry import TableInfo, TableRegistry
 from app.tables.seats import SeatLink, SeatSlot
@@ -40,7 +47,9 @@ from app.ws.protocol import (
     PingMessage,
     PongMessage,
     ResyncMessage,
+    ServerRestartingMessage,
 )
+from engine.actions import Action
 from engine.events import Event
 from engine.match import Match
 from engine.state import HandState
@@ -48,6 +57,13 @@ from engine.variants import find_variant
 
 log = logging.getLogger(__name__)
 RESERVED = 64  # inbox room kept for the actor's own timers and for Leave/Stop
+# A resumed table's event numbers jump by this much past the journal's, so ``v`` never goes back for a
+# client even if table events (presence, 托管) sent after the last journal write were lost with the process.
+V_GAP = 1000
+
+
+class JournalLost(Exception):
+    """The journal refused or failed a write: what the command did must not be sent."""
 
 
 @dataclass
@@ -60,10 +76,14 @@ class ActorServices:
     on_exit: Callable[[TableActor], Awaitable[None] | None] | None = None
     # seconds from a socket reading an action to its results being queued for every seat (recent ones)
     latencies: deque[float] | None = None
+    journal: TableJournal | None = None
+    # Called when the journal failed (not fenced): the runtime reloads the table from the journal later.
+    on_lost: Callable[[TableActor], None] | None = None
 
 
 class TableActor(HandFlow):
-    def __init__(self, info: TableInfo, services: ActorServices) -> None:
+    def __init__(self, info: TableInfo, services: ActorServices, *, fence: int = 1,
+                 resume: LiveGame | None = None) -> None:
         self.info = info
         self.id = info.id
         self.game_id = secrets.token_hex(4)  # tells this game's hand keys from a later game's at the table
@@ -103,6 +123,14 @@ class TableActor(HandFlow):
         self.snapshots = Throttle(self.settings.resyncs_per_window, self.settings.resync_window_seconds,
                                   clock=self.clock.now)
         self._start_timer: TimerHandle | None = None
+        self.journal = services.journal
+        self.fence = fence  # this process's fencing token for the table (journal writes carry it)
+        self.resume = resume
+        self.resuming = False  # rebuilt from the journal, waiting for the players to come back
+        self.logged = 0  # actions of the current hand in the journal
+        self.start_due = False  # a new hand's wall is not journalled yet
+        self.close_due = False  # the closed hand (settled or voided) is not journalled yet
+        self.close_code, self.close_reason = 1001, "the table closed"
 
     # -- life ------------------------------------------------------------------------------------------
 
@@ -111,10 +139,14 @@ class TableActor(HandFlow):
         return self.task
 
     async def run(self) -> None:
-        if not self._humans_missing():
-            self.post(Tick("start"))
+        if self.resume is not None:
+            self._resume(self.resume)
         else:
-            self._start_timer = self.timer(self.settings.join_seconds, Tick("start"))
+            if not self._humans_missing():
+                self.post(Tick("start"))
+            else:
+                self._start_timer = self.timer(self.settings.join_seconds, Tick("start"))
+            await self._open_game()  # the first command waits for it: the game's row comes first
         try:
             while not self.closed:
                 command = await self.inbox.get()
@@ -122,7 +154,7 @@ class TableActor(HandFlow):
                 if self.handled % 8 == 0:
                     await asyncio.sleep(0)  # a busy table must not starve the others
         finally:
-            self._close_links(1001, "the table closed")
+            self._close_links(self.close_code, self.close_reason)
             while not self.inbox.empty():  # sockets that joined as the table closed must not hang
                 command = self.inbox.get_nowait()
                 if isinstance(command, Join):
@@ -134,21 +166,33 @@ class TableActor(HandFlow):
 
     async def _run_one(self, command: Command) -> None:
         self.handled += 1
+        if self.journal is not None:
+            self.out.hold()
         try:
             self._handle(command)
         except Exception:
             self._crashed(command)
-        try:  # what a command may leave to do: settle a finished hand, end the game
+        try:  # journal what the command did, send it, then: settle a finished hand, end the game
+            await self.persist()
+            self.out.release()
             if self.hand_ended:
                 self.hand_ended = False
+                if self.journal is not None:
+                    self.out.hold()
                 await self.finish_hand()
+                await self.persist()
+                self.out.release()
             if self.end_reason and not self.closed:
                 await self.game_over(self.end_reason)
+        except JournalLost:
+            self._lost()
         except Exception:  # past the settlement's own retries: end the game cleanly
             self._crashed(command)
             with contextlib.suppress(Exception):
                 await self.game_over("server_error")
             self.closed = True
+        finally:
+            self.out.release()
 
     def _handle(self, command: Command) -> None:
         if isinstance(command, Inbound):
@@ -163,6 +207,9 @@ class TableActor(HandFlow):
             self._freeze(command.user_id)
         elif isinstance(command, Stop):
             self.closed = True
+            if command.reason == "server_restarting":
+                self.out.send_all(ServerRestartingMessage(v=self.out.v, pause_seconds=command.pause_seconds))
+                self.close_code, self.close_reason = 1001, "the server is restarting; reconnect"
 
     # -- posting (from sockets and timers) ---------------------------------------------------------------
 
@@ -205,7 +252,11 @@ class TableActor(HandFlow):
             self.out.table_event(self.hand_no, "presence", seat=seat, connected=True,
                                  auto_play=slot.human and slot.auto)
         self._maybe_stop_auto(seat)
-        if not self.started and not self._humans_missing():
+        if self._humans_missing():
+            return
+        if self.resuming:
+            self.end_resume()
+        elif not self.started:
             self._start_game()
 
     def _leave(self, seat: int, link: SeatLink) -> None:
@@ -240,6 +291,7 @@ class TableActor(HandFlow):
         return any(slot.human and slot.link is None for slot in self.slots)
 
     def _close_links(self, code: int, reason: str) -> None:
+        self.out.release()  # what is held goes before the close
         for slot in self.slots:
             if slot.link is not None:
                 slot.link.close(code, reason)
@@ -290,3 +342,97 @@ class TableActor(HandFlow):
             "pending": len(self.pending), "actions": [str(a) for a in hand.actions[-12:]] if hand else [],
             "seats": [(s.user_id, s.bot, s.connected, s.auto) for s in self.slots],
         }
+
+    # -- the journal -------------------------------------------------------------------------------------
+
+    def match_state(self) -> MatchState:
+        return MatchState.of(self.match, voided=self.voided, points=self.points, coins=self.coins)
+
+    async def _open_game(self) -> None:
+        if self.journal is None:
+            return
+        try:
+            await self.journal.open_game(self.info, self.game_id, self.fence, self.match_state())
+        except Exception:  # the table still plays; it just would not survive a restart
+            log.exception("table %s: cannot journal the new game; it is not durable", self.id)
+            self.journal = None
+
+    async def persist(self) -> None:
+        """Write what the last command did to the journal (nothing when nothing is due)."""
+        journal = self.journal
+        if journal is None:
+            return
+        try:
+            if self.start_due and self.wall is not None:
+                await journal.hand_started(self.id, self.fence, self.hand_no, self.wall, self.out.v)
+                self.start_due, self.logged = False, 0
+            hand = self.hand
+            if hand is not None and len(hand.actions) > self.logged:
+                new = [a.to_json() for a in hand.actions[self.logged:]]
+                await journal.append(self.id, self.fence, self.game_id, self.hand_no, self.logged, new,
+                                     self.out.v)
+                self.logged += len(new)
+            if self.close_due:
+                await journal.hand_closed(self.id, self.fence, self.game_id, self.hand_no, self.match_state(),
+                                          self.out.v)
+                self.close_due = False
+        except Fenced as exc:
+            log.warning("table %s: %s; this process stops acting for it", self.id, exc)
+            self.services.on_lost = None  # the new owner has it: nothing to reload here
+            raise JournalLost(str(exc)) from None
+        except Exception as exc:
+            log.exception("table %s: journal write failed", self.id)
+            raise JournalLost(str(exc)) from None
+
+    def _lost(self) -> None:
+        """The journal did not take the last command: forget it and its messages, and stop this actor.
+        Unless another process took the table over, the runtime reloads it from the journal."""
+        self.out.drop()
+        self._close_prompts()
+        self.closed = True
+        self.close_code, self.close_reason = 1001, "the table is restarting; reconnect"
+        if self.services.on_lost is not None:
+            self.services.on_lost(self)
+
+    def _resume(self, game: LiveGame) -> None:
+        """Rebuild the table from the journal; play goes on once the players are back (``end_resume``)."""
+        self.game_id, self.fence, self.hand_no = game.game_id, game.fence, game.hand_no
+        m = game.match
+        self.match.dealer, self.match.dealer_streak = m.dealer, m.dealer_streak
+        self.match.round_wind, self.match.hands_played = m.round_wind, m.hands_played
+        self.voided, self.points, self.coins = m.voided, list(m.points), list(m.coins)
+        self.out.v = game.v + V_GAP
+        self.started = game.hand_no > 0
+        if game.wall is not None and not game.hand_closed:
+            self.wall = game.wall
+            try:
+                self.hand = HandState.replay(
+                    self.match.variant, [Action.from_json(a) for a in game.actions], seed=game.wall.seed,
+                    dealer=m.dealer, round_wind=m.round_wind, dealer_streak=m.dealer_streak, options=self.options)
+                self.taken, self.logged = len(self.hand.events), len(game.actions)
+            except Exception:
+                log.exception("table %s: hand %d does not replay; voiding it", self.id, self.hand_no)
+                self.hand = None
+                self.void_hand()
+        self.resuming = True
+        self.timer(self.settings.resume_join_seconds, Tick("resume"))
+        log.info("table %s: resumed hand %d (%d actions) with fence %d", self.id, self.hand_no,
+                 len(game.actions), self.fence)
+
+    def end_resume(self) -> None:
+        """The players are back (or the wait is over): re-open the prompts with their full time, settle a
+        hand that had ended, or deal the next hand."""
+        if not self.resuming or self.closed:
+            return
+        self.resuming = False
+        hand = self.hand
+        if not self.started:
+            self._start_game()
+        elif hand is not None and not hand.is_over:
+            self.pump()
+        elif hand is not None and hand.result is not None:
+            self.hand_ended = True  # it ended before the crash: settle it (idempotent by hand key)
+        elif hand is not None:
+            self.void_hand()
+        elif not self.match.finished:
+            self.new_hand()

@@ -46,7 +46,10 @@ class Freeze:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
+    """End the actor.  ``server_restarting``: tell the seats (with the expected pause) and keep the journal."""
+
     reason: str = "table_closed"
+    pause_seconds: float = 0.0
 
 
 Command = Join | Leave | Inbound | Tick | Freeze | Stop

@@ -80,6 +80,7 @@ class HandFlow:
         hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
         self.hand_no += 1
         self.wall, self.hand = wall, hand
+        self.start_due, self.logged = True, 0  # journalled before hand_start goes out
         self.taken, self.hold_until = 0, 0.0
         self.pending.clear()
         for slot in self.slots:
@@ -181,8 +182,10 @@ class HandFlow:
                 self.hold_until = 0.0
                 self.pump()
         elif tick.kind == "next_hand":
-            if tick.key == self.hand_no and not self.closed:
+            if tick.key == self.hand_no and not self.closed and not self.resuming:
                 self.new_hand()
+        elif tick.kind == "resume":
+            self.end_resume()
         else:
             self._prompt_timer(tick)
 
@@ -323,6 +326,7 @@ class HandFlow:
         for seat in range(len(self.slots)):
             self.points[seat] += settlement.point_deltas[seat]
             self.coins[seat] += settlement.coin_deltas[seat]
+        self.close_due = True  # the journal's match moves on with this hand
         stood_up = await self._unseat_broke(settlement)
         if stood_up:
             await self.game_over("player_left", stood_up)
@@ -363,6 +367,12 @@ class HandFlow:
 
     async def game_over(self: TableActor, reason: str, stood_up: list[int] | None = None) -> None:
         stood_up = stood_up or []
+        await self.persist()
+        if self.journal is not None:
+            try:
+                await self.journal.game_closed(self.id, self.fence)
+            except Exception:  # fenced: another process owns the table; otherwise a restart re-ends it
+                log.exception("table %s: the journal did not record the game's end", self.id)
         self.out.send_all(GameOverMessage(
             v=self.out.v, reason=reason, hands_played=self.match.hands_played,  # type: ignore[arg-type]
             points=self.points, coins=self.coins, stood_up=stood_up))
@@ -406,6 +416,7 @@ class HandFlow:
         self.out.table_event(self.hand_no, "hand_void", hand_no=self.hand_no, seed=self.wall.seed,
                              salt=self.wall.salt, reason="the server failed during this hand; no coins move")
         self.hand = None
+        self.close_due = True
         self._server_failed()
 
     def _server_failed(self: TableActor) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.tables.clock import Clock, TimerHandle
-from app.tables.seats import SeatSlot
+from app.tables.seats import SeatLink, SeatSlot
 from app.ws.protocol import ActionOut, EventMessage, PromptMessage, TurnHintsOut
 from engine.actions import Action
 from engine.events import Event
@@ -55,6 +55,10 @@ class OpenPrompt:
 
 
 class Outbox:
+    """Queues each seat's messages on its socket.  While ``held`` (a durable table handling a command),
+    messages wait in order until the journal has the actions they report: ``release`` sends them, ``drop``
+    forgets them (the journal write failed, so they never happened)."""
+
     sent_total = 0  # messages queued by every table of this process (the bench reads it)
 
     def __init__(self, slots: Sequence[SeatSlot], clock: Clock) -> None:
@@ -62,19 +66,37 @@ class Outbox:
         self.clock = clock
         self.v = 0  # the table's event number
         self.sent = 0  # messages queued (for metrics)
+        self.held: list[tuple[SeatLink, str]] | None = None
+
+    def hold(self) -> None:
+        if self.held is None:
+            self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held, None
+        for link, text in held or ():
+            self._put(link, text)
+
+    def drop(self) -> None:
+        self.held = None
+
+    def _put(self, link: SeatLink, text: str) -> None:
+        if self.held is not None:
+            self.held.append((link, text))
+        elif link.send(text):
+            self.sent += 1
+            Outbox.sent_total += 1
 
     def send(self, seat: int, message: BaseModel) -> None:
         link = self.slots[seat].link
-        if link is not None and link.synced and link.send(message.model_dump_json()):
-            self.sent += 1
-            Outbox.sent_total += 1
+        if link is not None and link.synced:
+            self._put(link, message.model_dump_json())
 
     def send_all(self, message: BaseModel) -> None:
         text = message.model_dump_json()
         for slot in self.slots:
-            if slot.link is not None and slot.link.synced and slot.link.send(text):
-                self.sent += 1
-                Outbox.sent_total += 1
+            if slot.link is not None and slot.link.synced:
+                self._put(slot.link, text)
 
     def engine_event(self, hand_no: int, event: Event) -> None:
         self.v += 1

@@ -36,7 +36,7 @@ from typing import Any
 from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant
-from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound, Unavailable
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,7 @@ class TableRegistry:
         self._publish = publish
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
+        self.draining = False  # the server is restarting: no new tables, no new seats
 
     # --- lookups -----------------------------------------------------------------------------------
 
@@ -140,6 +141,7 @@ class TableRegistry:
         self, *, room: RoomKey, variant: Variant, options: dict[str, Any], user_id: int, username: str
     ) -> TableInfo:
         """Open a lobby table with its creator in seat 0 (an empty table would only linger)."""
+        self._check_open()
         self._check_free(user_id)
         table = self._new(room=room, variant=variant, options=options, practice=False)
         self._place(table, 0, user_id, username)
@@ -151,6 +153,7 @@ class TableRegistry:
         bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = "normal",
     ) -> TableInfo:
         """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
+        self._check_open()
         self._check_free(user_id)
         table = self._new(room=None, variant=variant, options=options, practice=True)
         table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
@@ -165,6 +168,7 @@ class TableRegistry:
         if self._seated.get(user_id) == table_id:
             raise Conflict("you are already seated at this table", ErrorCode.ALREADY_AT_THIS_TABLE,
                            table_id=table_id, seat=table.seats.index(user_id))
+        self._check_open()
         self._check_free(user_id)
         if table.status != TableStatus.WAITING:
             raise Conflict("this table is not taking players", ErrorCode.TABLE_NOT_WAITING, table_id=table_id,
@@ -231,6 +235,23 @@ class TableRegistry:
         if table is None:
             raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id)
         return table
+
+    def restore(self, table: TableInfo) -> None:
+        """Put back a table resumed from the journal (its game is playing; no hooks run, the lobby hears
+        of it when the table next changes)."""
+        old = self._tables.get(table.id)
+        if old is not None:
+            for uid in old.players:
+                self._seated.pop(uid, None)
+        table = copy.deepcopy(table)
+        table.status = TableStatus.PLAYING
+        self._tables[table.id] = table
+        for uid in table.players:
+            self._seated[uid] = table.id
+
+    def _check_open(self) -> None:
+        if self.draining:
+            raise Unavailable("the server is restarting; try again in a few seconds")
 
     def _check_free(self, user_id: int) -> None:
         table_id = self._seated.get(user_id)

@@ -1,8 +1,12 @@
 """The tables of this process: starts an actor when a table fills, stops it when the table goes.
 
 ``TableRuntime`` is what ``create_app(table_runtime=...)`` takes: entered with the AppState at startup,
-it hooks itself into the registry (``on_table_full`` / ``on_table_removed``); exited at shutdown, it stops
-every actor (each closes its sockets with 1001).  The socket endpoint finds actors in ``actors``.
+it hooks itself into the registry (``on_table_full`` / ``on_table_removed``) and, with durable tables
+(``TableSettings.durable``), resumes every table the journal holds; exited at shutdown, it stops every
+actor (each closes its sockets with 1001).  The socket endpoint finds actors in ``actors``.
+
+``drain`` is the SIGTERM path (``app.__main__``): no new tables or seats, the lobby and every seat hear
+``server_restarting``, sockets close with 1001 and the journal keeps every hand for the next start.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from app.state import AppState
 from app.tables.actor import ActorServices, TableActor
 from app.tables.clock import Clock, RealClock
 from app.tables.commands import Stop
+from app.tables.journal import TableJournal
 from app.tables.registry import TableInfo
 from app.tables.settings import TableSettings
 from app.tables.settle import DatabaseSettler, Settler
@@ -40,33 +45,104 @@ class TableRuntime:
         self.actors: dict[str, TableActor] = {}
         self.latencies: deque[float] = deque(maxlen=100_000)  # action → messages queued, seconds
         self.state: AppState | None = None
+        self.journal: TableJournal | None = None
+        self.draining = False
+        self._reloads: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
     async def __call__(self, state: AppState) -> AsyncIterator[None]:
         self.state = state
         state.registry.on_table_full = self.start_table
         state.registry.on_table_removed = self.stop_table
+        # SQLite has one writer: settlements and journal writes queue on one lock instead of its busy-timeout.
+        lock = asyncio.Lock() if state.settings.is_sqlite else None
         if self.settler is None:
             self.settler = DatabaseSettler(state.sessionmaker, self.settings.settle_attempts,
-                                           serial=state.settings.is_sqlite)
+                                           serial=state.settings.is_sqlite, lock=lock)
+        if self.settings.durable:
+            self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold)
         try:
+            await self.resume_all()
             yield
         finally:
             await self.shutdown()
 
-    async def start_table(self, info: TableInfo) -> None:
+    def _services(self) -> ActorServices:
         assert self.state is not None and self.settler is not None
+        return ActorServices(registry=self.state.registry, settle=self.settler, clock=self.clock,
+                             settings=self.settings, bots=self.bots, on_exit=self._exited,
+                             latencies=self.latencies, journal=self.journal, on_lost=self._reload_later)
+
+    async def start_table(self, info: TableInfo) -> None:
         old = self.actors.get(info.id)
         if old is not None:
             old.post(Stop())
-        services = ActorServices(registry=self.state.registry, settle=self.settler, clock=self.clock,
-                                 settings=self.settings, bots=self.bots, on_exit=self._exited,
-                                 latencies=self.latencies)
-        actor = TableActor(info, services)
+        actor = TableActor(info, self._services())
         self.actors[info.id] = actor
         actor.start()
+
+    async def resume_all(self) -> int:
+        """Resume every table the journal holds (at startup).  Returns how many resumed."""
+        if self.journal is None:
+            return 0
+        resumed = 0
+        for table_id in await self.journal.live_ids():
+            try:
+                resumed += await self.resume_table(table_id)
+            except Exception:
+                log.exception("table %s: could not be resumed", table_id)
+        if resumed:
+            log.info("resumed %d live tables from the journal", resumed)
+        return resumed
+
+    async def resume_table(self, table_id: str, fence: int | None = None) -> bool:
+        """Take the table over from the journal (raising its fencing token) and start its actor."""
+        assert self.state is not None and self.journal is not None
+        fence = await self.journal.claim(table_id, fence)
+        game = await self.journal.load(table_id)
+        if game is None or game.fence != fence:
+            return False
+        self.state.registry.restore(game.info)
+        actor = TableActor(game.info, self._services(), fence=fence, resume=game)
+        self.actors[table_id] = actor
+        actor.start()
+        return True
+
+    def _reload_later(self, actor: TableActor) -> None:
+        """The journal failed under a running table: reload it from the journal once this actor is gone."""
+        async def reload() -> None:
+            if actor.task is not None:
+                await asyncio.wait({actor.task})
+            await asyncio.sleep(1.0)
+            if self.draining or actor.id in self.actors:
+                return
+            try:
+                await self.resume_table(actor.id)
+            except Exception:
+                log.exception("table %s: reload from the journal failed; it resumes at the next start",
+                              actor.id)
+
+        task = asyncio.get_running_loop().create_task(reload())
+        self._reloads.add(task)
+        task.add_done_callback(self._reloads.discard)
+
+    async def drain(self, pause_seconds: float, timeout: float) -> None:
+        """SIGTERM: stop seating, tell the lobby and every seat ``server_restarting``, close the sockets with
+        1001 and stop the actors (their journals keep every hand; the next start resumes them)."""
+        self.draining = True
+        if self.state is not None:
+            self.state.registry.draining = True
+            await self.state.broker.restarting(pause_seconds)
+        actors = list(self.actors.values())
+        for actor in actors:
+            actor.post(Stop("server_restarting", pause_seconds))
+        tasks = [a.task for a in actors if a.task is not None]
+        if tasks:
+            _done, late = await asyncio.wait(tasks, timeout=timeout)
+            for task in late:
+                task.cancel()
 
     async def stop_table(self, info: TableInfo) -> None:
         actor = self.actors.pop(info.id, None)
@@ -78,6 +154,9 @@ class TableRuntime:
             del self.actors[actor.id]
 
     async def shutdown(self, timeout: float = 5.0) -> None:
+        self.draining = True
+        for task in list(self._reloads):
+            task.cancel()
         actors = list(self.actors.values())
         for actor in actors:
             actor.post(Stop())

@@ -63,3 +63,7 @@ class TableSettings(BaseSettings):
                                     "per resync_window_seconds; more resyncs get `resync_limited`, more "
                                     "reconnects are closed (4029)")
     resync_window_seconds: float = Field(default=10.0, gt=0, description="the snapshot limit's window")
+    durable: bool = Field(default=True, description="journal every accepted action before its events are "
+                          "sent, so a restart or crash resumes every hand (app.tables.journal)")
+    resume_join_seconds: float = Field(default=10.0, ge=0, description="a table resumed after a restart waits "
+                                       "this long for its players to reconnect before play goes on")

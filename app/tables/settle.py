@@ -53,10 +53,10 @@ class DatabaseSettler:
     keeps waiting settlements off the database's busy-timeout and out of its worker threads)."""
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], attempts: int = 3,
-                 serial: bool = False) -> None:
+                 serial: bool = False, lock: asyncio.Lock | None = None) -> None:
         self.sessionmaker = sessionmaker
         self.attempts = attempts
-        self.lock = asyncio.Lock() if serial else contextlib.nullcontext()
+        self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
 
     async def __call__(self, info: TableInfo, hand_key: str, hand: HandState, wall: WallSeed,
                        hand_no: int) -> Settlement | None:

@@ -23,7 +23,7 @@ from app.ws import protocol as p
 DOCS = PROJECT_ROOT / "docs"
 CLIENT = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage]
 SERVER = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.HintsMessage, p.ErrorMessage,
-          p.HandResultMessage, p.GameOverMessage, p.PongMessage]
+          p.HandResultMessage, p.GameOverMessage, p.PongMessage, p.ServerRestartingMessage]
 PARTS = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut, p.TurnHintsOut, p.DiscardWaitsOut,
          p.WaitOut]
 

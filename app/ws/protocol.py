@@ -212,6 +212,14 @@ class GameOverMessage(_ServerMessage):
     stood_up: list[int] = Field(description="seats that fell below the room's entry and stood up")
 
 
+class ServerRestartingMessage(_ServerMessage):
+    """The server is restarting (a deploy): the socket closes with 1001 right after this.  Reconnect after
+    about ``pause_seconds``; the hand resumes where it was, with every open prompt's full time again."""
+
+    type: Literal["server_restarting"] = "server_restarting"
+    pause_seconds: float = Field(description="the expected pause before the table can be reached again")
+
+
 # The socket's codes are rows of the one error table (app.services.errors.ErrorCode, docs/errors.md).
 ErrorCode = Literal[WS_ERROR_CODES]  # type: ignore[valid-type]
 
@@ -249,7 +257,7 @@ class PongMessage(_ServerMessage):
 
 ServerMessage = Annotated[
     SnapshotMessage | EventMessage | PromptMessage | ErrorMessage | HandResultMessage | GameOverMessage
-    | PongMessage | HintsMessage,
+    | PongMessage | HintsMessage | ServerRestartingMessage,
     Field(discriminator="type"),
 ]
 server_message = TypeAdapter(ServerMessage)
@@ -258,7 +266,7 @@ server_message = TypeAdapter(ServerMessage)
 # close), so a client always reads one of these rather than a bare HTTP 403.
 CLOSE_CODES: dict[int, str] = {
     1000: "the game is over",
-    1001: "the table closed or the server is shutting down",
+    1001: "the table closed, or the server is restarting (after `server_restarting`): reconnect",
     1008: "not authenticated (missing, invalid or expired token; also sent when the token expires while "
           "connected), or over the message rate limit",
     1009: "message too big",

@@ -3,6 +3,7 @@
 Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
+  {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
 missing, invalid or expired token (also when the token expires while connected) and with 4029 over the
@@ -62,7 +63,10 @@ async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> No
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                     await task
-        if token_expired or subscription.dropped:
+        if subscription.close_code is not None:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await websocket.close(code=subscription.close_code, reason="the server is restarting")
+        elif token_expired or subscription.dropped:
             code, reason = ((status.WS_1008_POLICY_VIOLATION, "token expired; log in again") if token_expired
                             else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect"))
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):

@@ -1,0 +1,186 @@
+"""The table journal: a live table's row and its hand's action log, so no restart or crash loses a hand.
+
+The owner of a table writes, in order:
+
+* ``open_game`` when the game starts (the table row: room, variant, options, seats, match state);
+* ``hand_started`` before ``hand_start`` is sent (the wall's seed, salt and commitment);
+* ``append`` for every accepted action, **before** its events are sent (one small insert per action);
+* ``hand_closed`` after the hand is settled or voided (the match moves on: dealer, 連莊, 圈);
+* ``game_closed`` when the game ends (the row and its log go; ``hands`` keeps every settled hand).
+
+A restarted process reads ``load_live`` and rebuilds each hand with ``HandState.replay``.
+
+Fencing: every write names the writer's ``fence`` token and changes nothing unless the row still carries
+that token (a guarded UPDATE of the row in the same transaction as the insert, so it waits for and then
+re-checks any concurrent take-over).  ``claim`` raises the token; a former owner's later write then raises
+``Fenced`` and must stop acting for the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.game.rooms import RoomKey
+from app.game.variants import Variant
+from app.models import LiveTable, TableAction
+from app.tables.fairness import WallSeed
+from app.tables.registry import TableInfo, TableStatus
+from engine.match import Match
+
+_T = LiveTable.__table__
+_A = TableAction.__table__
+
+
+class Fenced(Exception):
+    """The table row carries a newer fencing token: another process owns the table now."""
+
+
+@dataclass
+class MatchState:
+    """What survives between hands: the match (dealer, 連莊 streak, 圈) and the table's running totals."""
+
+    dealer: int
+    dealer_streak: int
+    round_wind: int
+    hands_played: int
+    voided: int
+    points: list[int]
+    coins: list[int]
+
+    @classmethod
+    def of(cls, match: Match, *, voided: int, points: Sequence[int], coins: Sequence[int]) -> MatchState:
+        return cls(match.dealer, match.dealer_streak, match.round_wind, match.hands_played, voided,
+                   list(points), list(coins))
+
+    def columns(self) -> dict[str, Any]:
+        return {"dealer": self.dealer, "dealer_streak": self.dealer_streak, "round_wind": self.round_wind,
+                "hands_played": self.hands_played, "voided": self.voided, "points": self.points,
+                "coins": self.coins}
+
+
+@dataclass
+class LiveGame:
+    """A live table as the journal holds it (``load_live``)."""
+
+    info: TableInfo
+    game_id: str
+    fence: int
+    match: MatchState
+    hand_no: int
+    wall: WallSeed | None  # None before the first hand
+    hand_closed: bool
+    v: int
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+class TableJournal:
+    """Durable table state on the app's database.  ``serial``: one write at a time in this process (SQLite
+    has a single writer; queueing here keeps writers off its busy-timeout)."""
+
+    def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None) -> None:
+        self.engine = engine
+        self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
+        self.writes = 0  # for the bench
+
+    @contextlib.asynccontextmanager
+    async def _tx(self) -> AsyncIterator[AsyncConnection]:
+        async with self.lock, self.engine.begin() as conn:
+            yield conn
+        self.writes += 1
+
+    @staticmethod
+    async def _guard(conn: AsyncConnection, table_id: str, fence: int, **values: Any) -> None:
+        """Update the row only while it carries ``fence``; takes the row lock for the transaction."""
+        result = await conn.execute(
+            update(_T).where(_T.c.id == table_id, _T.c.fence == fence).values(**values))
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise Fenced(f"table {table_id}: fence {fence} is no longer current")
+
+    async def open_game(self, info: TableInfo, game_id: str, fence: int, match: MatchState) -> None:
+        """A new game at the table: a fresh row (replacing any earlier game's) with no hand yet."""
+        async with self._tx() as conn:
+            await conn.execute(delete(_A).where(_A.c.table_id == info.id))
+            await conn.execute(delete(_T).where(_T.c.id == info.id))
+            await conn.execute(insert(_T).values(
+                id=info.id, game_id=game_id, fence=fence, room=info.room.value if info.room else None,
+                variant=info.variant.value, practice=info.practice, options=dict(info.options),
+                seats=list(info.seats), seat_names=list(info.seat_names), bots=list(info.bots),
+                hand_no=0, hand_closed=True, log_len=0, v=0, **match.columns()))
+
+    async def hand_started(self, table_id: str, fence: int, hand_no: int, wall: WallSeed, v: int) -> None:
+        async with self._tx() as conn:
+            await self._guard(conn, table_id, fence, hand_no=hand_no, seed=wall.seed, salt=wall.salt,
+                              commitment=wall.commitment, hand_closed=False, log_len=0, v=v)
+
+    async def append(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int,
+                     actions: Sequence[dict[str, Any]], v: int) -> None:
+        """Log ``actions`` as numbers ``start…`` of the hand; refused unless ``start`` is the log's length."""
+        async with self._tx() as conn:
+            result = await conn.execute(
+                update(_T).where(_T.c.id == table_id, _T.c.fence == fence, _T.c.hand_no == hand_no,
+                                 _T.c.log_len == start)
+                .values(log_len=start + len(actions), v=v))
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise Fenced(f"table {table_id}: fence {fence} / hand {hand_no} / log {start} is not current")
+            await conn.execute(insert(_A), [
+                {"table_id": table_id, "game_id": game_id, "hand_no": hand_no, "seq": start + i, "action": a}
+                for i, a in enumerate(actions)])
+
+    async def hand_closed(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
+                          v: int) -> None:
+        """The hand is settled (or voided): the match moves on and its log is no longer needed."""
+        async with self._tx() as conn:
+            await self._guard(conn, table_id, fence, hand_closed=True, v=v, **match.columns())
+            await conn.execute(delete(_A).where(_A.c.table_id == table_id, _A.c.game_id == game_id,
+                                                _A.c.hand_no <= hand_no))
+
+    async def game_closed(self, table_id: str, fence: int) -> None:
+        async with self._tx() as conn:
+            await self._guard(conn, table_id, fence)
+            await conn.execute(delete(_A).where(_A.c.table_id == table_id))
+            await conn.execute(delete(_T).where(_T.c.id == table_id))
+
+    async def claim(self, table_id: str, fence: int | None = None) -> int:
+        """Take the table over: raise its fencing token (to ``fence`` if given, which must be higher)."""
+        async with self._tx() as conn:
+            current = await conn.scalar(select(_T.c.fence).where(_T.c.id == table_id))
+            if current is None:
+                raise Fenced(f"table {table_id}: no live game")
+            new = current + 1 if fence is None else fence
+            if new <= current:
+                raise Fenced(f"table {table_id}: fence {new} is not newer than {current}")
+            await self._guard(conn, table_id, current, fence=new)
+            return new
+
+    async def live_ids(self) -> list[str]:
+        async with self.engine.connect() as conn:
+            return list((await conn.scalars(select(_T.c.id).order_by(_T.c.id))).all())
+
+    async def load(self, table_id: str) -> LiveGame | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(_T).where(_T.c.id == table_id))).mappings().first()
+            if row is None:
+                return None
+            actions = (await conn.scalars(
+                select(_A.c.action).where(_A.c.table_id == table_id, _A.c.game_id == row["game_id"],
+                                          _A.c.hand_no == row["hand_no"]).order_by(_A.c.seq))).all()
+        return _live_game(row, list(actions)[: row["log_len"]])
+
+
+def _live_game(row: Any, actions: list[dict[str, Any]]) -> LiveGame:
+    info = TableInfo(id=row["id"], room=RoomKey(row["room"]) if row["room"] else None,
+                     variant=Variant(row["variant"]), options=dict(row["options"]), seats=list(row["seats"]),
+                     bots=list(row["bots"]), status=TableStatus.PLAYING, practice=row["practice"],
+                     seat_names=list(row["seat_names"]))
+    match = MatchState(row["dealer"], row["dealer_streak"], row["round_wind"], row["hands_played"],
+                       row["voided"], list(row["points"]), list(row["coins"]))
+    wall = WallSeed(row["seed"], row["salt"]) if row["seed"] else None
+    return LiveGame(info=info, game_id=row["game_id"], fence=row["fence"], match=match, hand_no=row["hand_no"],
+                    wall=wall, hand_closed=row["hand_closed"], v=row["v"], actions=actions)

@@ -96,10 +96,10 @@ class TableJournal:
         self.writes += 1
 
     @staticmethod
-    async def _guard(conn: AsyncConnection, table_id: str, fence: int, **values: Any) -> None:
+    async def _guard(conn: AsyncConnection, table_id: str, fence: int, /, **values: Any) -> None:
         """Update the row only while it carries ``fence``; takes the row lock for the transaction."""
         result = await conn.execute(
-            update(_T).where(_T.c.id == table_id, _T.c.fence == fence).values(**values))
+            update(_T).where(_T.c.id == table_id, _T.c.fence == fence).values(**(values or {"fence": fence})))
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise Fenced(f"table {table_id}: fence {fence} is no longer current")
 

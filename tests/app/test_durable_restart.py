@@ -1,0 +1,136 @@
+"""Issue 10: a real server killed (kill -9) or drained (SIGTERM) mid-hand loses no hand and moves no coin twice.
+
+One ``python -m app`` process holds a coin table and a practice table of each variant.  Scripted players
+leave chosen prompts open, so at the kill a 天台 and a 台灣 table are in a claim window, the 台炮 coin table
+is in 分牌 (its players pass every win, so the hand reaches the end of the wall) and each practice table
+waits on its player's discard.  A second process on the same database resumes every table: the same hand
+number and wall commitment, the same open prompt with its full time again, and the hand plays on to a
+settlement whose seed and salt match the commitment.  Afterwards every hand of every table is settled
+exactly once and the coins add up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import signal
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from app.core.db import make_engine
+from app.models import Hand, LiveTable, User
+from tests.app.live_server import Seat, ServerProcess, open_table, register
+
+VARIANTS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
+HOLD = {"tiantai": "claim", "taiwan": "claim", "taipao": "split"}  # what each coin table is stopped in
+OPTIONS_SECONDS = {"claim": 60_000, "split": 120_000, "turn": 120_000}  # full prompt times, ms
+GRANT = 50_000
+
+
+async def _until(predicate, timeout: float, what: str, server: ServerProcess) -> None:  # noqa: ANN001
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; server log:\n{server.tail()}")
+        await asyncio.sleep(0.05)
+
+
+async def _tables(base: str, tag: str) -> tuple[dict[str, list[Seat]], list[dict]]:
+    """A coin table and a practice table of each variant, every human seat with a scripted player."""
+    tables: dict[str, list[Seat]] = {}
+    coin_players = []
+    for variant, n in VARIANTS.items():
+        players = [await register(base, f"{tag}{variant[:4]}{i}") for i in range(n)]
+        coin_players += players
+        split = variant == "taipao"  # ready hands that pass every win: 分牌 comes, and may prompt
+        table_id = await open_table(base, players, variant, rounds=3 if split else 1)
+        tables[f"{variant}-coin"] = [
+            Seat([base], table_id, p["token"], never_win=split, smart=split, hold={HOLD[variant]})
+            for p in players]
+        solo = await register(base, f"{tag}{variant[:4]}p")
+        practice_id = await open_table(base, [solo], variant, practice=True)
+        tables[f"{variant}-practice"] = [Seat([base], practice_id, solo["token"], hold={"turn"})]
+    return tables, coin_players
+
+
+async def _check_ledger(database_url: str, coin_players: list[dict], tables: dict[str, list[Seat]]) -> None:
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            coins = dict((await conn.execute(select(User.id, User.coins))).all())
+            hands = (await conn.execute(select(Hand.table_id, Hand.seats, Hand.result, Hand.settlement))).all()
+            live = (await conn.scalars(select(LiveTable.id))).all()
+    finally:
+        await engine.dispose()
+    assert sum(coins.values()) == GRANT * len(coins)  # no coin created or lost
+    for name, seats in tables.items():
+        numbers = sorted(r.result["hand_no"] for r in hands if r.table_id == seats[0].table_id)
+        assert numbers == list(range(1, len(numbers) + 1)), (name, numbers)  # each hand settled once
+        assert seats[0].table_id in live or any(s.game_over for s in seats)  # still live unless the game ended
+    for player in coin_players:  # every coin moved is in exactly one settled hand
+        moved = sum(r.settlement["coin_deltas"][r.seats.index(player["id"])] for r in hands
+                    if player["id"] in r.seats)
+        assert coins[player["id"]] == GRANT + moved
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+async def test_every_hand_resumes_after_the_server_dies(database_url: str, tmp_path: Path, sig: int) -> None:
+    first = ServerProcess(database_url, tmp_path / "server.log")
+    await first.start()
+    tables, coin_players = await _tables(first.url, "r")
+    seats = [s for group in tables.values() for s in group]
+    tasks = [asyncio.create_task(s.run()) for s in seats]
+    second = ServerProcess(database_url, tmp_path / "server.log")
+    try:
+        try:
+            await _until(lambda: all(any(s.held for s in group) for group in tables.values()), 90,
+                         "every table to wait on a held prompt", first)
+        except AssertionError:
+            print({name: [(s.game_over, s.errors[-2:], s.hand_no, list(s.results)) for s in g]
+                   for name, g in tables.items()})
+            raise
+        before = {}
+        for name, group in tables.items():
+            held = next(s for s in group if s.held)
+            before[name] = (held, held.held["hand_no"], held.commitments[held.held["hand_no"]])
+            assert not any(held.held["hand_no"] in s.results for s in group)  # the hand is in play
+
+        first.signal(sig)
+        code = await first.wait(15)
+        if sig == signal.SIGTERM:  # drained: every seat was told, then closed with 1001 (not 1012)
+            assert code in (0, -signal.SIGTERM), first.tail()
+            await _until(lambda: all(1001 in s.closes for s in seats), 5, "1001 closes", first)
+            assert all(s.notices and s.notices[0]["pause_seconds"] == 1 for s in seats)
+            assert all(1012 not in s.closes for s in seats)
+        for s in seats:  # play on normally after the restart
+            s.hold, s.never_win = set(), False
+            s.prompts_after_reconnect.clear()
+        second.port = first.port  # the players reconnect to the same address
+        await second.start()
+
+        for name, (held, hand_no, commitment) in before.items():
+            await _until(lambda g=tables[name], h=hand_no: any(h in s.results for s in g), 90,
+                         f"{name}: hand {hand_no} to be settled after the restart", second)
+            again = held.prompts_after_reconnect[0]
+            assert held.same_prompt(again), (name, held.held, again)  # resumed exactly where it was
+            assert again["expires_in_ms"] > 0.9 * OPTIONS_SECONDS[again["kind"]]  # with its full time again
+            resumed = [snap for snap in held.snapshots if snap["table"]["hand_no"] == hand_no][-1]
+            assert resumed["commitment"] == commitment
+            result = next(s.results[hand_no] for s in tables[name] if hand_no in s.results)
+            assert result["commitment"] == commitment and not result["void"]
+            assert hashlib.sha256((result["seed"] + result["salt"]).encode()).hexdigest() == commitment
+        for s in seats:
+            s.done = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        second.signal(signal.SIGTERM)
+        await second.wait(15)
+        await _check_ledger(database_url, coin_players, tables)
+    finally:
+        for task in tasks:
+            task.cancel()
+        first.stop()
+        second.stop()

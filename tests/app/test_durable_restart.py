@@ -75,62 +75,72 @@ async def _check_ledger(database_url: str, coin_players: list[dict], tables: dic
         assert coins[player["id"]] == GRANT + moved
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
-async def test_every_hand_resumes_after_the_server_dies(database_url: str, tmp_path: Path, sig: int) -> None:
-    first = ServerProcess(database_url, tmp_path / "server.log")
-    await first.start()
-    tables, coin_players = await _tables(first.url, "r")
+async def _stop_and_resume(tables: dict[str, list[Seat]], old: ServerProcess, new: ServerProcess,
+                           sig: int) -> None:
+    """Wait until every table waits on a held prompt, stop ``old`` with ``sig``, start ``new`` on the same
+    database and address, and check that every table resumes that very prompt and settles its hand."""
+    seats = [s for group in tables.values() for s in group]
+    await _until(lambda: all(any(s.held for s in group) for group in tables.values()), 120,
+                 "every table to wait on a held prompt", old)
+    before = {}
+    for name, group in tables.items():
+        held = next(s for s in group if s.held)
+        assert held.held is not None
+        hand_no = held.held["hand_no"]
+        before[name] = (held, hand_no, held.commitments[hand_no])
+        assert not any(hand_no in s.results for s in group)  # the hand is in play
+
+    old.signal(sig)
+    code = await old.wait(15)
+    if sig == signal.SIGTERM:  # drained: every seat was told, then closed with 1001 (not 1012)
+        assert code in (0, -signal.SIGTERM), old.tail()
+        await _until(lambda: all(1001 in s.closes for s in seats), 5, "1001 closes", old)
+        assert all(s.notices and s.notices[-1]["pause_seconds"] == 1 for s in seats)
+        assert all(1012 not in s.closes for s in seats)
+    for s in seats:  # play on normally after the restart
+        s.hold, s.never_win = set(), False
+        s.prompts_after_reconnect.clear()
+    new.port = old.port  # the players reconnect to the same address
+    await new.start()
+
+    for name, (held, hand_no, commitment) in before.items():
+        await _until(lambda g=tables[name], h=hand_no: any(h in s.results for s in g), 90,
+                     f"{name}: hand {hand_no} to be settled after the restart", new)
+        again = held.prompts_after_reconnect[0]
+        assert held.same_prompt(again), (name, held.held, again)  # resumed exactly where it was
+        assert again["expires_in_ms"] > 0.9 * OPTIONS_SECONDS[again["kind"]]  # with its full time again
+        resumed = [snap for snap in held.snapshots if snap["table"]["hand_no"] == hand_no][-1]
+        assert resumed["commitment"] == commitment
+        result = next(s.results[hand_no] for s in tables[name] if hand_no in s.results)
+        assert result["commitment"] == commitment and not result["void"]
+        assert hashlib.sha256((result["seed"] + result["salt"]).encode()).hexdigest() == commitment
+        held.held = None
+
+
+async def test_every_hand_resumes_after_kill_9_and_after_sigterm(database_url: str, tmp_path: Path) -> None:
+    servers = [ServerProcess(database_url, tmp_path / f"server{i}.log") for i in range(3)]
+    await servers[0].start()
+    tables, coin_players = await _tables(servers[0].url, "r")
     seats = [s for group in tables.values() for s in group]
     tasks = [asyncio.create_task(s.run()) for s in seats]
-    second = ServerProcess(database_url, tmp_path / "server.log")
     try:
-        try:
-            await _until(lambda: all(any(s.held for s in group) for group in tables.values()), 90,
-                         "every table to wait on a held prompt", first)
-        except AssertionError:
-            print({name: [(s.game_over, s.errors[-2:], s.hand_no, list(s.results)) for s in g]
-                   for name, g in tables.items()})
-            raise
-        before = {}
-        for name, group in tables.items():
-            held = next(s for s in group if s.held)
-            before[name] = (held, held.held["hand_no"], held.commitments[held.held["hand_no"]])
-            assert not any(held.held["hand_no"] in s.results for s in group)  # the hand is in play
-
-        first.signal(sig)
-        code = await first.wait(15)
-        if sig == signal.SIGTERM:  # drained: every seat was told, then closed with 1001 (not 1012)
-            assert code in (0, -signal.SIGTERM), first.tail()
-            await _until(lambda: all(1001 in s.closes for s in seats), 5, "1001 closes", first)
-            assert all(s.notices and s.notices[0]["pause_seconds"] == 1 for s in seats)
-            assert all(1012 not in s.closes for s in seats)
-        for s in seats:  # play on normally after the restart
-            s.hold, s.never_win = set(), False
-            s.prompts_after_reconnect.clear()
-        second.port = first.port  # the players reconnect to the same address
-        await second.start()
-
-        for name, (held, hand_no, commitment) in before.items():
-            await _until(lambda g=tables[name], h=hand_no: any(h in s.results for s in g), 90,
-                         f"{name}: hand {hand_no} to be settled after the restart", second)
-            again = held.prompts_after_reconnect[0]
-            assert held.same_prompt(again), (name, held.held, again)  # resumed exactly where it was
-            assert again["expires_in_ms"] > 0.9 * OPTIONS_SECONDS[again["kind"]]  # with its full time again
-            resumed = [snap for snap in held.snapshots if snap["table"]["hand_no"] == hand_no][-1]
-            assert resumed["commitment"] == commitment
-            result = next(s.results[hand_no] for s in tables[name] if hand_no in s.results)
-            assert result["commitment"] == commitment and not result["void"]
-            assert hashlib.sha256((result["seed"] + result["salt"]).encode()).hexdigest() == commitment
+        # kill -9 while two tables are in a claim window, the 台炮 table is in 分牌 and practice tables
+        # wait on a discard
+        await _stop_and_resume(tables, servers[0], servers[1], signal.SIGKILL)
+        for name, group in tables.items():  # then SIGTERM in the next claim windows / discards
+            for s in group:
+                s.hold = {"turn"} if name.endswith("practice") else {"claim"}
+        await _stop_and_resume(tables, servers[1], servers[2], signal.SIGTERM)
         for s in seats:
             s.done = True
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        second.signal(signal.SIGTERM)
-        await second.wait(15)
+        servers[2].signal(signal.SIGTERM)
+        await servers[2].wait(15)
         await _check_ledger(database_url, coin_players, tables)
     finally:
         for task in tasks:
             task.cancel()
-        first.stop()
-        second.stop()
+        for server in servers:
+            server.stop()

@@ -72,6 +72,10 @@ docs/settings.md; every error code in docs/errors.md.
   a turn prompt's `hints.discard_waits` gives, for each discard that leaves the hand ready, the waits it
   would leave (show them when the tile is selected).  On practice tables created with `suggest_discard`
   the turn prompt also carries `hints.suggestion`, the normal bot's choice.
+* **Restarts**: a server that is restarting sends `server_restarting` (with the expected pause) and closes
+  the socket with 1001; a crashed one just drops it.  Reconnect (with backoff): the table resumes where it
+  was, with the same wall commitment; while its players come back the snapshot has no prompt, then every
+  open prompt is sent again with its full time.  `v` jumps forward across a restart: resync on the gap.
 * **Errors** go only to the socket that caused them; nothing changes and the table goes on.
 * **Limits**: 100 messages per 20 s per socket (close 1008), 4096 bytes per message (close 1009); a socket
   that stops reading is closed with 1013.

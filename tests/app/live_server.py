@@ -166,7 +166,7 @@ class Seat:
                     self.connects += 1
                     await self._read(ws)
                     self.closes.append(ws.close_code or 0)
-            except (OSError, websockets.WebSocketException, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError, websockets.WebSocketException) as exc:
                 code = getattr(getattr(exc, "rcvd", None), "code", None)
                 if code is not None:
                     self.closes.append(code)

@@ -72,6 +72,13 @@ class Harness:
         await seat.connect()
         return seat
 
+    async def connect_path(self, path: str, player: dict[str, Any]) -> SeatClient:
+        """Any other socket of the app (e.g. ``/ws/lobby``) for ``player``."""
+        seat = SeatClient(self.app, path, f"token={player['token']}")
+        seat.clock = self.clock
+        await seat.connect()
+        return seat
+
     async def settle_loop(self, turns: int = 50) -> None:
         """Let the event loop run queued work (timers due now, actor commands)."""
         for _ in range(turns):

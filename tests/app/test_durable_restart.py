@@ -16,7 +16,6 @@ import hashlib
 import signal
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from app.core.db import make_engine

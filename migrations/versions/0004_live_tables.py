@@ -1,7 +1,7 @@
 """Live tables and their action logs: what a restart or another process needs to resume a game.
 
-Revision ID: 0003_live_tables
-Revises: 0002
+Revision ID: 0004_live_tables
+Revises: 0003_roles_audit
 Create Date: 2026-12-01
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0003_live_tables"
-down_revision: str | None = "0002"
+revision: str = "0004_live_tables"
+down_revision: str | None = "0003_roles_audit"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

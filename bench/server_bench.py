@@ -2,6 +2,8 @@
 
     python bench/server_bench.py --tables 100 --seconds 30
     python bench/server_bench.py --tables 1000 --seconds 60 --bot-delay 1.0
+    python bench/server_bench.py --tables 200 --durable both     # the action log's cost, same run
+    python bench/server_bench.py --durable both --database-url postgresql+asyncpg://postgres@127.0.0.1/bench
 
 The server (uvicorn, uvloop) runs in this process on 127.0.0.1 with a random port; the clients run in a
 child process (the machine's second core).  Each table has one client-played seat and server bots in the
@@ -45,7 +47,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=0.0, help="client thinking time, s")
     parser.add_argument("--gc-gen2", type=int, default=100, help="gc threshold2 (Python's default: 10)")
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
-    parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file")
+    parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file "
+                        "(a Postgres database is emptied first)")
+    parser.add_argument("--durable", default="on", choices=["on", "off", "both"],
+                        help="journal every action before its events go out (both: off, then on, same run)")
     parser.add_argument("--bots", default="normal", choices=["easy", "normal", "strong"],
                         help="level of the server bots (app.bots.BotLevel)")
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
@@ -74,7 +79,8 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    bot_delay_seconds=args.bot_delay, auto_play_delay_seconds=args.bot_delay,
                                    claim_hold_seconds=args.hold, hand_pause_seconds=args.hand_pause,
                                    join_seconds=60.0, grace_seconds=0.2, rate_limit_messages=10_000,
-                                   outbox_size=4096, gc_gen2_threshold=args.gc_gen2)
+                                   outbox_size=4096, gc_gen2_threshold=args.gc_gen2,
+                                   durable=args.durable == "on")
     app = create_app(settings, table_runtime=TableRuntime(table_settings))
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws=args.ws,
                             ws_max_size=65536, ws_per_message_deflate=False, backlog=8192)
@@ -95,7 +101,7 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
     from app.models import User
 
     state = app.state.services
-    names = [f"bench{i}" for i in range(args.tables)]
+    names = [f"bench{args.durable}{i}" for i in range(args.tables)]
     async with state.sessionmaker() as session:
         await session.execute(insert(User), [
             {"username": n, "username_key": n, "password_hash": "!", "coins": 0} for n in names])
@@ -229,15 +235,38 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
         f"p99 {percentile(stats['server_latency'], 0.99):.2f} ms",
         f"server loop lag   p50 {percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms",
         f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%})",
+        f"action log        {args.durable}: {stats['journal_writes'] / elapsed:,.0f} journal writes/s",
     ]
     return "\n".join(lines)
 
 
 async def main(args: argparse.Namespace) -> int:
+    modes = ["off", "on"] if args.durable == "both" else [args.durable]
+    code = 0
+    for mode in modes:
+        args.durable = mode
+        code |= await run_once(args)
+    return code
+
+
+async def _empty_postgres(url: str) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
+    await engine.dispose()
+
+
+async def run_once(args: argparse.Namespace) -> int:
     from app.tables.outbox import Outbox
 
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+        if url.startswith("postgresql"):
+            await _empty_postgres(url)
         server, app, serve_task, port = await start_server(args, url)
         seats = await make_tables(app, args)
         parent, child = multiprocessing.get_context("spawn").Pipe()
@@ -249,9 +278,12 @@ async def main(args: argparse.Namespace) -> int:
         await asyncio.sleep(args.warmup)
         lag.clear()
         sent_before, cpu_before, wall_before = Outbox.sent_total, time.process_time(), time.monotonic()
-        app.state.table_runtime.latencies.clear()
+        runtime = app.state.table_runtime
+        writes_before = runtime.journal.writes if runtime.journal else 0
+        runtime.latencies.clear()
         stats = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
         server_msgs = Outbox.sent_total - sent_before
+        stats["journal_writes"] = (runtime.journal.writes if runtime.journal else 0) - writes_before
         stats["server_cpu"] = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
         stats["server_latency"] = [s * 1000 for s in app.state.table_runtime.latencies]
         stop.set()

@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "restart-secret-" + "x" * 40
 PASSWORD = "restart-pass-1"
 # Long prompts (60 s claims, 120 s turns): a prompt a test holds open must not time out meanwhile.
-OPTIONS = {"rounds": 1, "claim_seconds": 60, "discard_seconds": 120}
+# Four 圈: the game must outlast every stop and resume of a test.
+OPTIONS = {"rounds": 4, "claim_seconds": 60, "discard_seconds": 120}
 # Fast bots and pauses, but real rule timers (30 s turns): a held prompt must not time out during a test.
 FAST_ENV = {
     "TABLE_CLAIM_HOLD_SECONDS": "0", "TABLE_HAND_PAUSE_SECONDS": "0.1", "TABLE_BOT_DELAY_SECONDS": "0.01",

@@ -16,6 +16,7 @@ import hashlib
 import signal
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from app.core.db import make_engine
@@ -28,11 +29,12 @@ OPTIONS_SECONDS = {"claim": 60_000, "split": 120_000, "turn": 120_000}  # full p
 GRANT = 50_000
 
 
-async def _until(predicate, timeout: float, what: str, server: ServerProcess) -> None:  # noqa: ANN001
+async def _until(predicate, timeout: float, what: str, server: ServerProcess, state=None) -> None:  # noqa: ANN001
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():
         if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}; server log:\n{server.tail()}")
+            seen = state() if state else ""
+            raise AssertionError(f"timed out waiting for {what} {seen}; server log:\n{server.tail()}")
         await asyncio.sleep(0.05)
 
 
@@ -44,7 +46,7 @@ async def _tables(base: str, tag: str) -> tuple[dict[str, list[Seat]], list[dict
         players = [await register(base, f"{tag}{variant[:4]}{i}") for i in range(n)]
         coin_players += players
         split = variant == "taipao"  # ready hands that pass every win: 分牌 comes, and may prompt
-        table_id = await open_table(base, players, variant, rounds=3 if split else 1)
+        table_id = await open_table(base, players, variant)
         tables[f"{variant}-coin"] = [
             Seat([base], table_id, p["token"], never_win=split, smart=split, hold={HOLD[variant]})
             for p in players]
@@ -79,8 +81,9 @@ async def _stop_and_resume(tables: dict[str, list[Seat]], old: ServerProcess, ne
     """Wait until every table waits on a held prompt, stop ``old`` with ``sig``, start ``new`` on the same
     database and address, and check that every table resumes that very prompt and settles its hand."""
     seats = [s for group in tables.values() for s in group]
-    await _until(lambda: all(any(s.held for s in group) for group in tables.values()), 120,
-                 "every table to wait on a held prompt", old)
+    await _until(lambda: all(any(s.held for s in group) for group in tables.values()), 150,
+                 "every table to wait on a held prompt", old,
+                 lambda: {n: [(s.hand_no, len(s.results), s.game_over) for s in g] for n, g in tables.items()})
     before = {}
     for name, group in tables.items():
         held = next(s for s in group if s.held)
@@ -116,6 +119,7 @@ async def _stop_and_resume(tables: dict[str, list[Seat]], old: ServerProcess, ne
         held.held = None
 
 
+@pytest.mark.timeout(900)  # three server starts on a machine shared with other test runs
 async def test_every_hand_resumes_after_kill_9_and_after_sigterm(database_url: str, tmp_path: Path) -> None:
     servers = [ServerProcess(database_url, tmp_path / f"server{i}.log") for i in range(3)]
     await servers[0].start()

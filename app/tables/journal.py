@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.core.db import WRITE
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import LiveTable, TableAction
@@ -91,8 +92,11 @@ class TableJournal:
 
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
-        async with self.lock, self.engine.begin() as conn:
-            yield conn
+        """One write transaction (on SQLite BEGIN IMMEDIATE, see ``app.core.db.begin_write``)."""
+        async with self.lock, self.engine.connect() as conn:
+            conn = await conn.execution_options(**{WRITE: True})
+            async with conn.begin():
+                yield conn
         self.writes += 1
 
     @staticmethod

@@ -35,7 +35,7 @@ OPTIONS = {"rounds": 4, "claim_seconds": 60, "discard_seconds": 120}
 # Fast bots and pauses, but real rule timers (30 s turns): a held prompt must not time out during a test.
 FAST_ENV = {
     "TABLE_CLAIM_HOLD_SECONDS": "0", "TABLE_HAND_PAUSE_SECONDS": "0.1", "TABLE_BOT_DELAY_SECONDS": "0.01",
-    "TABLE_AUTO_PLAY_DELAY_SECONDS": "0.05", "TABLE_JOIN_SECONDS": "20", "TABLE_RESUME_JOIN_SECONDS": "20",
+    "TABLE_AUTO_PLAY_DELAY_SECONDS": "0.05", "TABLE_JOIN_SECONDS": "60", "TABLE_RESUME_JOIN_SECONDS": "60",
     "TABLE_GRACE_SECONDS": "0.2", "TABLE_RATE_LIMIT_MESSAGES": "100000", "TABLE_FREEZE_GC": "false",
     "SHUTDOWN_SECONDS": "8", "RESTART_PAUSE_SECONDS": "1",
     "REGISTER_PER_IP": "1000", "LOGIN_PER_IP": "1000",  # every test player registers from 127.0.0.1

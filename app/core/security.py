@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
@@ -17,14 +20,27 @@ _TOKEN_SALT = "mahjong.access-token"
 
 # argon2 is deliberately slow and CPU-bound: it runs in its own small pool of threads, so a burst of logins
 # queues there instead of taking every core from the event loop (Settings.password_hash_workers).
-_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
+HASH_NICENESS = 10  # argon2 threads yield the CPU to the event loop (and to the tables) when both want it
+
+
+def _lower_priority() -> None:
+    # Linux gives each thread its own nice value, and the threads libargon2 starts for its lanes inherit it.
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_NICENESS)
+
+
+def _new_pool(workers: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2", initializer=_lower_priority)
+
+
+_pool = _new_pool(1)
 
 
 def set_hash_workers(workers: int) -> None:
     """Size the argon2 pool (at startup, from ``Settings.password_hash_workers``)."""
     global _pool
     if _pool._max_workers != workers:
-        old, _pool = _pool, ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2")
+        old, _pool = _pool, _new_pool(workers)
         old.shutdown(wait=False)
 
 

@@ -2,6 +2,7 @@
 
     python -m app                  serve on HOST:PORT (default 127.0.0.1:8000), migrating first
     python -m app migrate          apply database migrations and exit
+    python -m app tournament create|list|show|start|cancel|report ...   (app.tournaments.cli)
     python -m app make-admin NAME [--reason TEXT]
                                    make an existing account an admin (audited; the only way to the first admin)
 """
@@ -16,6 +17,7 @@ from app.core.config import get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.services.accounts import get_user_by_username
 from app.services.roles import Role, set_role
+from app.tournaments import cli as tournament_cli
 
 
 async def _migrate() -> None:
@@ -51,11 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     make_admin = commands.add_parser("make-admin", help="make an existing account an admin")
     make_admin.add_argument("name")
     make_admin.add_argument("--reason", default="python -m app make-admin", help="recorded in the audit log")
+    tournament_cli.add_parser(commands)
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
         asyncio.run(_migrate())
         return 0
+    if args.command == "tournament":
+        return tournament_cli.main(args)
     if args.command == "make-admin":
         return asyncio.run(_make_admin(args.name, args.reason))
 

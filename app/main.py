@@ -18,7 +18,9 @@ from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.state import AppState
 from app.tables.registry import TableRegistry
+from app.tables.runtime import TableRuntime as ActorRuntime
 from app.tables.runtime import default_table_runtime  # [tables] the table actors
+from app.tournaments.director import running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
 from app.ws import table_socket  # [tables] the table WebSocket
@@ -62,6 +64,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             async with contextlib.AsyncExitStack() as stack:
                 if table_runtime is not None:
                     await stack.enter_async_context(table_runtime(state))
+                # After the tables (it hooks their game-over) and stopped before them.
+                runtime = table_runtime if isinstance(table_runtime, ActorRuntime) else None
+                app.state.tournaments = await stack.enter_async_context(running_director(state, runtime))
                 yield
         finally:
             await broker.stop()

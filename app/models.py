@@ -17,8 +17,10 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    UniqueConstraint,
     false,
     func,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -204,3 +206,71 @@ class TableAction(Base):
     hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Tournament(Base):
+    """A coin-room tournament (比賽, RULES.md §7); its state lives here and survives restarts.
+
+    ``pool_user_id`` is the tournament's own system account: fees, the guarantee and prizes move through it
+    as ordinary ledger entries (app.tournaments.service).
+    """
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_state", "state"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    room: Mapped[str] = mapped_column(String(16))
+    variant: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # the tables' options; "rounds" = 圈 per game
+    hands_per_round: Mapped[int | None] = mapped_column(Integer)  # None: a whole game per round
+    rounds: Mapped[int] = mapped_column(Integer)
+    entry_fee: Mapped[int] = mapped_column(BigInteger)
+    player_limit: Mapped[int] = mapped_column(Integer)
+    prize_split: Mapped[list[Any]] = mapped_column(JSON)  # whole percentages per place, summing to 100
+    guarantee: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    opens_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    state: Mapped[str] = mapped_column(String(16))
+    current_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    pool_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentEntry(Base):
+    """One player's registration and running total of tournament points."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id", name="uq_tournament_entries_player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    registrations: Mapped[int] = mapped_column(Integer, default=1, server_default="1")  # fee key suffix
+    points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    place: Mapped[int | None] = mapped_column(Integer)
+    prize: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class TournamentGame(Base):
+    """One table of one round: who sits where (None = a house bot) and, once over, the points scored."""
+
+    __tablename__ = "tournament_games"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "round", "table_no", name="uq_tournament_games_table"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    table_no: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    table_id: Mapped[str | None] = mapped_column(String(64))  # the live table in the registry
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    points: Mapped[list[Any] | None] = mapped_column(JSON)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.schemas import AdminUserOut, LedgerEntryOut, TableOut
-from app.services.roles import Role
 
 REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
 
@@ -25,7 +24,7 @@ class FreezeIn(BaseModel):
 
 
 class RoleIn(BaseModel):
-    role: Role
+    role: Literal["player", "operator", "admin"]
     reason: str = REASON
 
 

@@ -73,6 +73,11 @@ class Settings(BaseSettings):
     # Sockets (item 7): per account and per IP, lobby and table sockets together.
     sockets_per_user: int = Field(default=8, ge=1, description="open WebSockets per account")
     sockets_per_ip: int = Field(default=64, ge=1, description="open WebSockets per IP")
+    # The tournament director (app.tournaments.director): looks for due steps (open registration, start,
+    # resume a running tournament's tables after a restart).
+    tournament_director: bool = Field(default=True, description="run the tournament director in this process")
+    tournament_tick_seconds: float = Field(default=5.0, gt=0, le=3600,
+                                           description="how often the tournament director looks for due steps")
 
     @field_validator("redis_url", mode="before")
     @classmethod

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.core.config import PROJECT_ROOT
-from app.docgen import errors, options, settings
+from app.docgen import errors, options, settings, tournaments
 from app.ws import docs as protocol_docs
 
 DOCS = PROJECT_ROOT / "docs"
@@ -22,6 +22,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "errors.md": errors.render,
     "options.md": options.render,
     "settings.md": settings.render,
+    "tournaments.md": tournaments.render,
 }
 
 

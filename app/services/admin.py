@@ -28,7 +28,7 @@ async def find_players(
     session: AsyncSession, *, prefix: str | None = None, user_id: int | None = None, limit: int = FIND_MAX
 ) -> list[User]:
     """Accounts whose name starts with ``prefix`` (NFKC, case-insensitive) and/or with this id, by name."""
-    query = select(User)
+    query = select(User).where(User.role != "system")  # the house and prize pools are not players
     if user_id is not None:
         query = query.where(User.id == user_id)
     if prefix:

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "not_found", 404, "no such resource (e.g. an unknown URL)"
     USER_NOT_FOUND = "user_not_found", 404, "no such account", ("user_id", "username")
     TABLE_NOT_FOUND = "table_not_found", 404, "no such table (it may have closed)", ("table_id",)
+    TOURNAMENT_NOT_FOUND = "tournament_not_found", 404, "no such tournament", ("tournament_id",)
     HAND_NOT_FOUND = "hand_not_found", 404, "no such hand record", ("hand_id",)
     METHOD_NOT_ALLOWED = "method_not_allowed", 405, "this URL does not take that HTTP method"
     # -- 409: the request clashes with the current state -----------------------------------------------
@@ -73,6 +74,10 @@ class ErrorCode(StrEnum):
         "hand_id", "user_id", "balance", "delta")
     TABLE_PLAYING = "table_playing", 409, "the table is playing; close it with force only if it is stuck", (
         "table_id",)
+    TOURNAMENT_CLOSED = "tournament_closed", 409, "the tournament is not taking (or releasing) players now", (
+        "tournament_id", "state")
+    TOURNAMENT_FULL = "tournament_full", 409, "every place of the tournament is taken", ("tournament_id",)
+    HOUSE_SHORT = "house_short", 409, "the house account holds less than the guarantee", ("needed", "have")
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused", 409, (
         "this idempotency key was used for a different request")
     # -- 422: bad input --------------------------------------------------------------------------------

@@ -22,9 +22,12 @@ class Role(StrEnum):
     PLAYER = "player"
     OPERATOR = "operator"
     ADMIN = "admin"
+    # Not a person: the house and each tournament's prize pool (app.tournaments.service); never granted.
+    SYSTEM = "system"
 
 
-_RANK = {Role.PLAYER: 0, Role.OPERATOR: 1, Role.ADMIN: 2}
+GRANTABLE = (Role.PLAYER, Role.OPERATOR, Role.ADMIN)
+_RANK = {Role.SYSTEM: -1, Role.PLAYER: 0, Role.OPERATOR: 1, Role.ADMIN: 2}
 
 
 def has_role(user: User, role: Role) -> bool:
@@ -42,6 +45,10 @@ async def set_role(
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
     user = (await lock_users(session, [user_id]))[user_id]
+    if role not in GRANTABLE or user.role == Role.SYSTEM:
+        await session.rollback()
+        raise InvalidInput("system accounts neither get nor give roles", field="role", reason="choices",
+                           choices=[r.value for r in GRANTABLE])
     if actor_id == user_id and role != Role.ADMIN:
         await session.rollback()
         raise Conflict("an admin cannot take away their own admin role", ErrorCode.OWN_ADMIN_ROLE)

@@ -74,6 +74,8 @@ class ActorServices:
     settings: TableSettings
     bots: Callable[[], TableBots] = TableBots
     on_exit: Callable[[TableActor], Awaitable[None] | None] | None = None
+    # After game_over: (table, points per seat, hands played, reason).  Tournament tables report here.
+    on_game_over: Callable[[TableInfo, list[int], int, str], Awaitable[None]] | None = None
     # seconds from a socket reading an action to its results being queued for every seat (recent ones)
     latencies: deque[float] | None = None
     journal: TableJournal | None = None

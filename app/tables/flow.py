@@ -330,7 +330,7 @@ class HandFlow:
         stood_up = await self._unseat_broke(settlement)
         if stood_up:
             await self.game_over("player_left", stood_up)
-        elif self.match.finished:
+        elif self.match.finished or (self.info.hands_limit and self.match.hands_played >= self.info.hands_limit):
             await self.game_over("rounds_complete")
         elif not self.closed:
             self.timer(self.settings.hand_pause_seconds, Tick("next_hand", self.hand_no))
@@ -380,6 +380,11 @@ class HandFlow:
         self._close_prompts()
         self._close_links(1000, "the game is over")
         await self._release_table(stood_up)
+        if self.services.on_game_over is not None:
+            try:
+                await self.services.on_game_over(self.info, list(self.points), self.match.hands_played, reason)
+            except Exception:
+                log.exception("table %s: the game-over hook failed", self.id)
 
     async def _release_table(self: TableActor, stood_up: list[int]) -> None:
         """At game over the table closes: every seat is released and the lobby hears ``table_removed``, so

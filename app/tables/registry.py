@@ -61,6 +61,10 @@ class TableInfo:
     suggest_discard: bool = False  # practice tables: prompts carry the normal bot's discard as a hint
     bot_speed: str = "normal"  # practice tables: app.tables.settings.BOT_SPEEDS
     seat_names: list[str | None] = field(default_factory=list)  # usernames, for the lobby
+    # Tournament tables (app.tournaments): the game row they play, and how many hands a game lasts (None:
+    # the options' 圈).  They move no coins: tournament points only.
+    tournament_game_id: int | None = None
+    hands_limit: int | None = None
     version: int = 0  # bumped on every change, so clients can drop stale lobby events
 
     @property
@@ -159,6 +163,29 @@ class TableRegistry:
         table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
         table.bots = list(range(1, len(table.seats)))
         self._place(table, 0, user_id, username)
+        return await self._start_if_full(table)
+
+    async def create_tournament_table(
+        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str] | None],
+        game_id: int, hands_limit: int | None,
+    ) -> TableInfo:
+        """A tournament table (app.tournaments.director): the players seated by the tournament, house bots
+        in the None seats, starting at once.  A player still at a waiting table is stood up there first."""
+        for entry in seats:
+            other = self._tables.get(self._seated.get(entry[0], "")) if entry else None
+            if entry and other is not None and other.status != TableStatus.PLAYING:
+                self._unplace(other, other.seats.index(entry[0]))
+                if not other.players:
+                    await self.remove(other.id)
+                else:
+                    await self._changed(other, "table_updated")
+        table = self._new(room=room, variant=variant, options=options, practice=False)
+        table.tournament_game_id, table.hands_limit = game_id, hands_limit
+        table.bots = [seat for seat, entry in enumerate(seats) if entry is None]
+        for seat, entry in enumerate(seats):
+            if entry is not None:
+                self._place(table, seat, *entry)
+        await self._changed(table, "table_created")
         return await self._start_if_full(table)
 
     async def sit(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:

@@ -17,7 +17,7 @@ import gc
 import logging
 import random
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.bots import TableBots
 from app.state import AppState
@@ -48,6 +48,8 @@ class TableRuntime:
         self.journal: TableJournal | None = None
         self.draining = False
         self._reloads: set[asyncio.Task[None]] = set()
+        # Told when a table's game ends (the tournament director sets it).
+        self.on_game_over: Callable[[TableInfo, list[int], int, str], Awaitable[None]] | None = None
 
     @contextlib.asynccontextmanager
     async def __call__(self, state: AppState) -> AsyncIterator[None]:
@@ -73,7 +75,8 @@ class TableRuntime:
         assert self.state is not None and self.settler is not None
         return ActorServices(registry=self.state.registry, settle=self.settler, clock=self.clock,
                              settings=self.settings, bots=self.bots, on_exit=self._exited,
-                             latencies=self.latencies, journal=self.journal, on_lost=self._reload_later)
+                             latencies=self.latencies, journal=self.journal, on_lost=self._reload_later,
+                             on_game_over=self._game_over)
 
     async def start_table(self, info: TableInfo) -> None:
         old = self.actors.get(info.id)
@@ -148,6 +151,10 @@ class TableRuntime:
         actor = self.actors.pop(info.id, None)
         if actor is not None:
             actor.post(Stop())
+
+    async def _game_over(self, info: TableInfo, points: list[int], hands: int, reason: str) -> None:
+        if self.on_game_over is not None:
+            await self.on_game_over(info, points, hands, reason)
 
     def _exited(self, actor: TableActor) -> None:
         if self.actors.get(actor.id) is actor:

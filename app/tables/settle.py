@@ -69,7 +69,7 @@ class DatabaseSettler:
                     return await settle_hand(
                         session, hand_key=hand_key, room=ROOMS[info.room] if info.room else None,
                         seats=seats, payments=hand.result.score.payments, variant=info.variant.value,
-                        record=record, winners=hand.result.winners, practice=info.practice,
+                        record=record, winners=hand.result.winners, practice=info.practice or info.tournament_game_id is not None,
                     )
             except Exception:
                 log.exception("table %s: settling hand %s failed (attempt %d/%d)",

@@ -67,6 +67,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         database_url=database_url,
         redis_url=None,
         welcome_grant=50_000,
+        tournament_director=False,  # tests step the director themselves (app.state.tournaments)
         web_dir=tmp_path / "no-web",
         # One client address registers every test's players; tests of the throttles set their own.
         register_per_ip=10_000,

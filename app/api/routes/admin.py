@@ -97,7 +97,7 @@ async def freeze_user(
 @router.post("/users/{user_id}/role")
 async def set_role(admin_user: AdminUser, session: SessionDep, user_id: int, body: RoleIn) -> AdminUserOut:
     """Grant or revoke a role (player / operator / admin); audited."""
-    user = await roles.set_role(session, user_id=user_id, role=body.role, actor_id=admin_user.id,
+    user = await roles.set_role(session, user_id=user_id, role=roles.Role(body.role), actor_id=admin_user.id,
                                 reason=body.reason)
     return AdminUserOut.of(user)
 

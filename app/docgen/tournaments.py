@@ -1,0 +1,94 @@
+"""docs/tournaments.md: how tournaments run, with the limits table from ``app.tournaments.service.LIMITS``."""
+
+from __future__ import annotations
+
+from app.tournaments.service import LIMITS, NAME_MAX
+
+_BODY = """\
+# Tournaments (比賽)
+
+{note}
+
+RULES.md §7: an operator creates a tournament in one coin room for one variant; players register (the fee goes
+into the prize pool through the ledger), are seated, play for tournament points, and the pool is paid out as
+prizes exactly once. A cancelled tournament refunds every fee exactly once.
+
+## Life
+
+`scheduled` → `registering` → `running` → `finished`, or `cancelled` from any state before `finished`. The state
+is a database row (`tournaments`), so it survives a restart.
+
+* **Creating** (operators: `POST /api/operator/tournaments`, or `python -m app tournament create`): name, room,
+  variant, `starts_at`, optional `opens_at` (default: registration opens at once), `entry_fee`, `player_limit`,
+  `rounds`, `hands_per_round` (omit it to play a whole game of the table option `rounds` 圈 per round),
+  `prize_split` (whole percentages per place, summing to 100), optional `guarantee` and table `options`.
+* **Registering** (`POST /api/tournaments/{{id}}/register`, `DELETE` to leave before the start): the player must
+  hold the room's entry coins (and the fee) and not be frozen. Registering again changes nothing. Leaving refunds.
+* **Starting**: when `starts_at` passes (the director ticks every `TOURNAMENT_TICK_SECONDS`), or at once with
+  `POST /api/operator/tournaments/{{id}}/start` / `python -m app tournament start ID`. Fewer than two players: the
+  tournament is cancelled and refunded instead.
+* **Seating**: round 1 at random; each later round by the standings, best first, so the top players sit together.
+* **A number of players that does not divide by the table size**: `player_limit` must be a multiple of the table
+  size (refused at creation otherwise). A short field is filled with **house bots** in the last table; a bot plays
+  for no prize and is not in the standings.
+* **Playing**: each table is a normal table actor; tournament tables move no coins and no 積分 (their hands are
+  recorded like practice hands, `practice: true`); the hands' points are the tournament points. A table ends
+  after `hands_per_round` hands (or its 圈); the director records its points, and when every table of the round
+  is done it seats the next round or finishes.
+* **Standings**: `GET /api/tournaments/{{id}}` and, live, `{{"type": "tournament_updated", "tournament": …}}` on every
+  lobby WebSocket.
+* **Restart**: a running tournament's current-round tables that are not live are launched again on the next
+  tick; a game cut short by the restart is replayed from its start (only finished games count).
+
+## Money
+
+Every movement is a pair of ledger entries (a debit and a credit) with an idempotency key, between the player
+and the tournament's own **pool account** (a system account `pool#ID`; nobody can log in as it):
+
+| movement | key | reason |
+|---|---|---|
+| fee in | `tourney:{{t}}:fee:{{user}}:{{n}}` (n-th registration) | `tournament_fee` |
+| refund (leaving, or cancel) | `tourney:{{t}}:refund:{{user}}:{{n}}` | `tournament_refund` |
+| guarantee (house → pool at creation) | `tourney:{{t}}:guarantee` | `tournament_guarantee` |
+| guarantee back to the house (cancel) | `tourney:{{t}}:guarantee:return` | `tournament_guarantee` |
+| prize | `tourney:{{t}}:prize:{{place}}` (one per place) | `tournament_prize` |
+
+* **Prizes**: each place gets the floor of its percentage of the pool; the coins the floors leave go to first
+  place. Tied players share the amounts of the places they occupy evenly; coins that do not divide go one each to
+  the earlier-registered of them (the higher place). If fewer players finish than places are paid, the unpaid
+  places' coins go to the winner.
+* **Exactly once**: paying, cancelling and every state change lock the pool account first and check the state,
+  so a retry or a second process does nothing (`tests/app/test_tournaments.py` retries concurrently on Postgres).
+* **The guarantee** comes from the house account (`house#`), which an admin funds with an ordinary adjustment;
+  creating a tournament whose guarantee the house cannot cover is refused (409 `house_short`).
+* After `finished` or `cancelled` the pool holds 0: fees + guarantee = prizes + refunds
+  (`GET /api/operator/tournaments/{{id}}/report`, `python -m app tournament report ID`, field `balanced`).
+
+## Limits
+
+| field | minimum | maximum |
+|---|---|---|
+{limits}
+| `name` | 1 character | {name_max} characters |
+
+`places_paid` is the length of `prize_split` (and at most `player_limit`).
+
+## Command line
+
+```
+python -m app tournament create --name N --room beginner --variant taiwan --starts-at 2027-01-01T12:00:00+00:00 \\
+    --fee 1000 --players 8 --rounds 2 --hands 4 --split 50,30,20 [--guarantee 0] [--opens-at …] [--option rounds=1]
+python -m app tournament list [--state running]
+python -m app tournament show|start|report ID
+python -m app tournament cancel ID --reason TEXT
+```
+Each prints JSON; errors print `{{"error", "code"}}` and exit 1. Acts from the command line are audited with no actor.
+"""
+
+
+def render() -> str:
+    from app.docgen import GENERATED_NOTE
+
+    rows = "\n".join(f"| `{name}` | {low:,} | {high:,} |" for name, (low, high) in LIMITS.items())
+    note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.service.LIMITS`")
+    return _BODY.format(note=note, limits=rows, name_max=NAME_MAX)

@@ -1,0 +1,92 @@
+"""Bodies of the tournament endpoints (app/api/routes/tournaments.py); limits from app.tournaments.service."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.game.rooms import RoomKey
+from app.game.variants import Variant
+from app.tournaments.service import LIMITS, NAME_MAX, TournamentSpec
+
+
+def _range(name: str) -> dict[str, int]:
+    low, high = LIMITS[name]
+    return {"ge": low, "le": high}
+
+
+class TournamentIn(BaseModel):
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    room: RoomKey
+    variant: Variant
+    starts_at: datetime = Field(description="when play starts (registration closes)")
+    opens_at: datetime | None = Field(default=None, description="registration opens; null = at once")
+    entry_fee: int = Field(strict=True, **_range("entry_fee"), description="coins, into the prize pool")
+    player_limit: int = Field(strict=True, **_range("player_limit"),
+                              description="a multiple of the variant's table size")
+    rounds: int = Field(strict=True, **_range("rounds"))
+    hands_per_round: int | None = Field(default=None, strict=True, **_range("hands_per_round"),
+                                        description="null: each round is a whole game of options.rounds 圈")
+    prize_split: list[int] = Field(min_length=LIMITS["places_paid"][0], max_length=LIMITS["places_paid"][1],
+                                   description="whole percentages of the pool per place, summing to 100")
+    guarantee: int = Field(default=0, strict=True, **_range("guarantee"),
+                           description="coins the house adds to the pool (from the house account)")
+    options: dict[str, Any] = Field(default_factory=dict, description="the tables' options (GET /api/variants)")
+
+    def spec(self) -> TournamentSpec:
+        return TournamentSpec(**self.model_dump())
+
+
+class CancelIn(BaseModel):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class StandingOut(BaseModel):
+    user_id: int
+    username: str
+    points: int
+    place: int | None
+    prize: int
+
+
+class TournamentTableOut(BaseModel):
+    round: int
+    table_no: int
+    table_id: str | None
+    seats: list[int | None] = Field(description="user ids; null = a house bot (plays for no prize)")
+    finished: bool
+    points: list[int] | None
+    hands_played: int
+
+
+class TournamentOut(BaseModel):
+    id: int
+    name: str
+    room: str
+    variant: str
+    state: str = Field(description="scheduled, registering, running, finished or cancelled")
+    entry_fee: int
+    player_limit: int
+    rounds: int
+    hands_per_round: int | None
+    prize_split: list[int]
+    guarantee: int
+    starts_at: str | None
+    current_round: int
+    registered: int
+    pool: int
+    standings: list[StandingOut]
+    tables: list[TournamentTableOut]
+
+
+class TournamentReportOut(BaseModel):
+    id: int
+    state: str
+    pool: int
+    fees_in: int
+    refunds_out: int
+    guarantee_net: int
+    prizes_out: int
+    balanced: bool = Field(description="every coin that entered the pool left it or is still in it")

@@ -1,0 +1,511 @@
+"""Tournaments in the database (比賽): create, register, start, record a table's game, pay out, cancel.
+
+State machine: scheduled → registering → running → finished, or → cancelled from any state before
+finished.  Each transition is one transaction that locks the tournament's pool account first, so two
+processes (or a retried request) can never apply one twice.  Money moves only through the ledger:
+
+* registering: fee player → pool (``tourney:{t}:fee:{user}:{n}``, n = the account's n-th registration);
+* unregistering (before the start): the same back (``tourney:{t}:refund:{user}:{n}``);
+* a guarantee: house → pool at creation (``tourney:{t}:guarantee``), back to the house on cancel;
+* prizes at the end: pool → player (``tourney:{t}:prize:{place}``, one key per place), exactly once;
+* cancelling: every active fee refunded (``…:refund:…``), exactly once.
+
+After finishing or cancelling, the pool account holds 0: pool + payouts + refunds balance.
+House bots (None seats) fill tables when the registrations do not divide by the table size; they play for
+no prize and are not in the standings (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.game.rooms import ROOMS, RoomKey
+from app.game.variants import VARIANTS, OptionError, Variant, validate_options
+from app.models import LedgerEntry, Tournament, TournamentEntry, TournamentGame, User
+from app.services import audit
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
+from app.services.ledger import lock_users, post_entry
+from app.services.roles import Role
+from app.tournaments.prizes import award, place_amounts, seat_round
+
+# Every limit of a tournament, declared once (docs/tournaments.md is written from these).
+LIMITS = {
+    "player_limit": (2, 256),
+    "rounds": (1, 10),
+    "hands_per_round": (1, 64),
+    "entry_fee": (0, 10**9),
+    "guarantee": (0, 10**10),
+    "places_paid": (1, 32),
+}
+NAME_MAX = 60
+HOUSE_NAME = "house#"
+FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
+
+
+class TournamentState(StrEnum):
+    SCHEDULED = "scheduled"
+    REGISTERING = "registering"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+OPEN = (TournamentState.SCHEDULED, TournamentState.REGISTERING)
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    """What an operator sets when creating a tournament (RULES.md §7)."""
+
+    name: str
+    room: RoomKey
+    variant: Variant
+    starts_at: datetime
+    entry_fee: int
+    player_limit: int
+    rounds: int
+    prize_split: list[int]
+    options: dict[str, Any]
+    hands_per_round: int | None = None  # None: each round is a whole game of options["rounds"] 圈
+    guarantee: int = 0
+    opens_at: datetime | None = None  # None: registration opens at once
+
+    def __post_init__(self) -> None:
+        # Plain strings from the command line become the enums (ValueError → the CLI's message).
+        object.__setattr__(self, "room", RoomKey(self.room))
+        object.__setattr__(self, "variant", Variant(self.variant))
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _check_range(name: str, value: int) -> None:
+    low, high = LIMITS[name]
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidInput(f"{name} must be an integer from {low} to {high}", field=name, reason="range",
+                           minimum=low, maximum=high)
+
+
+def validate(spec: TournamentSpec) -> dict[str, Any]:
+    """Check a spec; returns the full table options.  Raises InvalidInput naming the field."""
+    if not spec.name.strip() or len(spec.name) > NAME_MAX:
+        raise InvalidInput(f"name must be 1-{NAME_MAX} characters", field="name", reason="length")
+    for field in ("player_limit", "rounds", "entry_fee", "guarantee"):
+        _check_range(field, getattr(spec, field))
+    if spec.hands_per_round is not None:
+        _check_range("hands_per_round", spec.hands_per_round)
+    seats = VARIANTS[spec.variant].seats
+    if spec.player_limit % seats:
+        # Refused at creation: a full field must fill whole tables (house bots cover only a short field).
+        raise InvalidInput(f"player_limit must be a multiple of the table size {seats}", field="player_limit",
+                           reason="multiple", multiple_of=seats)
+    _check_range("places_paid", len(spec.prize_split))
+    if len(spec.prize_split) > spec.player_limit or sum(spec.prize_split) != 100 or any(
+            type(p) is not int or p <= 0 for p in spec.prize_split):
+        raise InvalidInput("prize_split must be positive whole percentages summing to 100, at most one per "
+                           "player", field="prize_split", reason="split")
+    try:
+        return validate_options(spec.variant, spec.options)
+    except OptionError as exc:
+        raise InvalidInput(str(exc), field="options", reason="option") from None
+
+
+async def house_account(session: AsyncSession) -> User:
+    """The house's account (funds guarantees; an admin tops it up with an adjustment).  Created on first use."""
+    return await _system_account(session, HOUSE_NAME)
+
+
+async def _system_account(session: AsyncSession, name: str) -> User:
+    user = await session.scalar(select(User).where(User.username_key == name))
+    if user is None:
+        # '#' is not allowed in player names, so nobody can register or log in as one of these.
+        user = User(username=name, username_key=name, password_hash="!", coins=0, rank_points=0,
+                    role=Role.SYSTEM.value)
+        session.add(user)
+        await session.flush()
+    return user
+
+
+async def get(session: AsyncSession, tournament_id: int) -> Tournament:
+    tournament = await session.get(Tournament, tournament_id, populate_existing=True)
+    if tournament is None:
+        raise NotFound("no such tournament", ErrorCode.TOURNAMENT_NOT_FOUND, tournament_id=tournament_id)
+    return tournament
+
+
+async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int | None) -> Tournament:
+    """A new tournament with its own pool account; the guarantee moves from the house into the pool."""
+    options = validate(spec)
+    opens_now = spec.opens_at is None or _aware(spec.opens_at) <= now()
+    house = await house_account(session)
+    tournament = Tournament(
+        name=spec.name.strip(), room=spec.room.value, variant=spec.variant.value, options=options,
+        hands_per_round=spec.hands_per_round, rounds=spec.rounds, entry_fee=spec.entry_fee,
+        player_limit=spec.player_limit, prize_split=list(spec.prize_split), guarantee=spec.guarantee,
+        starts_at=_aware(spec.starts_at), opens_at=_aware(spec.opens_at) if spec.opens_at else None,
+        state=(TournamentState.REGISTERING if opens_now else TournamentState.SCHEDULED).value,
+        created_by=actor_id,
+    )
+    session.add(tournament)
+    await session.flush()
+    pool = await _system_account(session, f"pool#{tournament.id}")
+    tournament.pool_user_id = pool.id
+    if spec.guarantee:
+        accounts = await lock_users(session, [house.id, pool.id])
+        if accounts[house.id].coins < spec.guarantee:
+            have = accounts[house.id].coins
+            await session.rollback()
+            raise Conflict(f"the house holds {have} coins, less than the guarantee {spec.guarantee}",
+                           ErrorCode.HOUSE_SHORT, needed=spec.guarantee, have=have)
+        _move(session, accounts[house.id], accounts[pool.id], spec.guarantee, GUARANTEE,
+              f"tourney:{tournament.id}:guarantee", f"guarantee of tournament {tournament.id}")
+    audit.record(session, actor_id=actor_id, action="tournament.create", target_type="tournament",
+                 target_id=tournament.id, after=summary(tournament))
+    await session.commit()
+    return tournament
+
+
+def _move(session: AsyncSession, payer: User, payee: User, coins: int, reason: str, key: str, note: str,
+          actor_id: int | None = None) -> None:
+    """One transfer = a debit and a credit entry (``key`` and ``key:in``), so it sums to zero."""
+    post_entry(session, payer, asset="coins", delta=-coins, reason=reason, idempotency_key=key,
+               actor_id=actor_id, note=note)
+    post_entry(session, payee, asset="coins", delta=coins, reason=reason, idempotency_key=f"{key}:in",
+               actor_id=actor_id, note=note)
+
+
+def summary(t: Tournament) -> dict[str, Any]:
+    return {
+        "id": t.id, "name": t.name, "room": t.room, "variant": t.variant, "state": t.state,
+        "entry_fee": t.entry_fee, "player_limit": t.player_limit, "rounds": t.rounds,
+        "hands_per_round": t.hands_per_round, "prize_split": t.prize_split, "guarantee": t.guarantee,
+        "starts_at": t.starts_at.isoformat() if t.starts_at else None, "current_round": t.current_round,
+    }
+
+
+async def _locked(session: AsyncSession, tournament_id: int, *others: int) -> tuple[Tournament, dict[int, User]]:
+    """The tournament, fresh, with its pool account (and ``others``) locked: the serialisation point."""
+    tournament = await get(session, tournament_id)
+    users = await lock_users(session, [tournament.pool_user_id, *others])
+    await session.refresh(tournament)
+    return tournament, users
+
+
+async def entries(session: AsyncSession, tournament_id: int, *, active: bool = True) -> list[TournamentEntry]:
+    query = select(TournamentEntry).where(TournamentEntry.tournament_id == tournament_id)
+    if active:
+        query = query.where(TournamentEntry.active.is_(True))
+    return list(await session.scalars(query.order_by(TournamentEntry.id).execution_options(populate_existing=True)))
+
+
+async def register(session: AsyncSession, tournament_id: int, *, user_id: int) -> TournamentEntry:
+    """Take the fee into the pool and enter the player.  Registering again changes nothing.
+
+    Raises Conflict (not open, full, too few coins), Forbidden (frozen).
+    """
+    tournament, users = await _locked(session, tournament_id, user_id)
+    player, pool = users[user_id], users[tournament.pool_user_id]
+    entry = await session.scalar(select(TournamentEntry).where(
+        TournamentEntry.tournament_id == tournament_id, TournamentEntry.user_id == user_id))
+    if entry is not None and entry.active:
+        await session.commit()
+        return entry
+    problem = _registration_problem(tournament, player, len(await entries(session, tournament_id)))
+    if problem is not None:
+        await session.rollback()
+        raise problem
+    if entry is None:
+        entry = TournamentEntry(tournament_id=tournament_id, user_id=user_id, registrations=0, active=False)
+        session.add(entry)
+    entry.registrations += 1
+    entry.active = True
+    if tournament.entry_fee:
+        _move(session, player, pool, tournament.entry_fee, FEE,
+              f"tourney:{tournament_id}:fee:{user_id}:{entry.registrations}",
+              f"entry fee of tournament {tournament_id}")
+    await session.commit()
+    return entry
+
+
+def _registration_problem(tournament: Tournament, player: User, registered: int) -> Exception | None:
+    if tournament.state != TournamentState.REGISTERING:
+        return Conflict("this tournament is not taking registrations", ErrorCode.TOURNAMENT_CLOSED,
+                        tournament_id=tournament.id, state=tournament.state)
+    if player.frozen:
+        return Forbidden("this account is frozen", ErrorCode.ACCOUNT_FROZEN)
+    if player.role == Role.SYSTEM:
+        return Forbidden("system accounts do not play", ErrorCode.FORBIDDEN)
+    if registered >= tournament.player_limit:
+        return Conflict("this tournament is full", ErrorCode.TOURNAMENT_FULL, tournament_id=tournament.id)
+    room = ROOMS[RoomKey(tournament.room)]
+    needed = max(room.entry_coins, tournament.entry_fee)
+    if player.coins < needed:
+        return Conflict(f"you need {needed} coins to register; you have {player.coins}",
+                        ErrorCode.INSUFFICIENT_COINS, room=room.key.value, needed=needed, have=player.coins)
+    return None
+
+
+async def unregister(session: AsyncSession, tournament_id: int, *, user_id: int) -> None:
+    """Before the start: refund the fee and leave.  Not registered: nothing happens."""
+    tournament, users = await _locked(session, tournament_id, user_id)
+    entry = await session.scalar(select(TournamentEntry).where(
+        TournamentEntry.tournament_id == tournament_id, TournamentEntry.user_id == user_id))
+    if entry is None or not entry.active:
+        await session.commit()
+        return
+    if tournament.state not in OPEN:
+        await session.rollback()
+        raise Conflict("the tournament has started; you cannot leave it now", ErrorCode.TOURNAMENT_CLOSED,
+                       tournament_id=tournament_id, state=tournament.state)
+    _refund(session, tournament, entry, users[tournament.pool_user_id], users[user_id])
+    await session.commit()
+
+
+def _refund(session: AsyncSession, tournament: Tournament, entry: TournamentEntry, pool: User, player: User,
+            actor_id: int | None = None) -> None:
+    entry.active = False
+    if tournament.entry_fee:
+        _move(session, pool, player, tournament.entry_fee, REFUND,
+              f"tourney:{tournament.id}:refund:{entry.user_id}:{entry.registrations}",
+              f"refund of tournament {tournament.id}", actor_id)
+
+
+async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
+    """scheduled → registering.  False when it was not scheduled (already opened elsewhere)."""
+    tournament, _ = await _locked(session, tournament_id)
+    if tournament.state != TournamentState.SCHEDULED:
+        await session.commit()
+        return False
+    tournament.state = TournamentState.REGISTERING.value
+    await session.commit()
+    return True
+
+
+async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random,
+                actor_id: int | None = None) -> list[TournamentGame] | None:
+    """registering → running with round 1 seated at random.  None when it was not registering (another
+    process started it).  Fewer than two players: the tournament is cancelled instead (refunds)."""
+    tournament, _ = await _locked(session, tournament_id)
+    if tournament.state != TournamentState.REGISTERING:
+        await session.commit()
+        return None
+    players = [e.user_id for e in await entries(session, tournament_id)]
+    if len(players) < 2:
+        await session.commit()
+        await cancel(session, tournament_id, actor_id=actor_id, reason="fewer than two players registered")
+        return None
+    tournament.state = TournamentState.RUNNING.value
+    tournament.current_round = 1
+    games = _seat(session, tournament, players, rng)
+    audit.record(session, actor_id=actor_id, action="tournament.start", target_type="tournament",
+                 target_id=tournament_id, before={"state": "registering"},
+                 after={"state": "running", "players": len(players)})
+    await session.commit()
+    return games
+
+
+def _seat(session: AsyncSession, tournament: Tournament, ranked: list[int], rng: random.Random | None
+          ) -> list[TournamentGame]:
+    seats = VARIANTS[Variant(tournament.variant)].seats
+    field: list[int | None] = [*ranked, *[None] * (-len(ranked) % seats)]  # house bots fill the last table
+    games = [
+        TournamentGame(tournament_id=tournament.id, round=tournament.current_round, table_no=n,
+                       seats=table, finished=False, hands_played=0)
+        for n, table in enumerate(seat_round(field, seats, rng), start=1)
+    ]
+    session.add_all(games)
+    return games
+
+
+async def unfinished_games(session: AsyncSession, tournament_id: int) -> list[TournamentGame]:
+    tournament = await get(session, tournament_id)
+    return list(await session.scalars(
+        select(TournamentGame).where(TournamentGame.tournament_id == tournament_id,
+                                     TournamentGame.round == tournament.current_round,
+                                     TournamentGame.finished.is_(False))
+        .order_by(TournamentGame.table_no).execution_options(populate_existing=True)))
+
+
+async def set_table(session: AsyncSession, game_id: int, table_id: str) -> None:
+    game = await session.get(TournamentGame, game_id)
+    assert game is not None
+    game.table_id = table_id
+    await session.commit()
+
+
+async def record_game(session: AsyncSession, game_id: int, *, points: list[int], hands_played: int
+                      ) -> str:
+    """A table's game ended: add its points to the players' totals, once.  Then, when the round is
+    complete, seat the next round by standings or finish and pay the prizes.
+
+    Returns "recorded" (others still play), "next_round", "finished", or "ignored" (already recorded, or
+    the tournament is no longer running).
+    """
+    game = await session.get(TournamentGame, game_id)
+    if game is None:
+        raise NotFound("no such tournament game", ErrorCode.TOURNAMENT_NOT_FOUND)
+    tournament, _ = await _locked(session, game.tournament_id)
+    await session.refresh(game)
+    if game.finished or tournament.state != TournamentState.RUNNING:
+        await session.commit()
+        return "ignored"
+    game.finished, game.points, game.hands_played = True, list(points), hands_played
+    by_user = {e.user_id: e for e in await entries(session, tournament.id)}
+    for uid, pts in zip(game.seats, points, strict=True):
+        if uid is not None and uid in by_user:
+            by_user[uid].points += pts
+    await session.flush()
+    if await unfinished_games(session, tournament.id):
+        await session.commit()
+        return "recorded"
+    if tournament.current_round < tournament.rounds:
+        tournament.current_round += 1
+        _seat(session, tournament, [e.user_id for e in _ranked(list(by_user.values()))], None)
+        await session.commit()
+        return "next_round"
+    await _pay_prizes(session, tournament, list(by_user.values()))
+    await session.commit()
+    return "finished"
+
+
+def _ranked(rows: list[TournamentEntry]) -> list[TournamentEntry]:
+    return sorted(rows, key=lambda e: (-e.points, e.id))  # ties: the earlier registration first
+
+
+async def pay_prizes(session: AsyncSession, tournament_id: int, *, actor_id: int | None = None) -> bool:
+    """Finish a running tournament now and pay its prizes from the standings, exactly once (a retry, or a
+    second process, finds it finished and does nothing: returns False)."""
+    tournament, _ = await _locked(session, tournament_id)
+    if tournament.state != TournamentState.RUNNING:
+        await session.commit()
+        return False
+    await _pay_prizes(session, tournament, await entries(session, tournament_id), actor_id)
+    await session.commit()
+    return True
+
+
+async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[TournamentEntry],
+                      actor_id: int | None = None) -> None:
+    ranked = _ranked(rows)
+    users = await lock_users(session, [tournament.pool_user_id, *(e.user_id for e in ranked)])
+    pool = users[tournament.pool_user_id]
+    amounts = place_amounts(pool.coins, tournament.prize_split)[: len(ranked)]
+    awards = award([(e.user_id, e.points) for e in ranked], amounts)
+    by_user = {e.user_id: e for e in ranked}
+    for a in awards:
+        by_user[a.user_id].place, by_user[a.user_id].prize = a.place, a.prize
+        if a.prize:
+            _move(session, pool, users[a.user_id], a.prize, PRIZE, f"tourney:{tournament.id}:prize:{a.key_place}",
+                  f"place {a.place} of tournament {tournament.id}", actor_id)
+    if pool.coins:  # fewer finishers than paid places: the unpaid places' coins go to the top finisher
+        top = users[awards[0].user_id]
+        left = pool.coins
+        by_user[top.id].prize += left
+        _move(session, pool, top, left, PRIZE, f"tourney:{tournament.id}:prize:rest",
+              f"unclaimed places of tournament {tournament.id}", actor_id)
+    tournament.state = TournamentState.FINISHED.value
+    tournament.finished_at = now()
+    audit.record(session, actor_id=actor_id, action="tournament.finish", target_type="tournament",
+                 target_id=tournament.id, before={"state": "running"},
+                 after={"state": "finished", "prizes": {str(a.user_id): by_user[a.user_id].prize for a in awards}})
+
+
+async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | None, reason: str) -> bool:
+    """Cancel (before it finished): every active fee refunded and the guarantee returned, exactly once.
+    False when it was already finished or cancelled."""
+    if not reason.strip():
+        raise InvalidInput("a reason is required", field="reason", reason="missing")
+    tournament, _ = await _locked(session, tournament_id)
+    if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
+        await session.commit()
+        return False
+    active = await entries(session, tournament_id)
+    house = await house_account(session)
+    users = await lock_users(session, [tournament.pool_user_id, house.id, *(e.user_id for e in active)])
+    pool = users[tournament.pool_user_id]
+    for entry in active:
+        _refund(session, tournament, entry, pool, users[entry.user_id], actor_id)
+    if tournament.guarantee:
+        _move(session, pool, users[house.id], tournament.guarantee, GUARANTEE,
+              f"tourney:{tournament_id}:guarantee:return", f"guarantee of cancelled tournament {tournament_id}",
+              actor_id)
+    before = tournament.state
+    tournament.state = TournamentState.CANCELLED.value
+    tournament.finished_at = now()
+    audit.record(session, actor_id=actor_id, action="tournament.cancel", target_type="tournament",
+                 target_id=tournament_id, before={"state": before},
+                 after={"state": "cancelled", "refunded": len(active)}, reason=reason.strip())
+    await session.commit()
+    return True
+
+
+async def standings(session: AsyncSession, tournament_id: int) -> list[dict[str, Any]]:
+    """Registered players, best first: points, and after the end place and prize."""
+    rows = await session.execute(
+        select(TournamentEntry, User.username).join(User, User.id == TournamentEntry.user_id)
+        .where(TournamentEntry.tournament_id == tournament_id, TournamentEntry.active.is_(True))
+        .execution_options(populate_existing=True))
+    ranked = sorted(rows.all(), key=lambda r: (-r[0].points, r[0].id))
+    return [{"user_id": e.user_id, "username": name, "points": e.points, "place": e.place, "prize": e.prize}
+            for e, name in ranked]
+
+
+async def games(session: AsyncSession, tournament_id: int) -> list[TournamentGame]:
+    return list(await session.scalars(
+        select(TournamentGame).where(TournamentGame.tournament_id == tournament_id)
+        .order_by(TournamentGame.round, TournamentGame.table_no).execution_options(populate_existing=True)))
+
+
+async def list_all(session: AsyncSession, *, state: str | None = None, limit: int = 100) -> list[Tournament]:
+    query = select(Tournament)
+    if state is not None:
+        query = query.where(Tournament.state == state)
+    return list(await session.scalars(query.order_by(Tournament.id.desc()).limit(limit)))
+
+
+async def due(session: AsyncSession) -> list[Tournament]:
+    """Tournaments whose next step is due now: scheduled ones past opens_at, registering ones past
+    starts_at, and every running one (its tables may need starting, e.g. after a restart)."""
+    moment = now()
+    rows = await session.scalars(select(Tournament).where(Tournament.state.in_(
+        [TournamentState.SCHEDULED, TournamentState.REGISTERING, TournamentState.RUNNING])))
+    out = []
+    for t in rows:
+        if t.state == TournamentState.SCHEDULED and t.opens_at is not None and _aware(t.opens_at) <= moment or t.state == TournamentState.RUNNING or (
+                t.state == TournamentState.REGISTERING and _aware(t.starts_at) <= moment):
+            out.append(t)
+    await session.commit()
+    return out
+
+
+async def report(session: AsyncSession, tournament_id: int) -> dict[str, Any]:
+    """The tournament's money: fees, refunds, guarantee, prizes and the pool's balance (0 at the end).
+    ``balanced`` is True when everything that went into the pool came out or is still in it."""
+    tournament = await get(session, tournament_id)
+    rows = await session.execute(
+        select(LedgerEntry.reason, func.sum(LedgerEntry.delta)).where(
+            LedgerEntry.user_id == tournament.pool_user_id).group_by(LedgerEntry.reason))
+    flows = {reason: int(total) for reason, total in rows.all()}
+    pool = await session.get(User, tournament.pool_user_id, populate_existing=True)
+    assert pool is not None
+    everything = await session.scalar(select(func.sum(LedgerEntry.delta)).where(
+        LedgerEntry.idempotency_key.like(f"tourney:{tournament_id}:%")))
+    await session.commit()
+    return {
+        **summary(tournament), "pool": pool.coins, "fees_in": flows.get(FEE, 0),
+        "refunds_out": -flows.get(REFUND, 0), "guarantee_net": flows.get(GUARANTEE, 0),
+        "prizes_out": -flows.get(PRIZE, 0),
+        "balanced": sum(flows.values()) == pool.coins and int(everything or 0) == 0,
+    }

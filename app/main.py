@@ -16,6 +16,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
+from app.logs import use_json_logs
 from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import TableRuntime as ActorRuntime
@@ -34,6 +35,8 @@ TableRuntime = Callable[[AppState], AbstractAsyncContextManager[None]]
 
 def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime | None = None) -> FastAPI:
     settings = settings or get_settings()
+    if settings.log_format == "json":
+        use_json_logs()
     table_runtime = table_runtime or default_table_runtime()  # [tables] actors start when a table fills
 
     @contextlib.asynccontextmanager

@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import metrics
 from app.services.errors import ErrorCode, ServiceError
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ _BOUNDS = {"ge": "minimum", "gt": "above", "le": "maximum", "lt": "below", "min_
 
 def error_response(code: ErrorCode, detail: str, params: dict[str, Any] | None = None, *,
                    status: int | None = None, headers: dict[str, str] | None = None) -> JSONResponse:
+    metrics.error_sent(code.value)  # every REST refusal passes here
     return JSONResponse({"detail": detail, "code": code.value, "params": params or {}},
                         status_code=status or code.status or 400, headers=headers)
 

@@ -2,9 +2,21 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.api.routes import admin, auth, health, history, lobby, me, operator, rooms, tables, tournaments
+from app.api.routes import (
+    admin,
+    auth,
+    health,
+    history,
+    lobby,
+    me,
+    metrics,
+    operator,
+    rooms,
+    tables,
+    tournaments,
+)
 
 api_router = APIRouter()
-for module in (health, auth, me, history, rooms, tables, admin, operator, tournaments, lobby):
+for module in (health, metrics, auth, me, history, rooms, tables, admin, operator, tournaments, lobby):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     # Sockets (item 7): per account and per IP, lobby and table sockets together.
     sockets_per_user: int = Field(default=8, ge=1, description="open WebSockets per account")
     sockets_per_ip: int = Field(default=64, ge=1, description="open WebSockets per IP")
+    # Operations: the Prometheus endpoint and the log format (app.metrics, app.logs).
+    metrics_enabled: bool = Field(default=True, description="serve GET /metrics (Prometheus text format)")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="json: one JSON line per log event, with table_id / hand_no when known")
     # The tournament director (app.tournaments.director): looks for due steps (open registration, start,
     # resume a running tournament's tables after a restart).
     tournament_director: bool = Field(default=True, description="run the tournament director in this process")

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app import metrics
 from app.bots import TableBots
 from app.core.throttle import Throttle, retry_after
 from app.tables.clock import Clock, TimerHandle
@@ -307,8 +308,11 @@ class TableActor(HandFlow):
             return  # a replaced socket's late message
         if isinstance(message, ActionMessage):
             self.client_action(seat, message)
-            if command.received and self.services.latencies is not None:
-                self.services.latencies.append(time.perf_counter() - command.received)
+            if command.received:
+                seconds = time.perf_counter() - command.received
+                metrics.ACTION_SECONDS.observe(seconds)
+                if self.services.latencies is not None:
+                    self.services.latencies.append(seconds)
         elif isinstance(message, PingMessage):
             self.out.send(seat, PongMessage(v=self.out.v, t=message.t, server_ms=self.clock.wall_ms()))
         elif isinstance(message, ResyncMessage):
@@ -323,6 +327,7 @@ class TableActor(HandFlow):
 
     def error(self, seat: int, code: ErrorCode, message: str) -> None:
         self.out.send(seat, ErrorMessage(v=self.out.v, code=code, message=message))
+        metrics.error_sent(code)
 
     # -- crashes ---------------------------------------------------------------------------------------
 

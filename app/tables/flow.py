@@ -71,6 +71,7 @@ class HandFlow:
         if self.started or self.closed:
             return
         self.started = True
+        log.info("game started", extra={"table_id": self.id, "game_id": self.game_id})
         if self._start_timer is not None:
             self._start_timer.cancel()
         self.new_hand()
@@ -367,6 +368,8 @@ class HandFlow:
 
     async def game_over(self: TableActor, reason: str, stood_up: list[int] | None = None) -> None:
         stood_up = stood_up or []
+        log.info("game over", extra={"table_id": self.id, "game_id": self.game_id, "hand_no": self.hand_no,
+                                     "reason": reason})
         await self.persist()
         if self.journal is not None:
             try:

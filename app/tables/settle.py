@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app import metrics
 from app.game.rooms import ROOMS
 from app.services.settlement import Settlement, settle_hand
 from app.tables.fairness import WallSeed
@@ -63,14 +65,19 @@ class DatabaseSettler:
         assert hand.result is not None
         record = hand_record(info, hand, wall, hand_no)
         seats = [None if seat in info.bots else uid for seat, uid in enumerate(info.seats)]
+        started = time.perf_counter()
         for attempt in range(1, self.attempts + 1):
             try:
                 async with self.lock, self.sessionmaker() as session:
-                    return await settle_hand(
+                    settled = await settle_hand(
                         session, hand_key=hand_key, room=ROOMS[info.room] if info.room else None,
                         seats=seats, payments=hand.result.score.payments, variant=info.variant.value,
-                        record=record, winners=hand.result.winners, practice=info.practice or info.tournament_game_id is not None,
+                        record=record, winners=hand.result.winners,
+                        practice=info.practice or info.tournament_game_id is not None,
                     )
+                metrics.hand_settled(time.perf_counter() - started)
+                log.info("hand settled", extra={"table_id": info.id, "hand_no": hand_no, "hand_id": settled.hand_id})
+                return settled
             except Exception:
                 log.exception("table %s: settling hand %s failed (attempt %d/%d)",
                               info.id, hand_key, attempt, self.attempts)

@@ -1,0 +1,78 @@
+"""GET /metrics (Prometheus text) and the JSON log format (issue 11, operations)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from app.logs import JsonFormatter
+from tests.app.table_harness import PlayLog, harness, play_to_the_end
+
+
+def _samples(text: str) -> dict[tuple[str, tuple], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+async def test_metrics_count_tables_seats_sockets_hands_and_errors(settings):
+    async with harness(settings) as h:
+        before = _samples((await h.client.get("/metrics")).text)
+        alice = await h.register("alice")
+        table = (await h.client.post("/api/practice", headers=alice["headers"], json={"variant": "tiantai"})).json()
+        seat = await h.connect(table["id"], alice)
+        await h.client.post("/api/auth/login", json={"username": "alice", "password": "wrong password"})
+        await h.client.get("/api/tables/nope")
+        log = PlayLog()
+        await play_to_the_end(seat, random.Random(1), log, timeout=30)
+        # (the practice game ran to its end; the hands were settled, each timed)
+        response = await h.client.get("/metrics")
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+        after = _samples(response.text)
+
+    def grew(name, labels=()):
+        key = (name, tuple(sorted(labels)))
+        return after.get(key, 0) - before.get(key, 0)
+
+    hands = len(log.results)
+    assert hands >= 1
+    assert grew("mahjong_hands_settled_total") == hands
+    assert grew("mahjong_settlement_seconds_count") == hands
+    assert grew("mahjong_action_seconds_count") == log.acted
+    assert grew("mahjong_login_failures_total") == 1
+    assert grew("mahjong_errors_total", [("code", "bad_credentials")]) == 1
+    assert grew("mahjong_errors_total", [("code", "table_not_found")]) == 1
+    assert after[("mahjong_hands_last_minute", ())] >= hands
+    for name in ("mahjong_tables_live", "mahjong_sockets_open", "mahjong_actor_inbox_depth"):
+        assert any(key[0] == name for key in after), name
+
+
+async def test_live_gauges_follow_the_registry(settings):
+    async with harness(settings) as h:
+        alice, bob = await h.register("alice"), await h.register("bob")
+        await h.client.post("/api/rooms/beginner/tables", headers=alice["headers"], json={"variant": "tiantai"})
+        table = (await h.client.post("/api/practice", headers=bob["headers"], json={"variant": "tiantai"})).json()
+        await h.connect(table["id"], bob)
+        await h.settle_loop()
+        samples = _samples((await h.client.get("/metrics")).text)
+    assert samples[("mahjong_tables_live", (("status", "waiting"),))] == 1
+    assert samples[("mahjong_tables_live", (("status", "playing"),))] == 1
+    assert samples[("mahjong_seats_taken", ())] == 2
+    assert samples[("mahjong_sockets_open", (("kind", "table"),))] == 1
+
+
+async def test_metrics_can_be_turned_off(app, client, settings):
+    settings.metrics_enabled = False
+    assert (await client.get("/metrics")).status_code == 404
+
+
+def test_json_logs_are_one_line_per_event_with_table_and_hand():
+    record = logging.LogRecord("app.tables.settle", logging.INFO, __file__, 1, "hand settled", None, None)
+    record.table_id, record.hand_no, record.hand_id = "abc123", 4, 17
+    line = JsonFormatter().format(record)
+    assert "\n" not in line
+    data = json.loads(line)
+    assert (data["event"], data["table_id"], data["hand_no"], data["hand_id"], data["level"]) == (
+        "hand settled", "abc123", 4, 17, "info")

@@ -24,7 +24,7 @@ from app.tables.runtime import default_table_runtime  # [tables] the table actor
 from app.tournaments.director import running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
-from app.ws import table_socket  # [tables] the table WebSocket
+from app.ws import spectate, table_socket  # [tables] the table WebSocket
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime
     app.include_router(table_socket.router)
+    app.include_router(spectate.router)  # operators watch a live table (public view only)
     app.include_router(hands_routes.router)
     mount_web(app, settings.web_dir)
     return app

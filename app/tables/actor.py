@@ -30,7 +30,7 @@ from app import metrics
 from app.bots import TableBots
 from app.core.throttle import Throttle, retry_after
 from app.tables.clock import Clock, TimerHandle
-from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick
+from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
 from app.tables.fairness import WallSeed
 from app.tables.flow import HandFlow
 from app.tables.journal import Fenced, LiveGame, MatchState, TableJournal
@@ -206,6 +206,11 @@ class TableActor(HandFlow):
             self._join(command.seat, command.link)
         elif isinstance(command, Leave):
             self._leave(command.seat, command.link)
+        elif isinstance(command, Watch):
+            self._watch(command.link)
+        elif isinstance(command, Unwatch):
+            if command.link in self.out.watchers:
+                self.out.watchers.remove(command.link)
         elif isinstance(command, Freeze):
             self._freeze(command.user_id)
         elif isinstance(command, Stop):
@@ -273,6 +278,12 @@ class TableActor(HandFlow):
         if prompt is not None and prompt.act_timer is None:
             self.schedule_act(prompt)
 
+    def _watch(self, link: SeatLink) -> None:
+        """A spectator: a public snapshot (``seat`` -1, no concealed tiles, no prompt), then public events."""
+        self.out.watchers.append(link)
+        link.synced = True
+        link.send(self.spectator_snapshot().model_dump_json())
+
     def _freeze(self, user_id: int) -> None:
         """托管 for a frozen account's seat until the hand ends (``flow.finish_hand`` stands it up)."""
         seat = next((s.seat for s in self.slots if s.user_id == user_id and not s.bot), None)
@@ -295,6 +306,9 @@ class TableActor(HandFlow):
 
     def _close_links(self, code: int, reason: str) -> None:
         self.out.release()  # what is held goes before the close
+        for link in self.out.watchers:
+            link.close(code, reason)
+        self.out.watchers.clear()
         for slot in self.slots:
             if slot.link is not None:
                 slot.link.close(code, reason)

@@ -38,6 +38,18 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class Watch:
+    """An operator's spectator socket: public events only (``Event.for_seat(None)``), never a prompt."""
+
+    link: SeatLink
+
+
+@dataclass(frozen=True, slots=True)
+class Unwatch:
+    link: SeatLink
+
+
+@dataclass(frozen=True, slots=True)
 class Freeze:
     """An admin froze this account: its seat plays on 托管 until the hand ends, then stands up."""
 
@@ -52,4 +64,4 @@ class Stop:
     pause_seconds: float = 0.0
 
 
-Command = Join | Leave | Inbound | Tick | Freeze | Stop
+Command = Join | Leave | Inbound | Tick | Freeze | Watch | Unwatch | Stop

@@ -295,6 +295,15 @@ class HandFlow:
             server_ms=self.clock.wall_ms(),
         )
 
+    def spectator_snapshot(self: TableActor) -> SnapshotMessage:
+        """What a spectator sees: the public view (``HandState.view(None)``: no concealed tile), seat -1."""
+        hand = self.hand
+        return SnapshotMessage(
+            v=self.out.v, table=self._table_out(-1), view=hand.view(None) if hand else None,
+            commitment=self.wall.commitment if self.wall else None, prompt=None,
+            server_ms=self.clock.wall_ms(),
+        )
+
     def _table_out(self: TableActor, seat: int) -> TableOut:
         info, match = self.info, self.match
         return TableOut(

@@ -67,6 +67,9 @@ class Outbox:
         self.v = 0  # the table's event number
         self.sent = 0  # messages queued (for metrics)
         self.held: list[tuple[SeatLink, str]] | None = None
+        # Spectators (operators): they get what every seat gets publicly, and engine events as
+        # ``for_seat(None)`` — never a seat's private part, never a prompt (``send`` is per seat).
+        self.watchers: list[SeatLink] = []
 
     def hold(self) -> None:
         if self.held is None:
@@ -97,12 +100,20 @@ class Outbox:
         for slot in self.slots:
             if slot.link is not None and slot.link.synced:
                 self._put(slot.link, text)
+        self._watch(text)
+
+    def _watch(self, text: str) -> None:
+        for link in self.watchers:
+            if link.synced:
+                self._put(link, text)
 
     def engine_event(self, hand_no: int, event: Event) -> None:
         self.v += 1
         for slot in self.slots:
             if slot.link is not None and slot.link.synced:
                 self.send(slot.seat, EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(slot.seat)))
+        if self.watchers:
+            self._watch(EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(None)).model_dump_json())
 
     def table_event(self, hand_no: int, type_: str, /, **data: Any) -> None:
         """A public event of the table itself (hand_start, presence, auto_play)."""

@@ -141,7 +141,7 @@ class TableOut(BaseModel):
     room: str | None
     coins_per_point: int | None = Field(description="null on practice tables (no coins move)")
     options: dict[str, Any]
-    seat: int = Field(description="your seat")
+    seat: int = Field(description="your seat; -1 for a spectator (an operator watching: public view only)")
     seats: list[SeatOut]
     hand_no: int = Field(description="0 before the first hand")
     hands_played: int

@@ -1,0 +1,67 @@
+"""GET /ws/spectate/{table_id}?token=…: an operator or admin watches a live table.
+
+A spectator gets a public snapshot (``table.seat`` = -1, every ``concealed`` null) and then what every seat
+sees publicly: engine events as ``Event.for_seat(None)``, table events, hand results, game over.  Never a
+prompt, never a seat's private part.  Client messages are ignored.  Close codes: 1008 bad token, 4003 not an
+operator or admin, 4004 no game running at that table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.api.deps import StateDep, user_from_token
+from app.services.roles import Role, has_role
+from app.tables.commands import Unwatch, Watch
+from app.tables.runtime import TableRuntime
+from app.tables.seats import SeatLink
+
+router = APIRouter(tags=["tables"])
+
+
+@router.websocket("/ws/spectate/{table_id}")
+async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: str | None = None) -> None:
+    await websocket.accept()
+    async with state.sessionmaker() as session:
+        user = await user_from_token(session, state.settings, token)
+        await session.commit()
+    if user is None:
+        await websocket.close(code=1008, reason="invalid or expired token")
+        return
+    if not has_role(user, Role.OPERATOR):
+        await websocket.close(code=4003, reason="operators and admins only")
+        return
+    runtime: TableRuntime = websocket.app.state.table_runtime
+    actor = runtime.actors.get(table_id)
+    if actor is None or actor.closed:
+        await websocket.close(code=4004, reason="no game is running at this table")
+        return
+    link = SeatLink(runtime.settings.outbox_size)
+    actor.post(Watch(link))
+    sender = asyncio.create_task(_send(websocket, link))
+    receiver = asyncio.create_task(_drain(websocket))
+    try:
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        actor.post(Unwatch(link))
+        if not link.closed:
+            link.close(1000, "bye")
+        receiver.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await receiver
+        with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+            await asyncio.wait_for(sender, 5)
+
+
+async def _send(websocket: WebSocket, link: SeatLink) -> None:
+    while (text := await link.queue.get()) is not None:
+        await websocket.send_text(text)
+    await websocket.close(code=link.close_code or 1000, reason=link.close_reason)
+
+
+async def _drain(websocket: WebSocket) -> None:
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass

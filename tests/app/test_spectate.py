@@ -27,8 +27,9 @@ async def test_a_spectator_never_sees_a_hidden_tile(settings, variant, seats):
         watcher = await h.register("watcher")
         await grant_role(h.app, watcher["id"], "operator")
         table_id = await h.coin_table(variant, players, rounds=1)
-        clients = [await h.connect(table_id, p) for p in players]
+        # Watching before the players connect (the game starts when they are all there): every hand is seen.
         spectator = await _spectator(h, table_id, watcher)
+        clients = [await h.connect(table_id, p) for p in players]
         logs = [PlayLog() for _ in clients]
         watching = asyncio.create_task(_read_all(spectator))
         await asyncio.wait_for(asyncio.gather(*(
@@ -44,7 +45,7 @@ async def test_a_spectator_never_sees_a_hidden_tile(settings, variant, seats):
             replay = _replay(variant, record)
             hand = [m for m in seen if m.get("hand_no") == result["hand_no"]]
             events = [m["event"] for m in hand if m["type"] == "event" and "seq" in m["event"]]
-            # (the spectator may join mid-hand: from its first event on, it has every event, public part only)
+            # From its first event on, it has every event, public part only.
             assert events and events == [json.loads(json.dumps(e.for_seat(None))) for e in replay.events
                                          if e.seq >= events[0]["seq"]]
             for m in hand:

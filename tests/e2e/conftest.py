@@ -21,6 +21,7 @@ import pytest
 CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
+LIVE: dict[str, str] = {}  # the live server's database_url, for tests that set up roles (test_e2e_console)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -69,6 +70,12 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
+def live_database_url(live_server: str) -> str:
+    """The live server's database (tests that set up roles write to it directly)."""
+    return LIVE["database_url"]
+
+
+@pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The whole app (API, sockets, table actors, web/) on a free loopback port, with fast bots."""
     import uvicorn
@@ -105,6 +112,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         time_scale=0.5,
     )
     app = create_app(settings, table_runtime=TableRuntime(table_settings))
+    LIVE["database_url"] = settings.database_url
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

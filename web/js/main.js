@@ -31,6 +31,7 @@ async function route() {
   }
   syncLanguage(app.me);
   renderMe();
+  $("admin-link").hidden = !["operator", "admin"].includes(app.me.role); // the console: admin.html
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
   if (routeHistory()) { connectLobby(); return; }
   const m = location.hash.match(/^#\/table\/([\w-]+)/);

@@ -1,0 +1,178 @@
+// @ts-check
+/**
+ * The operator / admin console (admin.html): tabs for players (admins), live tables with a spectator view,
+ * hand replay, the audit log (admins) and tournaments.  It reuses the client's token, API and strings; the
+ * server refuses everything to lesser roles anyway (403), this page only hides what cannot work.
+ */
+
+import { ApiError, getToken, request } from "../api.js";
+import { applyI18n, errorWords, formatNumber, lang, setLang, t } from "../i18n.js";
+import { bootLive } from "./live.js";
+
+/** @param {string} id */
+export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @type {{me: any, player: any}} */
+const state = { me: null, player: null };
+
+/** @param {unknown} err */
+export function showError(err) {
+  const e = /** @type {any} */ (err);
+  $("adm-error").textContent = err instanceof ApiError
+    ? errorWords({ code: e.code, params: e.params, status: e.status, detail: e.message })
+    : String(e?.message ?? err);
+}
+
+export function clearError() { $("adm-error").textContent = ""; }
+
+/** @param {string} tag @param {string} [text] @param {Record<string, string>} [attrs] */
+export function el(tag, text = "", attrs = {}) {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  return node;
+}
+
+/** @param {string} name */
+function openTab(name) {
+  for (const section of document.querySelectorAll(".adm-tab")) {
+    /** @type {HTMLElement} */ (section).hidden = section.id !== `tab-${name}`;
+  }
+  for (const button of document.querySelectorAll("[data-tab]")) {
+    button.setAttribute("aria-selected", String(/** @type {HTMLElement} */ (button).dataset.tab === name));
+  }
+  clearError();
+}
+
+async function findPlayers(event) {
+  event.preventDefault();
+  clearError();
+  const prefix = /** @type {HTMLInputElement} */ ($("adm-prefix")).value.trim();
+  const asId = /^\d+$/.test(prefix) ? `id=${prefix}` : `prefix=${encodeURIComponent(prefix)}`;
+  try {
+    const users = await request(`/api/admin/users?${asId}`);
+    const list = $("adm-results");
+    list.replaceChildren(...users.map((/** @type {any} */ u) => {
+      const button = el("button", `${u.username} (#${u.id})`, { type: "button", "data-user": String(u.id) });
+      button.addEventListener("click", () => showPlayer(u.id));
+      return el("li").appendChild(button).parentElement ?? button;
+    }));
+    if (users.length === 0) list.replaceChildren(el("li", t("admin.find.none")));
+  } catch (err) { showError(err); }
+}
+
+/** @param {number} id */
+async function showPlayer(id) {
+  try {
+    const p = await request(`/api/admin/users/${id}`);
+    state.player = p;
+    $("adm-detail").hidden = false;
+    $("adm-name").textContent = `${p.username} (#${p.id})`;
+    $("adm-coins").textContent = formatNumber(p.coins);
+    $("adm-points").textContent = formatNumber(p.rank_points);
+    $("adm-title").textContent = p.title_names?.[lang() === "zh-Hans" ? "zh_hans" : lang() === "en" ? "en" : "zh_hant"] ?? p.title;
+    $("adm-role").textContent = p.role;
+    $("adm-frozen").textContent = p.frozen ? t("admin.yes") : t("admin.no");
+    $("adm-table").textContent = p.current_table ?? "—";
+    $("adm-hands").replaceChildren(...p.recent_hands.map((/** @type {number} */ h) => {
+      const a = el("a", `#${h}`, { href: `#replay/${h}` });
+      a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h })); });
+      return a;
+    }));
+    $("adm-ledger").replaceChildren(...p.ledger.map((/** @type {any} */ e) => {
+      const row = el("tr", "", { "data-entry": String(e.id) });
+      for (const cell of [e.id, e.asset, e.delta, e.balance_after, e.note ? `${e.reason}: ${e.note}` : e.reason]) {
+        row.appendChild(el("td", typeof cell === "number" ? formatNumber(cell) : String(cell)));
+      }
+      return row;
+    }));
+  } catch (err) { showError(err); }
+}
+
+/** @param {Event} event */
+async function adjust(event) {
+  event.preventDefault();
+  clearError();
+  const delta = Number(/** @type {HTMLInputElement} */ ($("adm-delta")).value);
+  const reason = /** @type {HTMLInputElement} */ ($("adm-reason")).value;
+  const asset = /** @type {HTMLSelectElement} */ ($("adm-asset")).value;
+  try {
+    const entry = await request(`/api/admin/users/${state.player.id}/adjustments`,
+      { method: "POST", body: { asset, delta, reason } });
+    $("adm-adjusted").textContent = t("admin.adjust.done", { id: entry.id, balance: formatNumber(entry.balance_after) });
+    await showPlayer(state.player.id);
+  } catch (err) { showError(err); }
+}
+
+/** @param {boolean} frozen */
+async function freeze(frozen) {
+  const reason = /** @type {HTMLInputElement} */ ($("adm-reason")).value || "console";
+  try {
+    await request(`/api/admin/users/${state.player.id}/freeze`, { method: "POST", body: { frozen, reason } });
+    await showPlayer(state.player.id);
+  } catch (err) { showError(err); }
+}
+
+async function setRole() {
+  const role = /** @type {HTMLSelectElement} */ ($("adm-new-role")).value;
+  const reason = /** @type {HTMLInputElement} */ ($("adm-reason")).value || "console";
+  try {
+    await request(`/api/admin/users/${state.player.id}/role`, { method: "POST", body: { role, reason } });
+    await showPlayer(state.player.id);
+  } catch (err) { showError(err); }
+}
+
+/** @param {Event} [event] */
+async function loadAudit(event) {
+  event?.preventDefault();
+  const action = /** @type {HTMLInputElement} */ ($("adm-audit-action")).value.trim();
+  const target = /** @type {HTMLInputElement} */ ($("adm-audit-target")).value.trim();
+  const query = new URLSearchParams();
+  if (action) query.set("action", action);
+  if (target) query.set("target_id", target);
+  try {
+    const entries = await request(`/api/admin/audit?${query}`);
+    $("adm-audit").replaceChildren(...entries.map((/** @type {any} */ e) => {
+      const row = el("tr");
+      for (const cell of [e.created_at.replace("T", " ").slice(0, 19), e.action, `${e.target_type} ${e.target_id}`,
+        e.actor_id ?? "cli", JSON.stringify(e.before), JSON.stringify(e.after), e.reason ?? ""]) {
+        row.appendChild(el("td", String(cell)));
+      }
+      return row;
+    }));
+  } catch (err) { showError(err); }
+}
+
+async function boot() {
+  setLang(lang(), { remember: false });
+  applyI18n(document);
+  if (!getToken()) { location.href = "./"; return; }
+  try {
+    state.me = await request("/api/me");
+  } catch (err) { showError(err); return; }
+  $("adm-me").textContent = `${state.me.username} · ${state.me.role}`;
+  const isAdmin = state.me.role === "admin";
+  if (!isAdmin && state.me.role !== "operator") {
+    $("adm-denied").hidden = false;
+    /** @type {HTMLElement} */ (document.querySelector(".admin-tabs")).hidden = true;
+    return;
+  }
+  for (const button of document.querySelectorAll("[data-tab]")) {
+    const b = /** @type {HTMLElement} */ (button);
+    if (b.dataset.role === "admin" && !isAdmin) b.hidden = true;
+    b.addEventListener("click", () => {
+      openTab(b.dataset.tab ?? "tables");
+      if (b.dataset.tab === "audit") loadAudit();
+    });
+  }
+  $("adm-find").addEventListener("submit", findPlayers);
+  $("adm-adjust").addEventListener("submit", adjust);
+  $("adm-freeze").addEventListener("click", () => freeze(true));
+  $("adm-unfreeze").addEventListener("click", () => freeze(false));
+  $("adm-set-role").addEventListener("click", setRole);
+  $("adm-audit-form").addEventListener("submit", loadAudit);
+  bootLive({ openTab });
+  openTab(isAdmin ? "players" : "tables");
+}
+
+boot();

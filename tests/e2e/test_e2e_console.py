@@ -1,6 +1,6 @@
 """The operator / admin console (web/admin.html) in Chromium: find a player, adjust with a reason and see
 the ledger entry, watch a live table as a spectator, replay a finished hand step by step, read the audit
-log, create a tournament.  A player sees no console link."""
+log, create a tournament; a player sees no console link and registers on the tournament page."""
 
 from __future__ import annotations
 
@@ -90,6 +90,16 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str)
         boss.locator("#adm-tourney-form button[type=submit]").click()
         expect(boss.locator("#adm-tourneys")).to_contain_text("E2E cup")
         expect(boss.locator("#adm-tourneys")).to_contain_text("registering")
+
+        # The player finds it on the tournament page, registers, and is in the standings.
+        player.reload()
+        player.locator("#tournaments-link").click()
+        row = player.locator("#tp-list tr", has_text="E2E cup")
+        row.click()
+        player.locator("#tp-register").click()
+        expect(player.locator("#tp-standings")).to_contain_text(player_name)
+        expect(row).to_contain_text("1/6")
+        expect(player.locator("#tp-unregister")).to_be_visible()
     finally:
         boss_ctx.close()
         player_ctx.close()

@@ -32,6 +32,7 @@ async function route() {
   syncLanguage(app.me);
   renderMe();
   $("admin-link").hidden = !["operator", "admin"].includes(app.me.role); // the console: admin.html
+  $("tournaments-link").hidden = false; // tournaments.html
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
   if (routeHistory()) { connectLobby(); return; }
   const m = location.hash.match(/^#\/table\/([\w-]+)/);

@@ -81,6 +81,7 @@ class TournamentDirector:
             await session.commit()
         for game in games:
             if game.table_id is not None and self._live(game.table_id):
+                self._adopt(game, tournament.hands_per_round)
                 continue
             table = await self.state.registry.create_tournament_table(
                 room=RoomKey(tournament.room), variant=Variant(tournament.variant), options=tournament.options,
@@ -89,6 +90,13 @@ class TournamentDirector:
             )
             async with self.state.sessionmaker() as session:
                 await service.set_table(session, game.id, table.id)
+
+    def _adopt(self, game: TournamentGame, hands_limit: int | None) -> None:
+        """A table resumed after a restart (app.tables.journal) does not know it is a tournament's: tell its
+        actor, so it settles without coins, stops after ``hands_limit`` hands and reports its points here."""
+        actor = self.runtime.actors.get(game.table_id or "") if self.runtime is not None else None
+        if actor is not None:
+            actor.info.tournament_game_id, actor.info.hands_limit = game.id, hands_limit
 
     def _live(self, table_id: str) -> bool:
         try:

@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
 from app.game.variants import VARIANTS, OptionError, Variant, validate_options
 from app.models import LedgerEntry, Tournament, TournamentEntry, TournamentGame, User
@@ -130,6 +131,7 @@ async def house_account(session: AsyncSession) -> User:
 async def _system_account(session: AsyncSession, name: str) -> User:
     user = await session.scalar(select(User).where(User.username_key == name))
     if user is None:
+        await begin_write(session)
         # '#' is not allowed in player names, so nobody can register or log in as one of these.
         user = User(username=name, username_key=name, password_hash="!", coins=0, rank_points=0,
                     role=Role.SYSTEM.value)
@@ -148,6 +150,7 @@ async def get(session: AsyncSession, tournament_id: int) -> Tournament:
 async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int | None) -> Tournament:
     """A new tournament with its own pool account; the guarantee moves from the house into the pool."""
     options = validate(spec)
+    await begin_write(session)  # SQLite: take the write lock before reading (app.core.db)
     opens_now = spec.opens_at is None or _aware(spec.opens_at) <= now()
     house = await house_account(session)
     tournament = Tournament(
@@ -339,6 +342,7 @@ async def unfinished_games(session: AsyncSession, tournament_id: int) -> list[To
 
 
 async def set_table(session: AsyncSession, game_id: int, table_id: str) -> None:
+    await begin_write(session)
     game = await session.get(TournamentGame, game_id)
     assert game is not None
     game.table_id = table_id

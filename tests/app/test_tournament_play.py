@@ -97,6 +97,7 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             for p in players:
                 assert (await http.post(f"/api/tournaments/{tid}/register", headers=p["headers"])).status_code == 200
             started = await http.post(f"/api/operator/tournaments/{tid}/start", headers=op["headers"])
+            assert started.status_code == 200, started.text
             assert started.json()["state"] == "running"
             # Five players, tables of three: round 1 needs one house bot (a None seat), which wins no prize.
             seats = [s for g in started.json()["tables"] for s in g["seats"]]

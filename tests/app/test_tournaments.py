@@ -221,19 +221,25 @@ async def test_a_running_tournament_resumes_its_tables_after_a_restart(client, p
         await client.post(f"/api/tournaments/{t['id']}/register", headers=p.headers)
     started = (await client.post(f"/api/operator/tournaments/{t['id']}/start", headers=op.headers)).json()
     (before,) = started["tables"]
-    # A new process on the same database (the old one's tables died with it): one tick relaunches them.
+    # A new process on the same database: the table is resumed (app.tables.journal) or relaunched, and one
+    # tick makes it the tournament's again (points, no coins, the hand limit).
     restarted = create_app(settings)
     async with restarted.router.lifespan_context(restarted):
         registry = restarted.state.services.registry
-        assert registry.all_tables() == []
         await restarted.state.tournaments.tick()
         (table,) = registry.all_tables()
         assert sorted(table.seats) == sorted(p.id for p in players) and table.status == "playing"
         async with restarted.state.services.sessionmaker() as session:
             after = await describe(session, t["id"])
-        assert after["state"] == "running" and after["tables"][0]["table_id"] == table.id != before["table_id"]
+        assert after["state"] == "running" and after["tables"][0]["table_id"] == table.id
+        async with restarted.state.services.sessionmaker() as session:
+            (game,) = await service.unfinished_games(session, t["id"])
+            await session.commit()
+        actor = restarted.state.tournaments.runtime.actors[table.id]
+        assert (actor.info.tournament_game_id, actor.info.hands_limit) == (game.id, 1)
         await restarted.state.tournaments.tick()  # live already: nothing more starts
         assert len(registry.all_tables()) == 1
+    assert before["table_id"]
 
 
 async def test_scheduled_tournaments_open_and_start_when_due(client, player, app):

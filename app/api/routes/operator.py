@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from app.api.deps import OperatorUser, RegistryDep, SessionDep
+from app.core.db import begin_write
 from app.schemas_admin import CloseTableIn, LiveTableOut
 from app.services import audit
 from app.tables.admin import close_table, live_tables
@@ -26,6 +27,7 @@ async def close_live_table(
 ) -> dict[str, Any]:
     """Close a table.  A playing one only with ``force`` (it is stuck); its unfinished hand moves no coins."""
     table = await close_table(registry, table_id, force=body.force)
+    await begin_write(session)
     audit.record(session, actor_id=operator.id, action="table.close", target_type="table", target_id=table_id,
                  before={"status": table["status"], "seats": [s["user_id"] for s in table["seats"]]},
                  after={"status": "closed", "force": body.force}, reason=body.reason.strip())

@@ -33,7 +33,7 @@ def _view_waits(hand, seat):
 async def _play_practice(h, body, hands=1, until=None):
     """Play seat 0 by the hints' own suggestion; check every hint; return (prompts, hints messages).
 
-    Plays ``hands`` hands, or up to 8 until ``until(prompts, hints)`` holds (walls are random)."""
+    Plays ``hands`` hands, or up to 16 until ``until(prompts, hints)`` holds (walls are random)."""
     me = await h.register("hinted")
     response = await h.client.post("/api/practice", json=body, headers=me["headers"])
     assert response.status_code == 201, response.text
@@ -41,7 +41,7 @@ async def _play_practice(h, body, hands=1, until=None):
     client = await h.connect(table_id, me)
     actor = h.runtime.actors[table_id]
     prompts, hints, results = [], [], 0
-    while results < hands or (until is not None and not until(prompts, hints) and results < 8):
+    while results < hands or (until is not None and not until(prompts, hints) and results < 16):
         try:
             msg = await client.recv(timeout=0.05)
         except Closed:  # the game is over
@@ -80,7 +80,7 @@ def _answer(hand, prompt):
 
 async def test_practice_prompts_carry_waits_and_the_normal_bots_suggestion(settings):
     async with harness(settings, **SLOW_BOTS) as h:
-        prompts, hints = await _play_practice(h, {"variant": "taiwan", "options": {"rounds": 2}},
+        prompts, hints = await _play_practice(h, {"variant": "taiwan", "options": {"rounds": 4}},
                                               until=lambda _, hints: any(m["waits"] for m in hints))
     turns = [p for p in prompts if p["kind"] == "turn"]
     assert turns and all(p["hints"]["suggestion"] is not None for p in turns)

@@ -256,7 +256,7 @@ class TableActor(HandFlow):
         if old is not None and old is not link:
             old.close(4001, "replaced by a newer connection")
         self.send_snapshot(seat)
-        if old is None and self.started:  # (before the start, the start's snapshots say who is here)
+        if old is None:  # everyone already here learns of the new arrival, before the start too
             self.out.table_event(self.hand_no, "presence", seat=seat, connected=True,
                                  auto_play=slot.human and slot.auto)
         self._maybe_stop_auto(seat)

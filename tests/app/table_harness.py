@@ -106,7 +106,7 @@ class SeatClient:
         self.from_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.received: list[dict[str, Any]] = []
         self.clock: FakeClock | None = None
-        self.times: list[float] = []  # fake-clock time each message arrived (when ``clock`` is set)
+        self.times: list[float] = []  # fake-clock time each message was sent to us (when ``clock`` is set)
         self.closed: Closed | None = None
         self.task: asyncio.Task[None] | None = None
 
@@ -115,13 +115,19 @@ class SeatClient:
                  "query_string": self.query.encode(), "headers": [(b"host", b"test")], "scheme": "ws",
                  "server": ("test", 80), "client": ("127.0.0.1", 5000), "subprotocols": [],
                  "asgi": {"version": "3.0", "spec_version": "2.3"}}
-        self.task = asyncio.create_task(self.app(scope, self.to_app.get, self.from_app.put))  # type: ignore[arg-type]
+        self.task = asyncio.create_task(self.app(scope, self.to_app.get, self._arrive))  # type: ignore[arg-type]
         await self.to_app.put({"type": "websocket.connect"})
         first = await asyncio.wait_for(self.from_app.get(), 5)
         if first["type"] == "websocket.close":
             self.closed = Closed(first.get("code", 1000), first.get("reason", ""))
             raise self.closed
         assert first["type"] == "websocket.accept", first
+
+    async def _arrive(self, message: dict[str, Any]) -> None:
+        """The app's ``send``: stamp the fake-clock time now, not when the test gets round to reading it."""
+        if self.clock is not None:
+            message = {**message, "_at": self.clock.now()}
+        await self.from_app.put(message)
 
     async def send(self, message: dict[str, Any] | str) -> None:
         text = message if isinstance(message, str) else json.dumps(message)
@@ -137,7 +143,7 @@ class SeatClient:
         message = json.loads(out["text"])
         self.received.append(message)
         if self.clock is not None:
-            self.times.append(self.clock.now())
+            self.times.append(out.get("_at", self.clock.now()))
         return message
 
     async def recv_until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 5) -> dict[str, Any]:

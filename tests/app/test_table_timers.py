@@ -106,6 +106,16 @@ async def test_reconnect_replaces_the_old_socket_and_restores_seat_and_time(sett
             await again.recv_until(lambda m: m["type"] == "event" and m["event"].get("seat") == 0)
 
 
+async def test_seats_that_join_before_the_deal_are_announced_to_those_already_there(settings):
+    """Issue 13 defect 1: the first seat's snapshot predates the others, so their arrival must be announced."""
+    async with harness(settings) as h:
+        _, _, clients = await _table(h)
+        first = clients[0]
+        await first.recv_until(is_event("hand_start"))
+        arrivals = [m["event"] for m in first.received if is_event("presence")(m) and m["event"]["seat"] != 0]
+        assert arrivals == [{"type": "presence", "seat": s, "connected": True, "auto_play": False} for s in (1, 2)]
+
+
 async def test_a_disconnected_seat_is_held_and_auto_played(settings):
     async with harness(settings) as h:
         players, table_id, clients = await _table(h)

@@ -41,7 +41,6 @@ export const app = {
    */
   results: [],
   resultIndex: -1,
-  presenceChecked: false, // a resync asked once at the first deal (see screens/table.js)
 };
 
 /** Show an error in words (never swallowed). @param {string} text @param {string} [kind] */

@@ -32,7 +32,6 @@ export function enterTable(id) {
   app.verified = null;
   app.results = [];
   app.resultIndex = -1;
-  app.presenceChecked = false;
   renderResultsButton();
   localStorage.setItem(TABLE_KEY, id);
   if (location.hash !== `#/table/${id}`) history.replaceState(null, "", `#/table/${id}`);
@@ -101,13 +100,6 @@ function onTableMessage(msg) {
     if (!state.prompt) app.ui.selected = null;
   }
   if (msg.type === "snapshot") renderTitle();
-  // Seats that connected before the deal are not announced by the server (presence events start with the
-  // game): when a hand starts and someone still looks absent, ask for a fresh snapshot once.
-  if (msg.type === "event" && msg.event?.type === "hand_start" && !app.presenceChecked
-      && state.table?.seats.some((s) => !s.bot && !s.connected)) {
-    app.presenceChecked = true;
-    app.tableSocket?.send({ type: "resync" });
-  }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
   if (msg.type === "event" && state !== before) {
     for (const name of soundsFor(msg.event)) play(name);

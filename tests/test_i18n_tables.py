@@ -73,7 +73,7 @@ def server_names() -> dict[str, Names]:
     out = {f"room.{key.value}": room.names for key, room in ROOMS.items()}
     out |= {f"title.{threshold}": names for threshold, names in TITLES}
     for variant, items in ITEM_NAMES.items():
-        out |= {f"item.{variant}.{key}": Names(n.zh_hans, n.zh_hant, n.en) for key, n in items.items()}
+        out |= {f"item.{variant}.{key}": n for key, n in items.items()}
     return out
 
 

@@ -30,8 +30,8 @@ class Room:
 ROOMS: dict[RoomKey, Room] = {
     room.key: room
     for room in (
-        Room(RoomKey.BEGINNER, Names("初级", "初級", "Beginner"), coins_per_point=100, entry_coins=20_000),
-        Room(RoomKey.INTERMEDIATE, Names("中级", "中級", "Intermediate"), coins_per_point=300, entry_coins=60_000),
-        Room(RoomKey.ADVANCED, Names("高级", "高級", "Advanced"), coins_per_point=600, entry_coins=120_000),
+        Room(RoomKey.BEGINNER, Names("初級", "初级", "Beginner"), coins_per_point=100, entry_coins=20_000),
+        Room(RoomKey.INTERMEDIATE, Names("中級", "中级", "Intermediate"), coins_per_point=300, entry_coins=60_000),
+        Room(RoomKey.ADVANCED, Names("高級", "高级", "Advanced"), coins_per_point=600, entry_coins=120_000),
     )
 }

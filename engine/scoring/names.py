@@ -16,14 +16,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ItemName:
-    """One scoring item's name in 繁體 (``zh_hant``), 简体 (``zh_hans``) and English (``en``)."""
+    """A name in 繁體 (``zh_hant``), 简体 (``zh_hans``) and English (``en``): every scoring item's, and the
+    server's room and title names too."""
 
     zh_hant: str
     zh_hans: str
     en: str
 
     def to_json(self) -> dict[str, str]:
-        """``{"zh_hans": …, "zh_hant": …, "en": …}``: the same shape as the server's room and title names."""
+        """``{"zh_hans": …, "zh_hant": …, "en": …}``: the shape the API serves."""
         return {"zh_hans": self.zh_hans, "zh_hant": self.zh_hant, "en": self.en}
 
 

@@ -18,6 +18,7 @@ from app.services.roles import Role, has_role
 from app.tables.commands import Unwatch, Watch
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
+from app.ws.table_socket import send_outbox
 
 router = APIRouter(tags=["tables"])
 
@@ -41,7 +42,7 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
         return
     link = SeatLink(runtime.settings.outbox_size)
     actor.post(Watch(link))
-    sender = asyncio.create_task(_send(websocket, link))
+    sender = asyncio.create_task(send_outbox(websocket, link))
     receiver = asyncio.create_task(_drain(websocket))
     try:
         await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
@@ -54,12 +55,6 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
             await receiver
         with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
             await asyncio.wait_for(sender, 5)
-
-
-async def _send(websocket: WebSocket, link: SeatLink) -> None:
-    while (text := await link.queue.get()) is not None:
-        await websocket.send_text(text)
-    await websocket.close(code=link.close_code or 1000, reason=link.close_reason)
 
 
 async def _drain(websocket: WebSocket) -> None:

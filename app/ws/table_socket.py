@@ -75,7 +75,7 @@ async def _serve(websocket: WebSocket, actor: TableActor, seat: int, settings: T
                  expires_in: float) -> None:
     link = SeatLink(settings.outbox_size)
     actor.post(Join(seat, link))
-    sender = asyncio.create_task(_send(websocket, link))
+    sender = asyncio.create_task(send_outbox(websocket, link))
     receiver = asyncio.create_task(_receive(websocket, actor, seat, link, settings))
     expired = asyncio.create_task(expiry(expires_in))
     try:
@@ -94,7 +94,9 @@ async def _serve(websocket: WebSocket, actor: TableActor, seat: int, settings: T
             await asyncio.wait_for(sender, 5)
 
 
-async def _send(websocket: WebSocket, link: SeatLink) -> None:
+async def send_outbox(websocket: WebSocket, link: SeatLink) -> None:
+    """Forward a link's queued messages to its socket until the actor closes the link, then close the socket
+    with the link's code (seats and spectators alike)."""
     while (text := await link.queue.get()) is not None:
         await websocket.send_text(text)
     await websocket.close(code=link.close_code or 1000, reason=link.close_reason)

@@ -12,7 +12,7 @@ Everything is computed from :func:`engine.bots.shanten.sight` — the seat's own
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
@@ -92,6 +92,28 @@ def best_discard(state: HandState, seat: int, view: Sight, rng: random.Random,
     return plain[order[0]] if order else next(iter(plain.values()))
 
 
+def best_after_discard(nat: list[int], c: list[int], jokers: int,
+                       measure: Callable[[list[int], int], int]) -> int:
+    """The lowest ``measure`` (need or 向聽) over every discard of a natural tile; 99 with none to discard.
+
+    ``c`` are the codes of ``nat``; they are restored before returning."""
+    best = 99
+    for t in range(N_PLAY):
+        if nat[t]:
+            remove(c, t)
+            best = min(best, measure(c, jokers))
+            add(c, t)
+    return best
+
+
+def take_win(kinds: dict[ActionKind, list[Action]]) -> Action | None:
+    """A win (胡) or 杀猪 when offered: every level takes it."""
+    for kind in (ActionKind.WIN, ActionKind.KILL_PIG):
+        if kind in kinds:
+            return kinds[kind][0]
+    return None
+
+
 def shanten_after_claim(view: Sight, used: Sequence[int]) -> int:
     """向聽 after melding ``used`` from the hand and making the best discard (the claim's result)."""
     nat = view.natural()
@@ -99,12 +121,7 @@ def shanten_after_claim(view: Sight, used: Sequence[int]) -> int:
         nat[t] -= 1
     c = codes(nat)
     jokers = view.jokers
-    best = 99
-    for t in range(N_PLAY):
-        if nat[t]:
-            remove(c, t)
-            best = min(best, exchange_shanten(c, jokers))
-            add(c, t)
+    best = best_after_discard(nat, c, jokers, exchange_shanten)
     if best == 99:  # only 財神 left: the engine does not offer such claims (D-7), but stay safe
         best = exchange_shanten(c, jokers)
     return best
@@ -155,12 +172,7 @@ def own_kong(view: Sight, kongs: Sequence[Action]) -> Action | None:
     nat = view.natural()
     c = codes(nat)
     jokers = view.jokers
-    best_now = 99
-    for t in range(N_PLAY):
-        if nat[t]:
-            remove(c, t)
-            best_now = min(best_now, need(c, jokers))
-            add(c, t)
+    best_now = best_after_discard(nat, c, jokers, need)
     for a in kongs:
         if a.tile is None or not nat[a.tile]:
             continue
@@ -181,9 +193,9 @@ def normal_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     """Tile efficiency from the seat's own sight; claims that help; every win."""
     legal = state.legal_actions(seat)
     kinds = by_kind(legal)
-    for kind in (ActionKind.WIN, ActionKind.KILL_PIG):
-        if kind in kinds:
-            return kinds[kind][0]
+    win = take_win(kinds)
+    if win is not None:
+        return win
     view = sight(state, seat)
     if ActionKind.PASS in kinds:  # a claim window, a 搶槓 window or a 分牌 draw
         claim = choose_claim(state, seat, view, kinds)

@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare
 from engine.bots import register
-from engine.bots.normal import best_discard, by_kind, choose_claim, own_kong, rank_discards
+from engine.bots.normal import (
+    best_discard,
+    by_kind,
+    choose_claim,
+    claim_tiles,
+    own_kong,
+    rank_discards,
+    shanten_after_claim,
+    take_win,
+)
 from engine.bots.shanten import N_PLAY, Sight, codes, exchange_shanten, sight
 from engine.tiles import HONOUR_BASE
 
@@ -165,9 +174,9 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     """Normal play plus value steering and defence, from the seat's own sight."""
     legal = state.legal_actions(seat)
     kinds = by_kind(legal)
-    for kind in (ActionKind.WIN, ActionKind.KILL_PIG):
-        if kind in kinds:
-            return kinds[kind][0]
+    win = take_win(kinds)
+    if win is not None:
+        return win
     view = sight(state, seat)
     values = VALUE_TABLES.get(state.variant.name, DEFAULT_VALUE)
     if ActionKind.PASS in kinds:
@@ -188,8 +197,6 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
 
 
 def _claim_makes_ready(view: Sight, claim: Action) -> bool:
-    from engine.bots.normal import claim_tiles, shanten_after_claim
-
     return shanten_after_claim(view, claim_tiles(claim)) == 0
 
 

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine import hand as _hand
-from engine.hand import _DMIN, _GROUP_OF, _WEIGHT, N_PLAY, _check_counts, codes_of, is_win
+from engine.hand import DMIN, GROUP_OF, N_PLAY, WEIGHT, check_counts, codes_of, is_win, win_tables
 from engine.tiles import TILES, Tile
 
 
@@ -65,7 +64,7 @@ _Option = tuple[int, tuple[tuple[int, int], ...], int, int, int, bool]
 
 def _options_for(i: int) -> tuple[list[_Option], int]:
     opts: list[_Option] = []
-    g, w = _GROUP_OF[i], _WEIGHT[i]
+    g, w = GROUP_OF[i], WEIGHT[i]
     for k in (3, 2, 1):
         opts.append((_GROUP_INDEX["pung", i, 3 - k], ((i, k),), g, k * w, 3 - k, False))
     for k in (2, 1):
@@ -87,7 +86,7 @@ def _options_for(i: int) -> tuple[list[_Option], int]:
                         _GROUP_INDEX["chow", faces[0], jn],
                         tuple((f, 1) for f in real),
                         g,
-                        sum(_WEIGHT[f] for f in real),
+                        sum(WEIGHT[f] for f in real),
                         jn,
                         False,
                     )
@@ -111,12 +110,13 @@ def decompositions(counts: Sequence[int], jokers: int = 0) -> list[tuple[Group, 
     """
     if jokers < 0:
         raise ValueError("jokers must be >= 0")
-    _check_counts(counts)
+    check_counts(counts)
     if not is_win(counts, jokers):
         return []
     cs = [*counts[:N_PLAY], 1]  # sentinel at 34
     cd = list(codes_of(counts))
-    T, H, DMIN, OPTS, NFREE = _hand._SUIT, _hand._HON, _DMIN, _OPTIONS, _N_FREE
+    T, H, _ = win_tables()
+    OPTS, NFREE = _OPTIONS, _N_FREE
     acc: list[int] = []
     found: set[tuple[int, ...]] = set()
 

@@ -23,7 +23,7 @@ laid out for one addition per group::
     value = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
 
 so ``S = Σ value`` carries the base in ``S >> 12`` and a histogram of the four ``NEED1 − NEED0`` values in
-the low 12 bits, whose minimum ``_DMIN`` looks up.  (The lists take ~16 MB; ``bytes`` tables would take 2 MB
+the low 12 bits, whose minimum ``DMIN`` looks up.  (The lists take ~16 MB; ``bytes`` tables would take 2 MB
 but make a check ~1.5–2× slower in CPython.)
 
 Decompositions (needed for scoring only, on a confirmed win) are in ``engine.decompose``, re-exported
@@ -43,10 +43,15 @@ from engine.tiles import TILES, Tile
 __all__ = [
     "Group",
     "HandCode",
+    "DMIN",
+    "GROUP_OF",
+    "WEIGHT",
     "build_tables",
+    "check_counts",
     "decompositions",
     "is_win",
     "waits",
+    "win_tables",
 ]
 
 # --------------------------------------------------------------------------------------------------
@@ -57,9 +62,10 @@ _SUIT_KEYS: Final = 5**9
 _HON_KEYS: Final = 5**7
 _POW5: Final[tuple[int, ...]] = tuple(5**r for r in range(10))
 
-#: per tile kind: which code it lives in (0 m, 1 p, 2 s, 3 honours) and the weight ``5^rank``.
-_GROUP_OF: Final = tuple(t // 9 for t in range(N_PLAY))
-_WEIGHT: Final = tuple(_POW5[t % 9] for t in range(N_PLAY))
+#: per tile kind: which code it lives in (0 m, 1 p, 2 s, 3 honours) and the weight ``5^rank`` (public: the
+#: bots' 向聽 and the decompositions walk hand codes with them).
+GROUP_OF: Final = tuple(t // 9 for t in range(N_PLAY))
+WEIGHT: Final = tuple(_POW5[t % 9] for t in range(N_PLAY))
 #: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.
 _P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * _POW5[k] for d in range(5)) for k in range(1, 9))
 
@@ -175,8 +181,8 @@ def read_table_payload(path: Path = DATA_PATH) -> bytes:
 # --------------------------------------------------------------------------------------------------
 # Runtime tables (loaded lazily)
 
-#: ``_DMIN[h]`` = min D over the groups, from the 4×3-bit histogram ``h`` of ``D + 1`` values.
-_DMIN: Final = tuple(next((k - 1 for k in range(4) if (h >> (3 * k)) & 7), 2) for h in range(4096))
+#: ``DMIN[h]`` = min D over the groups, from the 4×3-bit histogram ``h`` of ``D + 1`` values.
+DMIN: Final = tuple(next((k - 1 for k in range(4) if (h >> (3 * k)) & 7), 2) for h in range(4096))
 
 
 class _LazyTable:
@@ -203,6 +209,16 @@ def _load_tables() -> None:
     conv = [((v >> 2) << 12) | (1 << (3 * (v & 3))) for v in range(256)]
     _HON = list(map(conv.__getitem__, raw[_SUIT_KEYS:]))
     _SUIT = list(map(conv.__getitem__, raw[:_SUIT_KEYS]))
+
+
+def win_tables() -> tuple[list[int], list[int], tuple[int, ...]]:
+    """The runtime win tables, loaded on first use: (suit codes → value, honour codes → value, ``DMIN``).
+
+    A value packs NEED0 in its bits from 12 up and a histogram of D + 1 in its low 12 bits; ``DMIN[h]`` is
+    the least D of such a histogram.  For analyses that walk hand codes themselves (engine.bots.shanten,
+    engine.decompose)."""
+    _load_tables()
+    return _SUIT, _HON, DMIN
 
 
 def _need(value: int) -> tuple[int, int]:
@@ -246,7 +262,8 @@ def codes_of(counts: Sequence[int]) -> tuple[int, int, int, int]:
     )
 
 
-def _check_counts(counts: Sequence[int]) -> None:
+def check_counts(counts: Sequence[int]) -> None:
+    """Refuse (``ValueError``) a count vector that is too short or holds a count outside 0..4."""
     if len(counts) < N_PLAY:
         raise ValueError(f"expected a 34- or 42-long count vector, got {len(counts)}")
     for t in range(N_PLAY):
@@ -281,7 +298,7 @@ def is_win(counts: Sequence[int], jokers: int = 0) -> bool:
         + T[c0 + _P1[c1] + _P2[c2] + _P3[c3] + _P4[c4] + _P5[c5] + _P6[c6] + _P7[c7] + _P8[c8]]
         + _HON[h0 + _P1[h1] + _P2[h2] + _P3[h3] + _P4[h4] + _P5[h5] + _P6[h6]]
     )
-    r = jokers - (S >> 12) - _DMIN[S & 4095]
+    r = jokers - (S >> 12) - DMIN[S & 4095]
     return r >= 0 and r % 3 == 0
 
 
@@ -304,7 +321,7 @@ class HandCode:
 
     @classmethod
     def from_counts(cls, counts: Sequence[int]) -> HandCode:
-        _check_counts(counts)
+        check_counts(counts)
         h = cls()
         h._c = list(codes_of(counts))
         h._n = sum(counts[:N_PLAY])
@@ -314,7 +331,7 @@ class HandCode:
         """Add one tile kind (0..33).  Raises ``ValueError`` for flowers or a 5th copy."""
         if not 0 <= t < N_PLAY:
             raise ValueError(f"{TILES[t] if 0 <= t < len(TILES) else t} cannot be part of a hand shape")
-        g, w = _GROUP_OF[t], _WEIGHT[t]
+        g, w = GROUP_OF[t], WEIGHT[t]
         c = self._c
         if c[g] // w % 5 == 4:
             raise ValueError(f"a 5th {TILES[t]}")
@@ -325,7 +342,7 @@ class HandCode:
         """Remove one tile kind.  Raises ``ValueError`` if the hand holds none."""
         if not 0 <= t < N_PLAY:
             raise ValueError(f"{TILES[t] if 0 <= t < len(TILES) else t} cannot be part of a hand shape")
-        g, w = _GROUP_OF[t], _WEIGHT[t]
+        g, w = GROUP_OF[t], WEIGHT[t]
         c = self._c
         if c[g] // w % 5 == 0:
             raise ValueError(f"no {TILES[t]} to remove")
@@ -334,7 +351,7 @@ class HandCode:
 
     def count(self, t: int) -> int:
         """How many of kind ``t`` are held."""
-        return self._c[_GROUP_OF[t]] // _WEIGHT[t] % 5
+        return self._c[GROUP_OF[t]] // WEIGHT[t] % 5
 
     def counts(self) -> list[int]:
         """A fresh 42-long count vector."""
@@ -354,7 +371,7 @@ class HandCode:
         m, p, s, h = self._c
         T = _SUIT
         S = T[m] + T[p] + T[s] + _HON[h]
-        r = jokers - (S >> 12) - _DMIN[S & 4095]
+        r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 
     def is_win_with(self, t: int, jokers: int = 0) -> bool:
@@ -366,13 +383,13 @@ class HandCode:
             return False
         c = self._c
         m, p, s, h = c
-        g, w = _GROUP_OF[t], _WEIGHT[t]
+        g, w = GROUP_OF[t], WEIGHT[t]
         T = _SUIT
         old = c[g]
         if old // w % 5 == 4:
             return False
         S = T[m] + T[p] + T[s] + (_HON[h + w] if g == 3 else _HON[h] - T[old] + T[old + w])
-        r = jokers - (S >> 12) - _DMIN[S & 4095]
+        r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 
     def waits(self, jokers: int = 0, kinds: Iterable[int] = range(N_PLAY)) -> list[Tile]:
@@ -417,19 +434,19 @@ def _waits_from_codes(codes: Sequence[int], jokers: int, kinds: Iterable[int]) -
     tv = (T[m], T[p], T[s], H[h])
     S = tv[0] + tv[1] + tv[2] + tv[3]
     # A joker is at least as good as any real tile: no win with J+1 jokers means no waits at all.
-    r = jokers + 1 - (S >> 12) - _DMIN[S & 4095]
+    r = jokers + 1 - (S >> 12) - DMIN[S & 4095]
     if r < 0 or r % 3:
         return []
     out: list[Tile] = []
     for t in kinds:
         if not 0 <= t < N_PLAY:
             continue
-        g, w = _GROUP_OF[t], _WEIGHT[t]
+        g, w = GROUP_OF[t], WEIGHT[t]
         old = codes[g]
         if old // w % 5 == 4:
             continue
         S2 = S - tv[g] + (H[old + w] if g == 3 else T[old + w])
-        r = jokers - (S2 >> 12) - _DMIN[S2 & 4095]
+        r = jokers - (S2 >> 12) - DMIN[S2 & 4095]
         if r >= 0 and r % 3 == 0:
             out.append(TILES[t])
     return out

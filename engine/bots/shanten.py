@@ -23,15 +23,8 @@ from engine.tiles import N_KINDS, TILES, parse_tiles
 if TYPE_CHECKING:
     from engine.state import HandState
 
-N_PLAY = 34
-_GROUP = tuple(t // 9 for t in range(N_PLAY))
-_WEIGHT = tuple(5 ** (t % 9) for t in range(N_PLAY))
-
-
-def _tables() -> tuple[list[int], list[int], tuple[int, ...]]:
-    """The engine's runtime win tables (suit, honours, min-D), loaded on first use."""
-    _hand._load_tables()
-    return _hand._SUIT, _hand._HON, _hand._DMIN
+N_PLAY = _hand.N_PLAY
+_GROUP, _WEIGHT = _hand.GROUP_OF, _hand.WEIGHT
 
 
 @dataclass(slots=True)
@@ -134,7 +127,7 @@ def need(c: Sequence[int], jokers: int) -> int:
 
     0 means a win already; for a 3n+1 hand, 1 means ready (聽牌) and the 向聽 is ``need − 1``.
     """
-    T, H, D = _tables()
+    T, H, D = _hand.win_tables()
     S = T[c[0]] + T[c[1]] + T[c[2]] + H[c[3]]
     x = (S >> 12) + D[S & 4095] - jokers
     if x < 0:  # leftover wildcards make wildcard-only sets: the size residue keeps x ≡ the target
@@ -184,7 +177,7 @@ def improving_draws(c: list[int], jokers: int, unseen: Sequence[int]) -> tuple[i
     A drawn 財神 always helps; its unseen copies are counted by the caller if wanted, as the face of a
     wildcard is not a "kind" that completes a shape.
     """
-    T, H, D = _tables()
+    T, H, D = _hand.win_tables()
     tv = [T[c[0]], T[c[1]], T[c[2]], H[c[3]]]
     S = tv[0] + tv[1] + tv[2] + tv[3]
     base = (S >> 12) + D[S & 4095] - jokers

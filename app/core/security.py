@@ -33,14 +33,15 @@ def _new_pool(workers: int) -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2", initializer=_lower_priority)
 
 
-_pool = _new_pool(1)
+_pool_workers = 1
+_pool = _new_pool(_pool_workers)
 
 
 def set_hash_workers(workers: int) -> None:
     """Size the argon2 pool (at startup, from ``Settings.password_hash_workers``)."""
-    global _pool
-    if _pool._max_workers != workers:
-        old, _pool = _pool, _new_pool(workers)
+    global _pool, _pool_workers
+    if _pool_workers != workers:
+        old, _pool, _pool_workers = _pool, _new_pool(workers), workers
         old.shutdown(wait=False)
 
 

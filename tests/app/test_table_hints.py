@@ -78,10 +78,17 @@ def _answer(hand, prompt):
     return kinds.get("win") or kinds["pass"]
 
 
+def _ready_both_ways(prompts, hints):
+    """Seen both: a turn whose discard leaves the hand ready, and waits announced while ready.  (A hand can
+    become ready without such a turn, e.g. dealt ready, so waiting for the second alone is not enough.)"""
+    return (any(m["waits"] for m in hints)
+            and any(p["kind"] == "turn" and p["hints"]["discard_waits"] for p in prompts))
+
+
 async def test_practice_prompts_carry_waits_and_the_normal_bots_suggestion(settings):
     async with harness(settings, **SLOW_BOTS) as h:
         prompts, hints = await _play_practice(h, {"variant": "taiwan", "options": {"rounds": 4}},
-                                              until=lambda _, hints: any(m["waits"] for m in hints))
+                                              until=_ready_both_ways)
     turns = [p for p in prompts if p["kind"] == "turn"]
     assert turns and all(p["hints"]["suggestion"] is not None for p in turns)
     assert any(p["hints"]["discard_waits"] for p in turns)  # seat 0 played by the suggestion gets ready

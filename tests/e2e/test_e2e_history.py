@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.e2e.helpers import play_until_result, register, unique_name
 
@@ -73,3 +73,36 @@ def test_a_finished_hand_is_listed_and_replays_to_the_end(page: Page, browser: B
     expect(panel.locator(".ladder .title-now")).to_have_text("白板")
     panel.locator(".tab-all").click()
     expect(panel.locator(".tab-all")).to_have_attribute("aria-selected", "true")
+
+
+
+def test_a_navigation_made_while_the_client_boots_is_not_overridden_by_the_live_table(page: Page) -> None:
+    """Reloading beside a running table looks the table up to return to it; the hands list (or a replay link)
+    opened while that lookup is in flight wins.  CI once showed the live table instead of the replay."""
+    register(page, unique_name("boot"))
+    page.locator("[data-practice=tiantai]").click()
+    expect(page.locator(".table")).to_have_attribute("data-variant", "tiantai")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the lookup waits until the test lets it through
+        held.append(route)
+
+    page.route("**/api/tables/*", hold)
+
+    page.reload()
+    _wait_for(page, lambda: held)
+    page.goto("/#/hands")
+    expect(page.locator("body")).to_have_attribute("data-view", "hands")
+    held[0].continue_()  # the server's answer (seated, playing) arrives late
+    page.unroute("**/api/tables/*")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("body")).to_have_attribute("data-view", "hands")
+    assert page.url.endswith("#/hands")
+
+
+def _wait_for(page: Page, condition) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(100):
+        if condition():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the client never looked the live table up")

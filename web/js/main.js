@@ -16,6 +16,9 @@ import { enterRules } from "./screens/rules.js";
 import { renderResult, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
+/** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
+let navigations = 0;
+
 async function route() {
   if (!getToken()) {
     showView("auth");
@@ -35,11 +38,14 @@ async function route() {
   $("tournaments-link").hidden = false; // tournaments.html
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
   if (routeHistory()) { connectLobby(); return; }
+  const navigation = navigations;
   const m = location.hash.match(/^#\/table\/([\w-]+)/);
   const id = m?.[1] ?? localStorage.getItem(TABLE_KEY);
   if (id) {
     try {
       const table = await api.table(id);
+      // The player went elsewhere (a replay link, the lobby) while we asked: that choice stands.
+      if (navigation !== navigations) { connectLobby(); return; }
       const seated = table.seats.some((/** @type {any} */ s) => s.user_id === app.me.id);
       if (seated && table.status === "playing") { enterTable(id); connectLobby(); return; }
       if (!seated) localStorage.removeItem(TABLE_KEY);
@@ -103,6 +109,7 @@ function boot() {
   document.addEventListener("keydown", onKey);
   document.addEventListener("keydown", onReplayKey);
   window.addEventListener("hashchange", () => {
+    navigations += 1;
     if (app.me && routeHistory()) return;
     // The brand link: back to the lobby; a running table keeps your seat (the lobby offers the way back).
     if (location.hash === "#/lobby" && app.me && app.view !== "lobby") enterLobby();

@@ -78,7 +78,7 @@ CurrentUser = Annotated[User, Depends(get_current_user)]
 
 
 def is_admin(user: User) -> bool:
-    """The one admin check (admin-only routes and the hand-record rule use it)."""
+    """The one admin check (the admin-only routes use it)."""
     return has_role(user, Role.ADMIN)
 
 

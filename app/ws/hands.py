@@ -14,10 +14,11 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep, is_admin
+from app.api.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep
 from app.models import Hand, User
 from app.services.errors import Conflict, ErrorCode, Forbidden, NotFound
 from app.services.replay import ReplayError, replay_frames
+from app.services.roles import Role, has_role
 
 router = APIRouter(prefix="/api", tags=["hands"])
 
@@ -42,23 +43,25 @@ class HandOut(BaseModel):
 
 async def readable_hand(hand_id: int, user: CurrentUser, session: SessionDep, registry: RegistryDep,
                         settings: SettingsDep) -> Hand:
-    """The hand record, if this account may read it: a player of the hand, an admin, or anyone once the
-    table has closed when ``Settings.hands_public_after_close`` is on.  404 unknown, 403 otherwise."""
+    """The hand record, if this account may read it: a player of the hand, an operator or admin (the console
+    opens any finished hand, issue 11), or anyone once the table has closed when
+    ``Settings.hands_public_after_close`` is on.  404 unknown, 403 otherwise."""
     hand = await session.get(Hand, hand_id)
     if hand is None:
         raise NotFound("no such hand", ErrorCode.HAND_NOT_FOUND, hand_id=hand_id)
     closed = hand.table_id is None or not registry.is_open(hand.table_id)
-    if user.id in (hand.seats or []) or is_admin(user) or (settings.hands_public_after_close and closed):
+    staff = has_role(user, Role.OPERATOR)  # operators and admins
+    if user.id in (hand.seats or []) or staff or (settings.hands_public_after_close and closed):
         return hand
-    raise Forbidden("only the hand's players (and admins) may read this hand", ErrorCode.HAND_PRIVATE,
-                    hand_id=hand_id)
+    raise Forbidden("only the hand's players (and operators and admins) may read this hand",
+                    ErrorCode.HAND_PRIVATE, hand_id=hand_id)
 
 
 @router.get("/hands/{hand_id}", responses={403: {"description": "not a player of this hand"}})
 async def read_hand(hand: Annotated[Hand, Depends(readable_hand)]) -> HandOut:
     """A finished hand: seed, commitment, every action, the result and the settlement.  Readable by the
-    hand's players and admins; by every logged-in account after the table closed if the server allows it
-    (``HANDS_PUBLIC_AFTER_CLOSE``)."""
+    hand's players, operators and admins; by every logged-in account after the table closed if the server
+    allows it (``HANDS_PUBLIC_AFTER_CLOSE``)."""
     return HandOut.model_validate(hand)
 
 

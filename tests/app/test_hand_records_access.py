@@ -1,5 +1,6 @@
-"""Who may read GET /api/hands/{id} (issue 9, "Hand records"): the hand's players and admins; everyone
-logged in once the table has closed, only when HANDS_PUBLIC_AFTER_CLOSE is on.
+"""Who may read GET /api/hands/{id} (issue 9, "Hand records"): the hand's players, operators and admins (issue
+11: the console opens any finished hand); everyone logged in once the table has closed, only when
+HANDS_PUBLIC_AFTER_CLOSE is on.
 
 The original finding: any logged-in account could read any finished hand's seed and every action.
 """
@@ -35,13 +36,14 @@ async def _accounts(client: httpx.AsyncClient, names: list[str]) -> dict[str, di
 
 
 @pytest.mark.parametrize("public", [False, True])
-async def test_hand_records_are_readable_by_their_players_and_admins(settings, public):
+async def test_hand_records_are_readable_by_their_players_operators_and_admins(settings, public):
     app = create_app(settings.model_copy(update={"hands_public_after_close": public}))
     async with app.router.lifespan_context(app), httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
-        people = await _accounts(client, ["pla", "plb", "plc", "pld", "snoop", "chief", "host"])
+        people = await _accounts(client, ["pla", "plb", "plc", "pld", "snoop", "chief", "host", "oper"])
         async with app.state.services.sessionmaker() as session:
             await session.execute(update(User).where(User.id == people["chief"]["id"]).values(role="admin"))
+            await session.execute(update(User).where(User.id == people["oper"]["id"]).values(role="operator"))
             await session.commit()
         open_table = (await client.post("/api/rooms/beginner/tables", json={"variant": "taiwan"},
                                         headers=people["host"]["headers"])).json()["id"]
@@ -50,7 +52,7 @@ async def test_hand_records_are_readable_by_their_players_and_admins(settings, p
         open_hand = await _hand(app, players, open_table)
 
         for hand_id in (closed_hand, open_hand):
-            for name in ("pla", "pld", "chief"):
+            for name in ("pla", "pld", "chief", "oper"):
                 response = await client.get(f"/api/hands/{hand_id}", headers=people[name]["headers"])
                 assert response.status_code == 200 and response.json()["seed"] == "s"
         refused = await client.get(f"/api/hands/{open_hand}", headers=people["snoop"]["headers"])

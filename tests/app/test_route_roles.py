@@ -1,5 +1,6 @@
 """Every route of the OpenAPI document, called by each role: operator and admin routes refuse lesser roles
-(401 anonymous, 403 a player / an operator on admin routes) before looking at anything else."""
+(401 anonymous, 403 a player / an operator on admin routes) before looking at anything else; the hand-record
+routes (a record and its replay) open to the hand's players, operators and admins."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 from fastapi.routing import APIRoute
 
 from app.api.deps import get_admin_user, get_operator_user
+from app.ws.hands import readable_hand
+from tests.app.test_history import _settle
 
 ROLES = ["anonymous", "player", "operator", "admin"]
 NEEDS = {"operator": {"operator", "admin"}, "admin": {"admin"}}
@@ -80,3 +83,36 @@ async def test_every_route_with_every_role(client, app, player):
                 checked += 1
     # Both kinds exist, so the walk checked something of each.
     assert checked >= 4 * 10
+
+
+def _hand_record_routes(routes) -> list[APIRoute]:
+    """The routes behind the hand-record rule (``readable_hand``): a record and its replay."""
+    return [r for r in _api_routes(routes) if readable_hand in _guards(r.dependant)]
+
+
+async def test_hand_record_routes_with_every_role(client, app, player):
+    """Issue 11: the console opens any finished hand's record and replay, so operators read them like admins;
+    a player who did not play the hand is refused (HANDS_PUBLIC_AFTER_CLOSE is off here)."""
+    accounts = {
+        role: await player(f"h_{role}", role=None if role == "player" else role)
+        for role in ROLES if role != "anonymous"
+    }
+    seated = [await player(f"h_seat{i}") for i in range(3)]
+    hand_id, _hand = await _settle(app, [p.id for p in seated], 1)
+    routes = _hand_record_routes(app.routes)
+    assert {r.path for r in routes} == {"/api/hands/{hand_id}", "/api/hands/{hand_id}/replay"}
+    expected = {"anonymous": 401, "player": 403, "operator": 200, "admin": 200}
+    for route in routes:
+        url = route.path.replace("{hand_id}", str(hand_id))
+        for role in ROLES:
+            headers = accounts[role].headers if role != "anonymous" else {}
+            response = await client.get(url, headers=headers)
+            assert response.status_code == expected[role], (url, role, response.text)
+            if response.status_code == 200:
+                body = response.json()
+                record = body.get("hand", body)
+                assert record["id"] == hand_id and record["seed"]
+            elif role == "player":
+                assert response.json()["code"] == "hand_private"
+        # The hand's own player reads it whatever the role.
+        assert (await client.get(url, headers=seated[1].headers)).status_code == 200

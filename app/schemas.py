@@ -166,6 +166,8 @@ class TableOut(BaseModel):
     bot_level: str | None = Field(default=None, description="practice tables: easy, normal or strong")
     suggest_discard: bool = False
     bot_speed: str | None = Field(default=None, description="practice tables: normal or fast")
+    creator_id: int | None = Field(default=None, description="who opened the table: they may seat bots "
+                                   "(POST /api/tables/{id}/bots); bots hold no coins")
     version: int
 
 

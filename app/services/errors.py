@@ -41,6 +41,8 @@ class ErrorCode(StrEnum):
     OPERATOR_ONLY = "operator_only", 403, "only operators and admins may do this"
     ACCOUNT_FROZEN = "account_frozen", 403, "an admin froze this account: it cannot sit down or register"
     PRACTICE_PRIVATE = "practice_private", 403, "practice tables are private", ("table_id",)
+    NOT_TABLE_CREATOR = "not_table_creator", 403, "only the player who opened the table may seat bots", (
+        "table_id",)
     HAND_PRIVATE = "hand_private", 403, "you may not read this hand's record", ("hand_id",)
     # -- 404 -----------------------------------------------------------------------------------------
     NOT_FOUND = "not_found", 404, "no such resource (e.g. an unknown URL)"

@@ -111,7 +111,7 @@ async def settle_hand(
 ) -> Settlement:
     """Record a finished hand and move its coins, exactly once.
 
-    ``seats``: the user id in each seat (None = a bot, practice tables only).  ``payments`` in points, in
+    ``seats``: the user id in each seat (None = a server bot).  ``payments`` in points, in
     the order the rules list them; ``winners`` are the winning seats (payments to them are applied first).
     ``record``: ``table_id``, ``seed``, ``commitment``, ``actions`` and ``result`` of the hand, stored as is.
 
@@ -119,6 +119,10 @@ async def settle_hand(
     pays at most what they hold and the rest is forfeited (the payee gets less).  Each movement is a debit
     and a credit ledger entry keyed ``hand:{hand_key}:{i}:debit|credit``; 積分 moves by the hand's net
     points, floored at 0.  A practice hand is recorded but moves no coins and no 積分.
+
+    Bots at a coin table (the creator filled empty seats, ``TableRegistry.fill_with_bots``) hold no coins:
+    a payment to or from a bot seat is not made, in coins or in 積分; only payments between two players
+    move coins, so no coin is created or lost and nobody farms 積分 off bots (docs/coins.md).
 
     Owns the transaction: commits on success, rolls back on error.  Calling it again with the same
     ``hand_key`` (a retry, a replayed actor, a concurrent duplicate) changes nothing and returns the first
@@ -134,13 +138,18 @@ async def settle_hand(
     humans = [uid for uid in seats if uid is not None]
     if len(set(humans)) != len(humans):
         raise ValueError("an account sits in two seats")
-    if not practice and (room is None or len(humans) != n_seats):
-        raise ValueError("a coin hand needs a room and a player in every seat")
+    if not practice and (room is None or not humans):
+        raise ValueError("a coin hand needs a room and at least one player")
 
     point_deltas = [0] * n_seats
+    human_points = [0] * n_seats  # between two players only: what moves coins and 積分
     for _, payer, payee, points in ordered:
         point_deltas[payer] -= points
         point_deltas[payee] += points
+        if seats[payer] is not None and seats[payee] is not None:
+            human_points[payer] -= points
+            human_points[payee] += points
+    between_players = [row for row in ordered if seats[row[1]] is not None and seats[row[2]] is not None]
 
     try:
         # Lock first, then look for the hand: a concurrent duplicate waits here and then finds it.
@@ -172,8 +181,9 @@ async def settle_hand(
         rank_deltas = [0] * n_seats
         if not practice:
             assert room is not None
-            seat_users = [users[uid] for uid in seats if uid is not None]  # every seat: validated above
-            transfers = plan_transfers(ordered, [u.coins for u in seat_users], room.coins_per_point)
+            seat_users = [users[uid] if uid is not None else None for uid in seats]
+            balances = [u.coins if u is not None else 0 for u in seat_users]  # a bot seat never pays or is paid
+            transfers = plan_transfers(between_players, balances, room.coins_per_point)
             for t in transfers:
                 forfeited[t.payer] += t.owed - t.paid
                 coin_deltas[t.payer] -= t.paid
@@ -184,13 +194,17 @@ async def settle_hand(
                 if t.paid < t.owed:
                     note += f", {t.owed - t.paid} coins forfeited"
                 for seat, delta, side in ((t.payer, -t.paid, "debit"), (t.payee, t.paid, "credit")):
+                    user = seat_users[seat]
+                    assert user is not None  # between_players
                     post_entry(
-                        session, seat_users[seat], asset="coins", delta=delta, reason=HAND_REASON,
+                        session, user, asset="coins", delta=delta, reason=HAND_REASON,
                         idempotency_key=f"hand:{hand_key}:{t.index}:{side}", hand_id=hand.id, note=note,
                     )
             for seat, uid in enumerate(seats):
-                user = users[uid]  # type: ignore[index]
-                rank_deltas[seat] = max(user.rank_points + point_deltas[seat], 0) - user.rank_points
+                if uid is None:
+                    continue  # a bot has no 積分
+                user = users[uid]
+                rank_deltas[seat] = max(user.rank_points + human_points[seat], 0) - user.rank_points
                 if rank_deltas[seat]:
                     post_entry(
                         session, user, asset="rank_points", delta=rank_deltas[seat], reason=HAND_REASON,

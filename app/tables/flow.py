@@ -350,8 +350,10 @@ class HandFlow:
         assert hand.result is not None
         n = len(self.slots)
         per_point = 0 if self.info.practice or not self.info.room else ROOMS[self.info.room].coins_per_point
-        payments = [PaymentOut(payer=p.payer, payee=p.payee, points=p.points, coins=p.points * per_point,
-                               reason=p.reason) for p in hand.result.score.payments]
+        bots = set(self.info.bots) if per_point else set()  # bots hold no coins (app.services.settlement)
+        payments = [PaymentOut(payer=p.payer, payee=p.payee, points=p.points, reason=p.reason,
+                               coins=0 if {p.payer, p.payee} & bots else p.points * per_point,
+                               bot=bool({p.payer, p.payee} & bots)) for p in hand.result.score.payments]
         done = settlement is not None
         return HandResultMessage(
             v=self.out.v, hand_no=self.hand_no, hand_id=settlement.hand_id if done else None, void=not done,

@@ -54,7 +54,10 @@ class TableInfo:
     variant: Variant
     options: dict[str, Any]
     seats: list[int | None]  # user id per seat; None = empty, or a bot when the seat is in ``bots``
-    bots: list[int] = field(default_factory=list)  # seats played by server bots (practice tables)
+    # Seats played by server bots: every other seat of a practice table, the seats a coin table's creator
+    # filled (``fill_with_bots``; bots hold no coins, see app.services.settlement) and tournament gaps.
+    bots: list[int] = field(default_factory=list)
+    creator: int | None = None  # the user who opened a lobby table (may seat bots); passes on if they stand
     status: TableStatus = TableStatus.WAITING
     practice: bool = False
     bot_level: str = DEFAULT_BOT_LEVEL  # how the server bots of a practice table play
@@ -90,6 +93,7 @@ class TableInfo:
             "bot_level": self.bot_level if self.practice else None,
             "suggest_discard": self.suggest_discard,
             "bot_speed": self.bot_speed if self.practice else None,
+            "creator_id": self.creator,
             "version": self.version,
         }
 
@@ -148,6 +152,7 @@ class TableRegistry:
         self._check_open()
         self._check_free(user_id)
         table = self._new(room=room, variant=variant, options=options, practice=False)
+        table.creator = user_id
         self._place(table, 0, user_id, username)
         await self._changed(table, "table_created")
         return await self._start_if_full(table)
@@ -213,6 +218,24 @@ class TableRegistry:
         await self._changed(table, "table_updated")
         return await self._start_if_full(table)
 
+    async def fill_with_bots(self, table_id: str, *, user_id: int) -> TableInfo:
+        """The creator of a waiting lobby table seats server bots in every empty seat (playing with friends
+        when not enough came); the table then starts.  Bots hold no coins: app.services.settlement."""
+        table = self._get(table_id)
+        if table.practice or table.tournament_game_id is not None or table.creator != user_id:
+            raise Forbidden("only the player who opened the table may seat bots", ErrorCode.NOT_TABLE_CREATOR,
+                            table_id=table_id)
+        self._check_open()
+        if table.status != TableStatus.WAITING:
+            raise Conflict("this table is not taking players", ErrorCode.TABLE_NOT_WAITING, table_id=table_id,
+                           status=table.status.value)
+        empty = [s for s, uid in enumerate(table.seats) if uid is None and s not in table.bots]
+        if not empty:
+            raise Conflict("this table is full", ErrorCode.TABLE_FULL, table_id=table_id)
+        table.bots = sorted([*table.bots, *empty])
+        await self._changed(table, "table_updated")
+        return await self._start_if_full(table)
+
     async def stand(self, table_id: str, *, user_id: int) -> TableInfo | None:
         """Leave a seat.  Returns the table, or None when it closed because nobody human is left."""
         table = self._get(table_id)
@@ -225,6 +248,8 @@ class TableRegistry:
         if not table.players:
             await self.remove(table_id)
             return None
+        if table.creator == user_id:  # someone still at the table may seat bots now
+            table.creator = table.players[0]
         await self._changed(table, "table_updated")
         return copy.deepcopy(table)
 

@@ -179,8 +179,11 @@ class PaymentOut(BaseModel):
     payer: int
     payee: int
     points: int
-    coins: int = Field(description="points × coins per point (what was owed; see forfeited)")
+    coins: int = Field(description="points × coins per point (what was owed; see forfeited); 0 when a bot "
+                       "seat pays or is paid")
     reason: str
+    bot: bool = Field(False, description="a bot seat pays or is paid: bots hold no coins, so this payment "
+                      "moves no coins and no 積分 (a coin table the creator filled with bots)")
 
 
 class HandResultMessage(_ServerMessage):

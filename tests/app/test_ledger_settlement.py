@@ -192,7 +192,7 @@ async def test_practice_hands_are_recorded_but_move_nothing(session):
     ("seats", "payments", "variant", "practice"),
     [
         ("three", [(1, 0, 1)], "taiwan", False),  # 3 seats for a 4-seat variant
-        ("bot", [(1, 0, 1)], "taiwan", False),  # a bot in a coin hand
+        ("bots", [(1, 0, 1)], "taiwan", False),  # a coin hand with no player at all
         ("four", [(4, 0, 1)], "taiwan", False),  # no such seat
         ("four", [(1, 1, 1)], "taiwan", False),  # paying oneself
         ("four", [(1, 0, 0)], "taiwan", False),  # zero points
@@ -204,7 +204,7 @@ async def test_practice_hands_are_recorded_but_move_nothing(session):
 async def test_bad_settlement_calls_write_nothing(session, seats, payments, variant, practice):
     ids = await make_users(session, [50_000] * 4)
     seat_list = {
-        "three": ids[:3], "bot": [*ids[:3], None], "four": ids, "twice": [ids[0], ids[0], ids[1], ids[2]],
+        "three": ids[:3], "bots": [None] * 4, "four": ids, "twice": [ids[0], ids[0], ids[1], ids[2]],
     }[seats]
     with pytest.raises(ValueError):
         await settle_hand(

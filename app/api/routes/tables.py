@@ -23,6 +23,14 @@ async def sit(table_id: str, user: CurrentUser, registry: RegistryDep, body: Sit
     return TableOut.model_validate(table.public())
 
 
+@router.post("/tables/{table_id}/bots")
+async def fill_with_bots(table_id: str, user: CurrentUser, registry: RegistryDep) -> TableOut:
+    """The table's creator seats server bots in every empty seat and the game starts.  Bots hold no
+    coins: a payment to or from a bot seat moves nothing; only payments between players move coins."""
+    table = await registry.fill_with_bots(table_id, user_id=user.id)
+    return TableOut.model_validate(table.public())
+
+
 @router.post("/tables/{table_id}/stand")
 async def stand(table_id: str, user: CurrentUser, registry: RegistryDep) -> StandOut:
     table = await registry.stand(table_id, user_id=user.id)

@@ -107,6 +107,8 @@ export const api = {
   /** @param {string} id @param {number | null} [seat] */
   sit: (id, seat = null) =>
     request(`/api/tables/${encodeURIComponent(id)}/sit`, { method: "POST", body: seat === null ? {} : { seat } }),
+  /** The creator seats bots in the empty seats (they hold no coins). @param {string} id */
+  fillWithBots: (id) => request(`/api/tables/${encodeURIComponent(id)}/bots`, { method: "POST" }),
   /** @param {string} id */
   stand: (id) => request(`/api/tables/${encodeURIComponent(id)}/stand`, { method: "POST" }),
   /** @param {string} variant @param {Record<string, any>} [options] @param {Record<string, any>} [extra] e.g. {bot_speed} */

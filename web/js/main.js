@@ -38,6 +38,7 @@ async function route() {
   $("tournaments-link").hidden = false; // tournaments.html
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
   if (routeHistory()) { connectLobby(); return; }
+  if (location.hash.startsWith("#/join/")) { enterLobby(); return; } // an invite link: the lobby sits you down
   const navigation = navigations;
   const m = location.hash.match(/^#\/table\/([\w-]+)/);
   const id = m?.[1] ?? localStorage.getItem(TABLE_KEY);
@@ -111,6 +112,7 @@ function boot() {
   window.addEventListener("hashchange", () => {
     navigations += 1;
     if (app.me && routeHistory()) return;
+    if (app.me && location.hash.startsWith("#/join/")) { leaveTableView(); enterLobby(); return; }
     // The brand link: back to the lobby; a running table keeps your seat (the lobby offers the way back).
     if (location.hash === "#/lobby" && app.me && app.view !== "lobby") enterLobby();
     const m = location.hash.match(/^#\/table\/([\w-]+)/);

@@ -10,10 +10,12 @@ export const VARIANT_KEYS = ["tiantai", "taipao", "taiwan"];
  * @typedef {{key: string, name: string, names?: Record<string, string>, coins_per_point: number,
  *   entry_coins: number}} Room
  * @typedef {{id: string, room: string | null, variant: string, seats: {seat: number, user_id: number | null,
- *   username: string | null, bot: boolean}[], status: string, practice: boolean, version: number}} LobbyTable
+ *   username: string | null, bot: boolean}[], status: string, practice: boolean, version: number,
+ *   creator_id?: number | null}} LobbyTable
  * @typedef {{onPractice: (variant: string) => void, onCreate: (room: string, variant: string) => void,
  *   onSit: (tableId: string, seat: number) => void, onStand: (tableId: string) => void,
- *   onEnter: (tableId: string) => void}} LobbyHandlers
+ *   onEnter: (tableId: string) => void, onBots: (tableId: string) => void,
+ *   onCopyInvite: (link: string, button: HTMLElement) => void}} LobbyHandlers
  */
 
 /**
@@ -108,8 +110,35 @@ function tableRowEl(tb, s, afford, seatedSomewhere, handlers) {
     })),
     mine && tb.status === "waiting" ? h("p", { class: "waiting-hint", role: "note" },
       t("lobby.waiting_hint", { free: tb.seats.length - taken, total: tb.seats.length })) : null,
+    mine && tb.status === "waiting" ? inviteEl(tb, s, handlers) : null,
     mine && tb.status === "playing" ? h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(tb.id) }, t("lobby.enter")) : null,
     mine && tb.status !== "playing" ? h("button", { type: "button", class: "stand", disabled: s.busy, onclick: () => handlers.onStand(tb.id) }, t("lobby.stand")) : null);
+}
+
+/**
+ * The link that brings a friend to this table (#/join/ID: they sit down once logged in).
+ * @param {string} tableId
+ */
+export function inviteLink(tableId) {
+  return `${location.origin}${location.pathname}#/join/${encodeURIComponent(tableId)}`;
+}
+
+/**
+ * At your waiting coin table: the invite link with a copy button, and for the table's creator a button that
+ * seats bots in the empty seats (bots hold no coins: the note says how the table then settles).
+ * @param {LobbyTable} tb @param {any} s @param {LobbyHandlers} handlers
+ */
+function inviteEl(tb, s, handlers) {
+  const link = inviteLink(tb.id);
+  const creator = tb.creator_id === s.me?.id;
+  return h("div", { class: "invite" },
+    h("label", { class: "invite-link" }, t("lobby.invite"), " ",
+      h("input", { type: "text", readonly: true, value: link, class: "invite-url", onfocus: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() })),
+    h("button", { type: "button", class: "copy-invite", title: t("lobby.invite.help"),
+      onclick: (/** @type {Event} */ e) => handlers.onCopyInvite(link, /** @type {HTMLElement} */ (e.currentTarget)) }, t("lobby.invite.copy")),
+    creator ? h("button", { type: "button", class: "fill-bots", disabled: s.busy, title: t("help.bots"),
+      onclick: () => handlers.onBots(tb.id) }, t("lobby.fill_bots")) : null,
+    creator ? h("p", { class: "bots-note", role: "note" }, t("help.bots")) : null);
 }
 
 const BOT_SPEED_KEY = "mj.botSpeed";

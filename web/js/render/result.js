@@ -62,9 +62,11 @@ export function resultEl(msg, state, nameOf, o) {
   const paymentsTable = payments.length ? h("table", { class: "payments" },
     h("thead", null, h("tr", null, h("th", null, t("result.payer")), h("th", null, t("result.payee")),
       h("th", { class: "num" }, t("result.points")), h("th", { class: "num" }, t("result.coins")), h("th", null, t("result.reason")))),
-    h("tbody", null, payments.map((p) => h("tr", null,
+    h("tbody", null, payments.map((p) => h("tr", { class: p.bot ? "bot" : null, "data-bot": p.bot ? "1" : null, "data-payer": String(p.payer), "data-payee": String(p.payee) },
       h("td", null, nameOf(p.payer)), h("td", null, nameOf(p.payee)),
-      h("td", { class: "num" }, formatNumber(p.points)), h("td", { class: "num" }, formatNumber(p.coins)),
+      h("td", { class: "num" }, formatNumber(p.points)),
+      // Bots hold no coins: the payment is scored but not made (docs/server.md).
+      h("td", { class: "num", title: p.bot ? t("help.bots") : null }, p.bot ? `0 (${t("result.bot_payment")})` : formatNumber(p.coins)),
       h("td", null, word(p.reason, "reason")))))) : null;
 
   const net = /** @type {number[]} */ (score.net ?? []);

@@ -49,7 +49,46 @@ export function renderLobby() {
       localStorage.removeItem(TABLE_KEY);
     }),
     onEnter: (id) => enterTable(id),
+    onBots: (id) => busy(async () => {
+      const table = await api.fillWithBots(id);
+      upsertTable(table);
+      if (table.status === "playing") enterTable(table.id);
+    }),
+    onCopyInvite: (link, button) => copyInvite(link, button),
   }), progressEl(renderLobby));
+}
+
+/** Copy the invite link (the field stays selectable where the clipboard is refused). @param {string} link @param {HTMLElement} button */
+async function copyInvite(link, button) {
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(t("lobby.invite.copied"), "info");
+    button.dataset.copied = "1";
+  } catch {
+    const input = /** @type {HTMLInputElement | null} */ (button.parentElement?.querySelector(".invite-url") ?? null);
+    input?.focus();
+    input?.select();
+    toast(t("lobby.invite.select"), "info");
+  }
+}
+
+/**
+ * An invite link (#/join/ID) was opened: sit at that table (the first free seat), and go to it if that
+ * filled it.  Already seated there: nothing to do.  Refusals (full, another table, not enough coins) say why.
+ * @param {string} id
+ */
+async function joinFromLink(id) {
+  const table = await api.table(id);
+  if (table.seats.some((/** @type {any} */ s) => s.user_id === app.me?.id)) {
+    upsertTable(table);
+    if (table.status === "playing") enterTable(table.id);
+    return;
+  }
+  const seated = await api.sit(id);
+  upsertTable(seated);
+  localStorage.setItem(TABLE_KEY, seated.id);
+  toast(t("lobby.joined"), "info");
+  if (seated.status === "playing") enterTable(seated.id);
 }
 
 /** @param {() => Promise<void>} fn */
@@ -110,6 +149,7 @@ export function connectLobby() {
 }
 
 export async function enterLobby() {
+  const join = location.hash.match(/^#\/join\/([\w-]+)$/)?.[1] ?? null; // an invite link, kept across logging in
   leaveTableView();
   showView("lobby");
   if (location.hash !== "#/lobby") history.replaceState(null, "", "#/lobby");
@@ -119,6 +159,7 @@ export async function enterLobby() {
     if (!app.rooms.length) app.rooms = await api.rooms();
     await refreshMe();
     loadProgress(renderLobby);
+    if (join) await joinFromLink(join);
     await findReturnTable();
   } catch (err) {
     showError(err);

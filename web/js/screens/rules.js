@@ -48,6 +48,8 @@ function renderRules(key, tableOptions) {
       h("tbody", null, v.items.map((/** @type {any} */ i) => h("tr", { "data-key": i.key },
         h("th", { scope: "row" }, localName(i.names, i.key), h("span", { class: "en-name" }, localName(i.names) === i.names.en ? "" : ` ${i.names.en}`)),
         h("td", { class: "num" }, amount(values[i.key] ?? i.value, i.unit)))))),
+    h("h3", null, t("rules.coins")),
+    h("p", { class: "rules-coins" }, t("result.coin_rule", { coins: "100 / 300 / 600" }), " ", h("span", { class: "rules-bots" }, t("help.bots"))),
     h("h3", null, tableOptions ? t("rules.table_options") : t("rules.options")),
     h("table", { class: "rules-options" }, h("tbody", null, others.map(([k, o]) => h("tr", { "data-option": k },
       h("th", { scope: "row" }, h("code", null, k)), h("td", null, String(values[k])), h("td", { class: "doc" }, /** @type {any} */ (o).doc ?? "")))))));

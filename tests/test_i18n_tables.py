@@ -151,3 +151,13 @@ def test_every_key_the_client_names_is_in_the_table() -> None:
     used = _keys_used_in_the_client()
     assert {"app.title", "result.title", "keys.help"} <= used  # the scan finds both kinds of use
     assert sorted(used - set(load_strings())) == []
+
+
+def test_every_scoring_item_and_total_is_explained_in_three_languages() -> None:
+    # Issue 13 defect 8: each result item (and the rules page row) carries a one-line explanation, in the
+    # chosen language, for every item of every variant (engine.scoring.names is the one list of items).
+    strings = load_strings()
+    keys = [f"itemhelp.{variant}.{key}" for variant, items in ITEM_NAMES.items() for key in items]
+    keys += [f"total.{k}.help" for k in ("tai", "hu", "dealer_tai", "base", "bonus", "total", "score", "raw")]
+    missing = [k for k in keys if k not in strings or not all(strings[k].get(lang, "").strip() for lang in LANGUAGES)]
+    assert missing == []

@@ -9,6 +9,7 @@ import { tileEl } from "./tile.js";
 import { meldsEl, flowersEl } from "./melds.js";
 import { formatNumber, has, localName, t } from "../i18n.js";
 import { sortTiles, withoutTiles } from "../tiles.js";
+import { showHelp } from "./actions.js";
 
 
 /** @param {string} key @param {string} prefix */
@@ -45,18 +46,19 @@ export function resultEl(msg, state, nameOf, o) {
     : h("p", { class: "headline draw" }, t("result.draw"));
 
   const hands = winners.map((w) => winningHandEl(res, state, w, n, nameOf));
+  const variant = score.variant ?? state.table?.variant ?? "";
 
   const itemsBlocks = score.seats
     .filter((/** @type {any} */ s) => (s.items ?? []).length || Object.keys(s.totals ?? {}).length)
     .map((/** @type {any} */ s) => h("div", { class: "score-seat", "data-seat": String(s.seat) },
       h("h4", null, nameOf(s.seat)),
       h("table", { class: "items" },
-        h("tbody", null, (s.items ?? []).map((/** @type {any} */ it) => h("tr", { "data-key": it.key },
-          h("th", { scope: "row", title: it.key }, itemName(it)),
-          h("td", { class: "num" }, `${it.value} ${t(it.unit === "hu" ? "unit.hu" : "unit.tai")}`)))),
-        Object.keys(s.totals ?? {}).length ? h("tfoot", null, Object.entries(s.totals).map(([k, v]) => h("tr", { class: "total" },
+        h("tbody", null, (s.items ?? []).map((/** @type {any} */ it) => explained(h("tr", { "data-key": it.key },
+          h("th", { scope: "row" }, itemName(it)),
+          h("td", { class: "num" }, `${it.value} ${t(it.unit === "hu" ? "unit.hu" : "unit.tai")}`)), itemHelp(variant, it.key)))),
+        Object.keys(s.totals ?? {}).length ? h("tfoot", null, Object.entries(s.totals).map(([k, v]) => explained(h("tr", { class: "total", "data-key": k },
           h("th", { scope: "row" }, word(k, "total")),
-          h("td", { class: "num" }, String(v))))) : null)));
+          h("td", { class: "num" }, String(v))), has(`total.${k}.help`) ? t(`total.${k}.help`) : ""))) : null)));
 
   const payments = /** @type {any[]} */ (msg.payments ?? []);
   const paymentsTable = payments.length ? h("table", { class: "payments" },
@@ -139,6 +141,29 @@ function payRuleEl(msg, state) {
   return h("p", { class: "pay-rule", role: "note" }, t(key),
     perPoint ? ` ${t("result.coin_rule", { coins: formatNumber(perPoint) })}` : ` ${t("result.practice")}`,
     " ", h("a", { href: `#/rules/${variant}`, target: "_blank", rel: "noopener", class: "rules-link" }, t("rules.title")));
+}
+
+/**
+ * A scoring item's one-line explanation in the player's language (`itemhelp.<variant>.<key>`); "" if none.
+ * @param {string} variant @param {string} key
+ */
+export function itemHelp(variant, key) {
+  const k = `itemhelp.${variant}.${key}`;
+  return has(k) ? t(k) : "";
+}
+
+/**
+ * Give a row its explanation: a tooltip, the same words for screen readers, and on a touch screen a long
+ * press (the context menu) shows them in a bubble.
+ * @param {HTMLElement} row @param {string} help
+ */
+export function explained(row, help) {
+  if (!help) return row;
+  row.title = help;
+  row.setAttribute("aria-description", help);
+  row.classList.add("explained");
+  row.addEventListener("contextmenu", (e) => { e.preventDefault(); showHelp(row, help); });
+  return row;
 }
 
 /** @param {number} x */

@@ -9,6 +9,7 @@ import { api } from "../api.js";
 import { localName, t } from "../i18n.js";
 import { h, setChildren } from "../render/dom.js";
 import { $, showError, showView } from "../app.js";
+import { itemHelp } from "../render/result.js";
 
 /** @type {any[] | null} */
 let variants = null;
@@ -44,10 +45,11 @@ function renderRules(key, tableOptions) {
     h("p", null, t("rules.seats", { n: v.seats }), " ", t(`result.pay_rule.${key}`)),
     h("h3", null, t("rules.items")),
     h("table", { class: "rules-items" },
-      h("thead", null, h("tr", null, h("th", null, t("rules.item")), h("th", { class: "num" }, t("rules.value")))),
+      h("thead", null, h("tr", null, h("th", null, t("rules.item")), h("th", { class: "num" }, t("rules.value")), h("th", null, t("rules.explain")))),
       h("tbody", null, v.items.map((/** @type {any} */ i) => h("tr", { "data-key": i.key },
         h("th", { scope: "row" }, localName(i.names, i.key), h("span", { class: "en-name" }, localName(i.names) === i.names.en ? "" : ` ${i.names.en}`)),
-        h("td", { class: "num" }, amount(values[i.key] ?? i.value, i.unit)))))),
+        h("td", { class: "num" }, amount(values[i.key] ?? i.value, i.unit)),
+        h("td", { class: "explain" }, itemHelp(key, i.key)))))),
     h("h3", null, t("rules.coins")),
     h("p", { class: "rules-coins" }, t("result.coin_rule", { coins: "100 / 300 / 600" }), " ", h("span", { class: "rules-bots" }, t("help.bots"))),
     h("h3", null, tableOptions ? t("rules.table_options") : t("rules.options")),

@@ -129,5 +129,8 @@ def test_the_rules_page_lists_every_scoring_item_from_the_server(page: Page) -> 
         expect(rows.first).to_have_attribute("data-key", first["key"])
         expect(rows.first.locator("th")).to_contain_text(first["names"]["zh_hant"])
     page.goto("/#/rules/taiwan")  # 台灣's self-draw is worth 1 台 by default
-    expect(page.locator(".rules-items tr[data-key=self_draw] td")).to_have_text("1 台")
+    expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("1 台")
+    # Every item has its one-line explanation (issue 13 "rules and help", defect 8).
+    explains = page.locator(".rules-items tbody td.explain").all_inner_texts()
+    assert len(explains) == len(variants["taiwan"]["items"]) and all(x.strip() for x in explains)
     expect(page.locator(".rules-options tr[data-option=rounds]")).to_have_count(1)

@@ -21,7 +21,7 @@ from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import TableRuntime as ActorRuntime
 from app.tables.runtime import default_table_runtime  # [tables] the table actors
-from app.tournaments.director import running_director
+from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
 from app.ws import spectate, table_socket  # [tables] the table WebSocket
@@ -65,11 +65,13 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
         app.state.services = state
         try:
             async with contextlib.AsyncExitStack() as stack:
+                runtime = table_runtime if isinstance(table_runtime, ActorRuntime) else None
+                # Hooked in before the runtime resumes its tables (a resumed tournament table settles as the
+                # tournament's from its first hand); ticking after the tables start, stopped before them.
+                director = make_director(state, runtime)
                 if table_runtime is not None:
                     await stack.enter_async_context(table_runtime(state))
-                # After the tables (it hooks their game-over) and stopped before them.
-                runtime = table_runtime if isinstance(table_runtime, ActorRuntime) else None
-                app.state.tournaments = await stack.enter_async_context(running_director(state, runtime))
+                app.state.tournaments = await stack.enter_async_context(running_director(director))
                 yield
         finally:
             await broker.stop()

@@ -82,6 +82,20 @@ class Settings(BaseSettings):
     tournament_director: bool = Field(default=True, description="run the tournament director in this process")
     tournament_tick_seconds: float = Field(default=5.0, gt=0, le=3600,
                                            description="how often the tournament director looks for due steps")
+    # Several processes on one database: one director per tournament, by a Redis lease renewed every tick.
+    tournament_lease_seconds: float = Field(default=30.0, gt=0, le=3600, description="with REDIS_URL, a "
+                                            "process directs a tournament (seats its rounds, runs its tables) "
+                                            "only while it holds the tournament's lease; renewed every tick, "
+                                            "taken over by another process this long after the holder stops")
+    tournament_lease_prefix: str = Field(default="mahjong:tournament-director:", min_length=1, max_length=100,
+                                         description="the Redis key prefix of the tournament leases")
+
+    @model_validator(mode="after")
+    def _lease_outlives_a_tick(self) -> Settings:
+        # A lease shorter than the tick would lapse between renewals and let a second director in.
+        if self.tournament_lease_seconds <= self.tournament_tick_seconds:
+            raise ValueError("TOURNAMENT_LEASE_SECONDS must be longer than TOURNAMENT_TICK_SECONDS")
+        return self
 
     @field_validator("redis_url", mode="before")
     @classmethod

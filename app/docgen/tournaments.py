@@ -37,8 +37,18 @@ is a database row (`tournaments`), so it survives a restart.
   is done it seats the next round or finishes.
 * **Standings**: `GET /api/tournaments/{{id}}` and, live, `{{"type": "tournament_updated", "tournament": …}}` on every
   lobby WebSocket.
-* **Restart**: a running tournament's current-round tables that are not live are launched again on the next
-  tick; a game cut short by the restart is replayed from its start (only finished games count).
+* **Restart**: a running tournament's tables are in the table journal like every table, so the restarted server
+  resumes each one where it stopped (the same hand, the same wall). The table is the tournament's again before
+  its first resumed hand (it is found by its table id, which the director stores with the game before the
+  table starts): tournament points, no coins, the round's hand limit, its points to the standings
+  (`tests/app/test_tournament_restart.py`). A table the journal does not hold is started again on the next tick
+  (its game replayed from the start; only finished games count).
+* **Several server processes** (one database, one Redis): one director per tournament. A process seats a
+  tournament's rounds and runs its tables only while it holds the tournament's Redis lease (`SET NX PX`,
+  renewed every tick, `TOURNAMENT_LEASE_SECONDS`); the others' ticks and start requests launch nothing. When the
+  holder stops, it gives its leases back (or they lapse if it died) and the next tick of another process takes
+  the tournament over, resuming its tables from the journal (`tests/app/test_tournament_lease.py`). Without
+  Redis the process is alone and directs every tournament.
 
 ## Money
 

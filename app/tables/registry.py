@@ -102,6 +102,10 @@ TableHook = Callable[[TableInfo], Awaitable[None] | None]
 LobbyPublish = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def new_table_id() -> str:
+    return secrets.token_hex(6)
+
+
 async def _no_op(_table: TableInfo) -> None:
     return None
 
@@ -172,10 +176,12 @@ class TableRegistry:
 
     async def create_tournament_table(
         self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str] | None],
-        game_id: int, hands_limit: int | None,
+        game_id: int, hands_limit: int | None, table_id: str | None = None,
     ) -> TableInfo:
         """A tournament table (app.tournaments.director): the players seated by the tournament, house bots
-        in the None seats, starting at once.  A player still at a waiting table is stood up there first."""
+        in the None seats, starting at once.  A player still at a waiting table is stood up there first.
+        ``table_id``: chosen by the director and stored with the game before the table starts, so a table
+        resumed after a crash is always known as the tournament's."""
         for entry in seats:
             other = self._tables.get(self._seated.get(entry[0], "")) if entry else None
             if entry and other is not None and other.status != TableStatus.PLAYING:
@@ -184,7 +190,7 @@ class TableRegistry:
                     await self.remove(other.id)
                 else:
                     await self._changed(other, "table_updated")
-        table = self._new(room=room, variant=variant, options=options, practice=False)
+        table = self._new(room=room, variant=variant, options=options, practice=False, table_id=table_id)
         table.tournament_game_id, table.hands_limit = game_id, hands_limit
         table.bots = [seat for seat, entry in enumerate(seats) if entry is None]
         for seat, entry in enumerate(seats):
@@ -312,10 +318,13 @@ class TableRegistry:
             raise Conflict(f"you are already seated at another table ({table_id}, seat {seat}); stand up there first",
                            ErrorCode.ALREADY_SEATED, table_id=table_id, seat=seat)
 
-    def _new(self, *, room: RoomKey | None, variant: Variant, options: dict[str, Any], practice: bool) -> TableInfo:
+    def _new(self, *, room: RoomKey | None, variant: Variant, options: dict[str, Any], practice: bool,
+             table_id: str | None = None) -> TableInfo:
         n_seats = VARIANTS[variant].seats
+        if table_id is not None and table_id in self._tables:
+            raise RuntimeError(f"table {table_id} exists already")  # the director's ids are fresh: a bug
         table = TableInfo(
-            id=secrets.token_hex(6),
+            id=table_id or new_table_id(),
             room=room,
             variant=variant,
             options=dict(options),

@@ -50,6 +50,9 @@ class TableRuntime:
         self._reloads: set[asyncio.Task[None]] = set()
         # Told when a table's game ends (the tournament director sets it).
         self.on_game_over: Callable[[TableInfo, list[int], int, str], Awaitable[None]] | None = None
+        # Told before a table resumed from the journal starts, and may fill in its TableInfo: the tournament
+        # director marks its tables there, so they settle without coins from their first resumed hand.
+        self.on_resume: Callable[[TableInfo], Awaitable[None]] | None = None
 
     @contextlib.asynccontextmanager
     async def __call__(self, state: AppState) -> AsyncIterator[None]:
@@ -107,6 +110,8 @@ class TableRuntime:
         game = await self.journal.load(table_id)
         if game is None or game.fence != fence:
             return False
+        if self.on_resume is not None:
+            await self.on_resume(game.info)
         self.state.registry.restore(game.info)
         actor = TableActor(game.info, self._services(), fence=fence, resume=game)
         self.actors[table_id] = actor

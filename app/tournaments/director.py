@@ -2,10 +2,16 @@
 
 Every ``TOURNAMENT_TICK_SECONDS`` it opens due registrations, starts due tournaments (round 1 seated at
 random), and (re)launches the tables of a running tournament's current round that are not live here —
-which is how a running tournament resumes after a restart (a game cut short is replayed from its start;
-only finished games' points count).  When a tournament table's game ends the actor tells the director,
-which records the points, removes the table, seats the next round by standings or pays the prizes, and
-publishes the standings to every lobby socket (``{"type": "tournament_updated", "tournament": …}``).
+which is how a running tournament resumes after a restart: a table the journal holds is resumed where it
+stopped (app.tables.journal), any other is started again (only finished games' points count).  When a
+tournament table's game ends the actor tells the director, which records the points, removes the table,
+seats the next round by standings or pays the prizes, and publishes the standings to every lobby socket
+(``{"type": "tournament_updated", "tournament": …}``).
+
+A table resumed from the journal is the tournament's from its first resumed hand, before any tick:
+``adopt_resumed`` (the runtime's ``on_resume`` hook) finds its game by table id, which the director stores
+before the table starts.  With several processes, a director acts for a tournament only while it holds the
+tournament's lease (app.tournaments.lease).
 """
 
 from __future__ import annotations
@@ -18,35 +24,85 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
+from sqlalchemy import select
+
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
 from app.state import AppState
-from app.tables.registry import TableInfo
+from app.tables.registry import TableInfo, new_table_id
 from app.tables.runtime import TableRuntime
 from app.tournaments import service
+from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 from app.tournaments.service import TournamentState
 
 log = logging.getLogger(__name__)
 
 
 class TournamentDirector:
-    def __init__(self, state: AppState, runtime: TableRuntime | None, rng: random.Random | None = None) -> None:
+    def __init__(self, state: AppState, runtime: TableRuntime | None, rng: random.Random | None = None,
+                 lease: DirectorLease | None = None) -> None:
         self.state = state
         self.runtime = runtime
         # Seating is a game secret like the wall: a CSPRNG-seeded generator unless a test passes its own.
         self.rng = rng or random.Random(secrets.randbits(128))
         self.lock = asyncio.Lock()  # one step at a time in this process
+        self.lease: DirectorLease = lease or LocalLease()
+        self.held: set[int] = set()  # tournaments whose lease this process holds
+
+    def hook(self) -> None:
+        """Wire into the table runtime before it resumes its tables (``create_app`` does this)."""
+        if self.runtime is not None:
+            self.runtime.on_game_over = self.table_finished
+            self.runtime.on_resume = self.adopt_resumed
+
+    async def leads(self, tournament_id: int) -> bool:
+        """Whether this process directs the tournament now: takes its lease if free, renews it if ours."""
+        try:
+            ours = await self.lease.hold(tournament_id)
+        except Exception:
+            log.exception("tournament %s: the director lease could not be checked", tournament_id)
+            ours = False
+        if ours:
+            self.held.add(tournament_id)
+        else:
+            self.held.discard(tournament_id)
+        return ours
 
     async def tick(self) -> None:
-        """One pass over every tournament whose next step is due."""
+        """One pass over every tournament whose next step is due (and whose lease this process holds)."""
         async with self.state.sessionmaker() as session:
             due = await service.due(session)
         for tournament in due:
             try:
-                await self.advance(tournament.id)
+                if await self.leads(tournament.id):
+                    await self.advance(tournament.id)
             except Exception:
                 log.exception("tournament %s: step failed", tournament.id)
+        for tournament_id in sorted(self.held - {t.id for t in due}):
+            try:  # finished, or cancelled by another process: close what still runs here and let go
+                await self._wind_down(tournament_id)
+            except Exception:
+                log.exception("tournament %s: winding down failed", tournament_id)
+
+    async def _wind_down(self, tournament_id: int) -> None:
+        async with self.state.sessionmaker() as session:
+            games = await service.unfinished_games(session, tournament_id)
+            await session.commit()
+        for game in games:
+            if game.table_id is not None and self._live(game.table_id):
+                await self.state.registry.remove(game.table_id)
+        self.held.discard(tournament_id)
+        await self.lease.release(tournament_id)
+
+    async def release_all(self) -> None:
+        """At shutdown: give every lease back, so another process takes over at its next tick."""
+        for tournament_id in sorted(self.held):
+            try:
+                await self.lease.release(tournament_id)
+            except Exception:
+                log.exception("tournament %s: the director lease was not released", tournament_id)
+        self.held.clear()
 
     async def advance(self, tournament_id: int) -> None:
         async with self.lock, self.state.sessionmaker() as session:
@@ -64,9 +120,12 @@ class TournamentDirector:
         await self.publish(tournament_id)
 
     async def start(self, tournament_id: int, actor_id: int | None = None) -> None:
+        """Start now (exactly once, whichever process asks); the tables start in the process that leads the
+        tournament — this one unless another holds the lease, whose next tick launches them."""
         async with self.state.sessionmaker() as session:
             await service.start(session, tournament_id, rng=self.rng, actor_id=actor_id)
-        await self.launch(tournament_id)
+        if await self.leads(tournament_id):
+            await self.launch(tournament_id)
         await self.publish(tournament_id)
 
     async def launch(self, tournament_id: int) -> None:
@@ -83,13 +142,40 @@ class TournamentDirector:
             if game.table_id is not None and self._live(game.table_id):
                 self._adopt(game, tournament.hands_per_round)
                 continue
-            table = await self.state.registry.create_tournament_table(
+            if game.table_id is not None and await self._resume(game.table_id):
+                continue  # taken over from the journal (a process that led the tournament stopped)
+            # The id is the game's before the table exists: a crash after the start cannot orphan it.
+            table_id = new_table_id()
+            async with self.state.sessionmaker() as session:
+                await service.set_table(session, game.id, table_id)
+            await self.state.registry.create_tournament_table(
                 room=RoomKey(tournament.room), variant=Variant(tournament.variant), options=tournament.options,
                 seats=[(uid, names[uid]) if uid is not None else None for uid in game.seats],
-                game_id=game.id, hands_limit=tournament.hands_per_round,
+                game_id=game.id, hands_limit=tournament.hands_per_round, table_id=table_id,
             )
-            async with self.state.sessionmaker() as session:
-                await service.set_table(session, game.id, table.id)
+
+    async def _resume(self, table_id: str) -> bool:
+        """Resume a tournament table the journal still holds (its hand goes on where it stopped)."""
+        runtime = self.runtime
+        if runtime is None or runtime.journal is None or await runtime.journal.load(table_id) is None:
+            return False
+        try:
+            return await runtime.resume_table(table_id)
+        except Exception:
+            log.exception("table %s: could not be resumed for its tournament; starting it again", table_id)
+            return False
+
+    async def adopt_resumed(self, info: TableInfo) -> None:
+        """The runtime's ``on_resume``: a table resumed from the journal that plays a tournament game is
+        marked as the tournament's (no coins, the hand limit, its points reported here) before it plays."""
+        async with self.state.sessionmaker() as session:
+            row = (await session.execute(
+                select(TournamentGame.id, Tournament.hands_per_round)
+                .join(Tournament, Tournament.id == TournamentGame.tournament_id)
+                .where(TournamentGame.table_id == info.id))).first()
+            await session.commit()
+        if row is not None:
+            info.tournament_game_id, info.hands_limit = row[0], row[1]
 
     def _adopt(self, game: TournamentGame, hands_limit: int | None) -> None:
         """A table resumed after a restart (app.tables.journal) does not know it is a tournament's: tell its
@@ -119,7 +205,7 @@ class TournamentDirector:
             outcome = await service.record_game(session, info.tournament_game_id, points=points,
                                                 hands_played=hands)
         await self.state.registry.remove(info.id)
-        if outcome == "next_round":
+        if outcome == "next_round" and await self.leads(tournament_id):
             await self.launch(tournament_id)
         await self.publish(tournament_id)
 
@@ -144,8 +230,6 @@ class TournamentDirector:
 
 
 async def _users(session: Any, games: list[TournamentGame]) -> list[User]:
-    from sqlalchemy import select
-
     ids = {uid for g in games for uid in g.seats if uid is not None}
     return list(await session.scalars(select(User).where(User.id.in_(ids)))) if ids else []
 
@@ -170,12 +254,22 @@ async def describe(session: Any, tournament_id: int) -> dict[str, Any]:
     }
 
 
+def make_director(state: AppState, runtime: TableRuntime | None) -> TournamentDirector:
+    """The process's director, hooked into the table runtime: made before the runtime resumes its tables.
+    With ``REDIS_URL`` it leads a tournament only while it holds the tournament's Redis lease."""
+    settings = state.settings
+    lease = (RedisLease(settings.redis_url, prefix=settings.tournament_lease_prefix,
+                        seconds=settings.tournament_lease_seconds) if settings.redis_url else LocalLease())
+    director = TournamentDirector(state, runtime, lease=lease)
+    director.hook()
+    return director
+
+
 @contextlib.asynccontextmanager
-async def running_director(state: AppState, runtime: TableRuntime | None) -> AsyncIterator[TournamentDirector]:
-    """Entered at startup after the table runtime: hooks the director in and ticks it in the background."""
-    director = TournamentDirector(state, runtime)
-    if runtime is not None:
-        runtime.on_game_over = director.table_finished
+async def running_director(director: TournamentDirector) -> AsyncIterator[TournamentDirector]:
+    """Entered at startup after the table runtime: ticks the director in the background; at exit its leases
+    go back (so another process takes over at once)."""
+    state = director.state
 
     async def loop() -> None:
         while True:
@@ -193,3 +287,5 @@ async def running_director(state: AppState, runtime: TableRuntime | None) -> Asy
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await director.release_all()
+        await director.lease.close()

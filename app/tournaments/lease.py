@@ -1,0 +1,77 @@
+"""Who directs a tournament (比賽主持) when several server processes share one database and Redis.
+
+Each process runs a ``TournamentDirector``; without a lease every one of them would seat the same round and
+start the same tables.  A director acts for a tournament (opens it, starts it, launches and re-adopts its
+tables, seats the next round) only while it holds the tournament's lease:
+
+* ``RedisLease``: ``SET key token NX PX ttl`` takes a free lease; the holder renews it every tick with a
+  compare-and-extend script (only while the key still carries its own token) and gives it back at shutdown
+  with a compare-and-delete.  A holder that dies stops renewing, and another process takes the tournament
+  over ``TOURNAMENT_LEASE_SECONDS`` later (its next tick resumes the tables from the journal).
+* ``LocalLease``: no Redis, so this process is the only one (the lobby cannot span processes without Redis
+  either): always granted.
+
+Money never depends on the lease: every tournament transition is a locked, idempotent transaction
+(app.tournaments.service).  The lease keeps two processes from running the same games twice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Protocol
+
+from redis.asyncio import Redis
+
+# Extend the lease only if we still hold it; give it back only if we still hold it.
+_RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+
+
+class DirectorLease(Protocol):
+    async def hold(self, tournament_id: int) -> bool:
+        """Take the lease if it is free, renew it if it is ours; False while another process holds it."""
+        ...
+
+    async def release(self, tournament_id: int) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalLease:
+    """One process, no Redis: it directs every tournament."""
+
+    async def hold(self, tournament_id: int) -> bool:
+        return True
+
+    async def release(self, tournament_id: int) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisLease:
+    def __init__(self, redis_url: str, *, prefix: str, seconds: float, owner: str | None = None) -> None:
+        self.redis = Redis.from_url(redis_url)
+        self.prefix = prefix
+        self.ttl_ms = max(1, int(seconds * 1000))
+        self.owner = owner or secrets.token_hex(8)  # this process (a restarted one is a new owner)
+
+    def key(self, tournament_id: int) -> str:
+        return f"{self.prefix}{tournament_id}"
+
+    async def hold(self, tournament_id: int) -> bool:
+        key = self.key(tournament_id)
+        if await self.redis.set(key, self.owner, nx=True, px=self.ttl_ms):
+            return True
+        return bool(await self.redis.eval(_RENEW, 1, key, self.owner, self.ttl_ms))
+
+    async def release(self, tournament_id: int) -> None:
+        await self.redis.eval(_RELEASE, 1, self.key(tournament_id), self.owner)
+
+    async def holder(self, tournament_id: int) -> str | None:
+        value = await self.redis.get(self.key(tournament_id))
+        return value.decode() if isinstance(value, bytes) else value
+
+    async def close(self) -> None:
+        await self.redis.aclose()

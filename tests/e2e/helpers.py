@@ -120,3 +120,23 @@ def close_result(page: Page) -> None:
     if button.count():
         with contextlib.suppress(PlaywrightError):  # closed by itself meanwhile (the next hand's prompt)
             button.click(timeout=2000)
+
+
+def check_payment_steps(page: Page, coins_per_point: int = 100) -> int:
+    """Issue 13 defect 7, on a real settled hand: each payment's worked steps end at the server's points for
+    it, and (at a coin table) at its coins, points × the room's rate.  Returns how many payments were checked."""
+    dialog = page.locator("#result-dialog")
+    rows = dialog.locator(".payments tbody tr").all()
+    steps = dialog.locator(".pay-steps li").all()
+    assert len(steps) == len(rows)
+    for li, row in zip(steps, rows, strict=True):
+        cells = row.locator("td").all_inner_texts()
+        points = int(cells[2].replace(",", ""))
+        assert li.get_attribute("data-server-points") == str(points)
+        assert li.get_attribute("data-points") == str(points), li.inner_text()  # the steps reach the server's number
+        text = li.inner_text()
+        if row.get_attribute("data-bot"):
+            assert "電腦：不結算" in text
+        else:
+            assert f"× {coins_per_point} = {cells[3]} 金幣" in text, text
+    return len(rows)

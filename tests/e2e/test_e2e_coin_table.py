@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.helpers import api_get, close_result, play_until_result, register, unique_name
+from tests.e2e.helpers import (
+    api_get,
+    check_payment_steps,
+    close_result,
+    play_until_result,
+    register,
+    unique_name,
+)
 
 WELCOME = 50_000
 
@@ -31,6 +38,7 @@ def check_settlement(page: Page, before: int) -> int:
     for row in dialog.locator(".payments tbody tr").all():
         cells = row.locator("td").all_inner_texts()
         assert int(cells[3].replace(",", "")) == int(cells[2].replace(",", "")) * 100
+    check_payment_steps(page)  # defect 7: each payment worked out, ending at these numbers
     return delta
 
 

@@ -8,7 +8,16 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import PASSWORD, api_get, close_result, play_until_result, register, token, unique_name
+from tests.e2e.helpers import (
+    PASSWORD,
+    api_get,
+    check_payment_steps,
+    close_result,
+    play_until_result,
+    register,
+    token,
+    unique_name,
+)
 
 WELCOME = 50_000
 
@@ -77,6 +86,7 @@ def test_an_invite_link_and_bots_make_a_coin_table_that_settles_between_players_
                 expected[payer] -= coins
                 expected[payee] += coins
             assert deltas == expected  # no forfeits at 50,000 coins and 初級 stakes
+            check_payment_steps(host)  # defect 7: each payment worked out, bot payments marked as not made
             assert deltas[bot_seat] == 0 and sum(deltas.values()) == 0  # no coin created or lost
             for i, page in enumerate(pages):
                 totals[i] += deltas[page.evaluate("() => window.__mj.state().table.seat")]

@@ -10,6 +10,7 @@ import { meldsEl, flowersEl } from "./melds.js";
 import { formatNumber, has, localName, t } from "../i18n.js";
 import { sortTiles, withoutTiles } from "../tiles.js";
 import { showHelp } from "./actions.js";
+import { coinStep, paymentSteps } from "./payment_steps.js";
 
 
 /** @param {string} key @param {string} prefix */
@@ -101,7 +102,8 @@ export function resultEl(msg, state, nameOf, o) {
     h("h2", { id: "result-title" }, `${t("result.title")} · ${t("table.hand", { n: msg.hand_no })}`),
     headline, hands,
     itemsBlocks.length ? h("section", { class: "scores" }, h("h3", null, t("result.items")), itemsBlocks) : null,
-    paymentsTable ? h("section", null, h("h3", null, t("result.payments")), paymentsTable, payRuleEl(msg, state)) : null,
+    paymentsTable ? h("section", null, h("h3", null, t("result.payments")), paymentsTable, payRuleEl(msg, state),
+      stepsEl(payments, score, state, n, nameOf)) : null,
     summary, notes, fairness,
     over ? h("p", { class: "game-over" }, `${t("table.game_over")}: ${word(over.reason, "table.game_over")}`) : null,
     h("div", { class: "buttons" },
@@ -164,6 +166,29 @@ export function explained(row, help) {
   row.classList.add("explained");
   row.addEventListener("contextmenu", (e) => { e.preventDefault(); showHelp(row, help); });
   return row;
+}
+
+/**
+ * Each payment worked out step by step (defect 7): items → 胡 / 台 → points → coins, with the table's own
+ * options; the computed points sit beside the server's (data-points / data-server-points).
+ * @param {any[]} payments @param {any} score @param {import("../state.js").TableState} state @param {number} n
+ * @param {(seat: number) => string} nameOf
+ */
+function stepsEl(payments, score, state, n, nameOf) {
+  const table = { dealer: state.view?.dealer ?? state.table?.dealer ?? 0, streak: state.view?.dealer_streak ?? state.table?.dealer_streak ?? 0, seats: n };
+  const perPoint = state.table?.coins_per_point;
+  return h("details", { class: "pay-steps-box", open: true },
+    h("summary", null, t("result.steps")),
+    h("ol", { class: "pay-steps" }, payments.map((p, i) => {
+      const worked = paymentSteps(p, { variant: state.table?.variant, ...score }, state.table?.options ?? {}, table);
+      const agrees = worked.points === p.points;
+      const coin = coinStep(p, perPoint);
+      return h("li", { "data-index": String(i), "data-points": worked.points === null ? "" : String(worked.points),
+        "data-server-points": String(p.points), class: agrees ? "agrees" : "differs" },
+      h("span", { class: "who" }, `${nameOf(p.payer)} → ${nameOf(p.payee)}`), ": ",
+      [...worked.steps, agrees ? null : `${formatNumber(p.points)} ${t("unit.point")}`, coin]
+        .filter((x) => x).map((x, j) => h("span", { class: "step" }, j ? ` → ${x}` : x)));
+    })));
 }
 
 /** @param {number} x */

@@ -40,6 +40,18 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(default=None, description="unset: lobby events fan out inside this process "
                                   "only; set: through Redis pub/sub, so every process's lobby sees every table")
     lobby_channel: str = Field(default="mahjong:lobby", description="the Redis pub/sub channel of the lobby")
+    # Several processes (app.tables.cluster, docs/server.md "Several processes").
+    cluster: bool = Field(default=True, description="with REDIS_URL and a Postgres DATABASE_URL, run as one of "
+                          "several processes: each live table is leased to one process (a fencing token in every "
+                          "journal write), sockets on any process are relayed to the table's owner, and a dead "
+                          "owner's tables are taken over; off (or SQLite, or no Redis): one process")
+    lease_seconds: float = Field(default=4.0, ge=0.5, le=60, description="a table's lease and a process's "
+                                 "heartbeat last this long unless renewed (every third of it)")
+    takeover_scan_seconds: float = Field(default=2.0, gt=0, le=60, description="how often each process "
+                                         "takes over live tables whose lease is free: a dead owner's tables "
+                                         "resume within lease_seconds + this (about 6 s by default)")
+    redis_prefix: str = Field(default="mahjong", description="prefix of the Redis keys and channels of table "
+                              "leases and the relay (processes sharing one prefix share their tables)")
 
     # SIGTERM (a deploy): the server drains and exits in bounded time; the next start resumes every table.
     shutdown_seconds: float = Field(default=10.0, gt=0, le=300, description="on SIGTERM the server stops "

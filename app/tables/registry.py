@@ -124,6 +124,8 @@ class TableRegistry:
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
         self.draining = False  # the server is restarting: no new tables, no new seats
+        # Several processes (app.tables.directory.TableDirectory): other processes' tables, seating there.
+        self.directory: Any = None
 
     # --- lookups -----------------------------------------------------------------------------------
 
@@ -147,12 +149,47 @@ class TableRegistry:
     def table_of(self, user_id: int) -> str | None:
         return self._seated.get(user_id)
 
+    # --- lookups across processes (the same as the above with one process) -------------------------
+
+    async def lookup(self, table_id: str) -> TableInfo:
+        """``get``, or the table from the directory when another process owns it."""
+        if table_id in self._tables or self.directory is None:
+            return self.get(table_id)
+        return await self.directory.get(table_id)  # type: ignore[no-any-return]
+
+    async def seated_at(self, user_id: int) -> str | None:
+        """``table_of`` across every process."""
+        local = self._seated.get(user_id)
+        if local is not None or self.directory is None:
+            return local
+        found = await self.directory.table_of(user_id)
+        return found[0] if found else None
+
+    async def listing(self, room: RoomKey | None = None) -> list[TableInfo]:
+        """``list_tables`` across every process (this process's own entries are the freshest)."""
+        local = self.list_tables(room)
+        if self.directory is None:
+            return local
+        tables = {t.id: t for t in await self.directory.tables() if not t.practice and (room is None or t.room == room)}
+        tables.update((t.id, t) for t in local)
+        return list(tables.values())
+
+    async def _check_free_elsewhere(self, user_id: int) -> None:
+        """One table per account across processes (the local check is ``_check_free``)."""
+        if self.directory is None or user_id in self._seated:
+            return
+        found = await self.directory.table_of(user_id)
+        if found is not None and found[0] not in self._tables:
+            raise Conflict(f"you are already seated at another table ({found[0]}, seat {found[1]}); stand up "
+                           "there first", ErrorCode.ALREADY_SEATED, table_id=found[0], seat=found[1])
+
     # --- players -----------------------------------------------------------------------------------
 
     async def create_table(
         self, *, room: RoomKey, variant: Variant, options: dict[str, Any], user_id: int, username: str
     ) -> TableInfo:
         """Open a lobby table with its creator in seat 0 (an empty table would only linger)."""
+        await self._check_free_elsewhere(user_id)
         self._check_open()
         self._check_free(user_id)
         table = self._new(room=room, variant=variant, options=options, practice=False)
@@ -166,6 +203,7 @@ class TableRegistry:
         bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = "normal",
     ) -> TableInfo:
         """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
+        await self._check_free_elsewhere(user_id)
         self._check_open()
         self._check_free(user_id)
         table = self._new(room=None, variant=variant, options=options, practice=True)
@@ -200,6 +238,14 @@ class TableRegistry:
         return await self._start_if_full(table)
 
     async def sit(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:
+        if table_id not in self._tables and self.directory is not None:  # owned by another process
+            await self._check_free_elsewhere(user_id)
+            if self._seated.get(user_id) is not None:
+                self._check_free(user_id)
+            sat = await self.directory.forward(table_id, "sit", user_id=user_id, username=username, seat=seat)
+            assert sat is not None
+            return sat  # type: ignore[no-any-return]
+        await self._check_free_elsewhere(user_id)
         table = self._get(table_id)
         if table.practice:
             raise Forbidden("practice tables are private", ErrorCode.PRACTICE_PRIVATE, table_id=table_id)
@@ -244,6 +290,8 @@ class TableRegistry:
 
     async def stand(self, table_id: str, *, user_id: int) -> TableInfo | None:
         """Leave a seat.  Returns the table, or None when it closed because nobody human is left."""
+        if table_id not in self._tables and self.directory is not None:  # owned by another process
+            return await self.directory.forward(table_id, "stand", user_id=user_id)  # type: ignore[no-any-return]
         table = self._get(table_id)
         if self._seated.get(user_id) != table_id:
             raise Conflict("you are not seated at this table", ErrorCode.NOT_SEATED, table_id=table_id)
@@ -282,6 +330,8 @@ class TableRegistry:
         for uid in table.players:
             self._seated.pop(uid, None)
         table.version += 1
+        if self.directory is not None:
+            await self.directory.changed(table, "table_removed")
         if not table.practice:
             await self._send({"type": "table_removed", "table": table.public()})
         await self._call(self.on_table_removed, table, "on_table_removed")
@@ -306,6 +356,20 @@ class TableRegistry:
         self._tables[table.id] = table
         for uid in table.players:
             self._seated[uid] = table.id
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table that now plays in another process (``app.tables.cluster``): no hooks, and the lobby
+        hears nothing, since the table lives on there."""
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            for uid in table.players:
+                if self._seated.get(uid) == table_id:
+                    self._seated.pop(uid, None)
+
+    def set_version(self, table_id: str, at_least: int) -> None:
+        """Lift a resumed table's lobby version (a new owner must not send versions older than the last)."""
+        table = self._get(table_id)
+        table.version = max(table.version, at_least)
 
     def _check_open(self) -> None:
         if self.draining:
@@ -370,6 +434,8 @@ class TableRegistry:
 
     async def _changed(self, table: TableInfo, kind: str) -> None:
         table.version += 1
+        if self.directory is not None:
+            await self.directory.changed(table, kind)
         if not table.practice:
             await self._send({"type": kind, "table": table.public()})
 

@@ -206,4 +206,8 @@ def warm_up(gen2_threshold: int = 0) -> None:
 
 
 def default_table_runtime() -> TableRuntime:
-    return TableRuntime(TableSettings())
+    """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
+    (``app.tables.cluster``), else the plain single-process runtime."""
+    from app.tables.cluster import ClusterRuntime  # it builds on this module
+
+    return ClusterRuntime(TableSettings())

@@ -44,7 +44,7 @@ async def open_table(
 
 async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat: int | None) -> TableInfo:
     check_not_frozen(user)
-    table = registry.get(table_id)
+    table = await registry.lookup(table_id)
     if table.room is not None:
         _check_entry(user, table.room)
     return await registry.sit(table_id, user_id=user.id, username=user.username, seat=seat)

@@ -18,12 +18,14 @@ from pydantic import ValidationError
 from app.api.deps import StateDep
 from app.tables.actor import TableActor
 from app.tables.clock import Clock
+from app.tables.cluster import MOVING, ClusterRuntime
 from app.tables.commands import Inbound, Join, Leave
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
 from app.tables.settings import TableSettings
 from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
 from app.ws.protocol import ErrorMessage, client_message
+from app.ws.relayed import serve_relayed
 
 router = APIRouter(tags=["tables"])
 
@@ -56,6 +58,15 @@ async def table_socket(websocket: WebSocket, table_id: str, state: StateDep, tok
         return
     user_id, expires_in = owner
     actor = runtime.actors.get(table_id)
+    if (actor is None or actor.closed) and isinstance(runtime, ClusterRuntime):
+        found = await runtime.locate(table_id)  # several processes: the table may be owned elsewhere
+        if found == MOVING:
+            await refuse(websocket, 1013, "the table is moving between servers; reconnect")
+            return
+        if isinstance(found, str):
+            await serve_relayed(websocket, state, runtime, table_id, found, user_id, expires_in)
+            return
+        actor = found
     if actor is None or actor.closed:
         await refuse(websocket, 4004, "no game is running at this table")
         return

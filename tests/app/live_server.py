@@ -156,6 +156,7 @@ class Seat:
     done: bool = False
     game_over: dict[str, Any] | None = None
     hand_no: int = 0
+    events: int = 0  # table events received (any hand)
 
     async def run(self) -> None:
         attempt = 0
@@ -196,6 +197,8 @@ class Seat:
             elif kind == "prompt":
                 await self._prompt(ws, msg, fresh)
                 fresh = False
+            elif kind == "event" and msg["event"]["type"] != "hand_start":
+                self.events += 1
             elif kind == "event" and msg["event"]["type"] == "hand_start":
                 self.hand_no = msg["event"]["hand_no"]
                 self.commitments.setdefault(self.hand_no, msg["event"]["commitment"])

@@ -50,7 +50,7 @@ async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None)
 async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> None:
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
-        tables = [t.public() for t in state.registry.list_tables()]
+        tables = [t.public() for t in await state.registry.listing()]
         await websocket.send_json({"type": "snapshot", "tables": tables})
         sender = asyncio.create_task(_forward(websocket, subscription))
         receiver = asyncio.create_task(_drain(websocket))

@@ -19,9 +19,9 @@ LEDGER_PAGE_MAX = 200
 async def read_me(user: CurrentUser, registry: RegistryDep) -> MeOut:
     """Your account, and the table and seat you occupy now (``table``), if any."""
     me = MeOut.of(user)
-    table_id = registry.table_of(user.id)
+    table_id = await registry.seated_at(user.id)
     if table_id is not None:
-        table = registry.get(table_id)
+        table = await registry.lookup(table_id)
         me.table = CurrentSeatOut(table_id=table_id, seat=table.seats.index(user.id), status=table.status.value,
                                   practice=table.practice)
     return me

@@ -45,7 +45,7 @@ async def list_variants() -> list[VariantOut]:
 
 @router.get("/rooms/{room}/tables")
 async def list_tables(room: RoomKey, registry: RegistryDep) -> list[TableOut]:
-    return [TableOut.model_validate(t.public()) for t in registry.list_tables(room)]
+    return [TableOut.model_validate(t.public()) for t in await registry.listing(room)]
 
 
 @router.post("/rooms/{room}/tables", status_code=status.HTTP_201_CREATED)

@@ -11,7 +11,7 @@ router = APIRouter(prefix="/api", tags=["tables"])
 
 @router.get("/tables/{table_id}")
 async def read_table(table_id: str, registry: RegistryDep) -> TableOut:
-    return TableOut.model_validate(registry.get(table_id).public())
+    return TableOut.model_validate((await registry.lookup(table_id)).public())
 
 
 @router.post("/tables/{table_id}/sit")

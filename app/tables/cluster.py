@@ -1,0 +1,457 @@
+"""Several server processes on one Postgres and one Redis: leased tables, relayed sockets, take-over.
+
+``ClusterRuntime`` is the ``TableRuntime`` of every process.  With ``REDIS_URL`` set, a Postgres database
+and ``Settings.cluster`` on (the default) it runs as one of N processes; otherwise it is the plain
+single-process runtime (SQLite, no Redis: ``make run``).
+
+* **Ownership** (``app.tables.lease``): a process starts or resumes a table's actor only under the table's
+  lease, with the fencing token that every journal write of that actor carries.  It renews its leases
+  every third of ``lease_seconds``; a lease it finds lost (it was paused, or Redis expired it) stops the
+  actor here, and the database refuses any write it might still try (``journal.Fenced``).
+* **Take-over**: every ``takeover_scan_seconds`` each process looks at the journal's live tables whose
+  lease is free (the owner died or stopped) and takes them over: lease, a higher token, ``claim``, then
+  ``HandState.replay`` as after a restart.  A socket arriving for a table nobody holds does the same at
+  once.  So a dead owner's tables resume within ``lease_seconds + takeover_scan_seconds``.
+* **Relay** (``app.tables.relay``): a socket for a table owned elsewhere is served here and relayed; the
+  owner sees a ``RemoteLink`` in the seat and treats it like a local socket.  When the owner changes, the
+  holder closes the socket with 1012 and the client reconnects to a snapshot.
+* **Requests** (``call``): the table registry stays in the owner's memory; seating requests for a table
+  owned elsewhere are forwarded to its owner (``app.tables.directory``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import secrets
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from pydantic import ValidationError
+from redis.asyncio import Redis
+
+from app.services.errors import ErrorCode, NotFound
+from app.state import AppState
+from app.tables.actor import TableActor
+from app.tables.commands import Inbound, Join, Leave, Stop
+from app.tables.directory import TableDirectory
+from app.tables.lease import TableLeases
+from app.tables.registry import TableStatus
+from app.tables.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from app.tables.runtime import TableRuntime
+from app.ws.protocol import ErrorMessage, client_message
+
+log = logging.getLogger(__name__)
+MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
+NO_ANSWER_ROUNDS = 3  # renewal rounds a relayed socket waits for its owner's first message
+
+
+def cluster_wanted(state: AppState) -> bool:
+    s = state.settings
+    return bool(s.cluster and s.redis_url and not s.is_sqlite)
+
+
+class ClusterRuntime(TableRuntime):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.redis: Any = None
+        self.leases: TableLeases | None = None
+        self.relay: Relay | None = None
+        self.remote: dict[str, tuple[RemoteLink, TableActor, int]] = {}  # owner side: link id -> seat
+        self.held: dict[str, HeldLink] = {}  # holder side: link id -> the socket's outbox
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
+        self._calls: dict[str, asyncio.Future[Any]] = {}
+        self._loops: list[asyncio.Task[None]] = []
+        self._taking: set[str] = set()
+        self.lease_seconds = 4.0
+        self.scan_seconds = 2.0
+        self.taken_over = 0  # tables this process took over from another (or a dead) owner
+        self.prefix = "mahjong"
+        self.directory: TableDirectory | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.relay is not None
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, state: AppState) -> AsyncIterator[None]:
+        if not cluster_wanted(state) or not self.settings.durable:
+            async with super().__call__(state):
+                yield
+            return
+        self.state = state
+        self.lease_seconds, self.scan_seconds = state.settings.lease_seconds, state.settings.takeover_scan_seconds
+        self.prefix = state.settings.redis_prefix
+        self.redis = Redis.from_url(str(state.settings.redis_url))
+        self.leases = TableLeases(self.redis, self.process_id, self.lease_seconds, prefix=self.prefix)
+        self.relay = Relay(self.redis, self.process_id, self._on_record, prefix=self.prefix)
+        self.relay.on_broken = self._relay_broken
+        self.directory = TableDirectory(self)
+        self.handlers.update(sit=self._sit_here, stand=self._stand_here)
+        await self.leases.beat()
+        await self.relay.start()
+        state.registry.directory = self.directory
+        log.info("cluster: process %s (lease %.1f s, scan %.1f s)", self.process_id, self.lease_seconds,
+                 self.scan_seconds)
+        try:
+            async with super().__call__(state):  # resume_all: takes over the tables nobody holds
+                self._loops = [asyncio.create_task(self._keep(), name="cluster-leases"),
+                               asyncio.create_task(self._scan_loop(), name="cluster-takeover")]
+                try:
+                    yield
+                finally:
+                    await self._stop_loops()
+        finally:
+            state.registry.directory = None
+            with contextlib.suppress(Exception):
+                await self.directory.forget_all()
+                await self._release_all()
+                await self.leases.leave()
+            await self.relay.stop()
+            await self.redis.aclose()
+            self.relay = None
+
+    async def _stop_loops(self) -> None:
+        for task in self._loops:
+            task.cancel()
+        for task in self._loops:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._loops = []
+
+    # -- ownership ---------------------------------------------------------------------------------------
+
+    async def start_table(self, info: Any) -> None:
+        if not self.active:
+            await super().start_table(info)
+            return
+        assert self.leases is not None
+        token = await self.leases.acquire(info.id)
+        if token is None:  # a fresh random id: only a clash or a stale key; refuse rather than share
+            raise RuntimeError(f"table {info.id}: its lease is held elsewhere")
+        old = self.actors.get(info.id)
+        if old is not None:
+            old.post(Stop())
+        actor = TableActor(info, self._services(), fence=token)
+        self.actors[info.id] = actor
+        actor.start()
+
+    async def resume_all(self) -> int:
+        if not self.active:
+            return await super().resume_all()
+        return await self.scan()
+
+    async def resume_table(self, table_id: str, fence: int | None = None) -> bool:
+        if not self.active or fence is not None:
+            return await super().resume_table(table_id, fence)
+        return await self.take_over(table_id)
+
+    async def take_over(self, table_id: str) -> bool:
+        """Lease, a token above the journal's, then resume the table from the journal here."""
+        assert self.leases is not None and self.journal is not None
+        if table_id in self._taking or self.draining:
+            return False
+        actor = self.actors.get(table_id)
+        if actor is not None and not actor.closed:
+            return True
+        self._taking.add(table_id)
+        try:
+            token = await self.leases.acquire(table_id)
+            if token is None:
+                return False
+            try:
+                game = await self.journal.load(table_id)
+                if game is None:
+                    await self.leases.release(table_id)
+                    return False
+                if token <= game.fence:  # Redis lost its counter; the database's token rules
+                    token = await self.leases.raise_token(table_id, game.fence + 1)
+                ok = await super().resume_table(table_id, token)
+            except Exception:
+                log.exception("table %s: take-over failed", table_id)
+                ok = False
+            if not ok:
+                await self.leases.release(table_id)
+                return False
+            self.taken_over += 1
+            await self._announce(table_id)
+            return True
+        finally:
+            self._taking.discard(table_id)
+
+    async def _announce(self, table_id: str) -> None:
+        """The table lives here now: the lobby (and the directory) hear of it with a newer version."""
+        assert self.state is not None
+        registry = self.state.registry
+        with contextlib.suppress(Exception):
+            actor = self.actors.get(table_id)
+            if actor is not None:
+                registry.set_version(table_id, actor.out.v)
+            await registry.set_status(table_id, registry.get(table_id).status)
+
+    async def scan(self) -> int:
+        """Take over every live table whose lease is free.  Returns how many were taken."""
+        assert self.leases is not None and self.journal is not None
+        if self.draining:
+            return 0
+        ids = await self.journal.live_ids()
+        random.shuffle(ids)  # processes scanning together spread a dead owner's tables between them
+        owners = await self.leases.owners(ids)
+        taken = 0
+        for table_id, owner in zip(ids, owners, strict=True):
+            if owner is None and table_id not in self.actors:
+                taken += await self.take_over(table_id)
+        if taken:
+            log.info("cluster: took over %d tables", taken)
+        return taken
+
+    async def _scan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.scan_seconds * random.uniform(0.75, 1.25))
+            try:
+                await self.scan()
+            except Exception:
+                log.exception("cluster: take-over scan failed")
+
+    async def _keep(self) -> None:
+        """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self.keep_once()
+            except Exception:
+                log.exception("cluster: lease renewal failed")
+
+    async def keep_once(self) -> None:
+        assert self.leases is not None
+        await self.leases.beat()
+        ids = [t for t, a in self.actors.items() if not a.closed]
+        for table_id in await self.leases.renew(ids):
+            actor = self.actors.get(table_id)
+            if actor is not None:
+                log.warning("table %s: lease lost; this process stops acting for it", table_id)
+                actor.services.on_lost = None
+                actor.post(Stop())
+        await self._watch_held()
+        await self._watch_holders()
+
+    async def _watch_held(self) -> None:
+        """Holder side: a relayed socket whose table changed owner (or whose owner is silent) reconnects."""
+        assert self.leases is not None
+        links = list(self.held.values())
+        if not links:
+            return
+        tables = sorted({link.table_id for link in links})
+        owner_of = dict(zip(tables, await self.leases.owners(tables), strict=True))
+        alive = await self.leases.alive(link.owner for link in links)
+        for link in links:
+            if owner_of[link.table_id] != link.owner or link.owner not in alive:
+                link.close(RELAY_GAP, "the table moved to another server; reconnect")
+            elif not link.answered:
+                link.waited += 1
+                if link.waited >= NO_ANSWER_ROUNDS:
+                    link.close(RELAY_GAP, "the table's server does not answer; reconnect")
+
+    async def _watch_holders(self) -> None:
+        """Owner side: seats whose socket was held by a process that died are left (auto-played)."""
+        assert self.leases is not None
+        if not self.remote:
+            return
+        holders = {rlink.holder for rlink, _actor, _seat in self.remote.values()}
+        dead = holders - await self.leases.alive(holders)
+        for link_id, (rlink, actor, seat) in list(self.remote.items()):
+            if rlink.holder in dead:
+                self.remote.pop(link_id, None)
+                actor.post(Leave(seat, rlink))
+
+    def _exited(self, actor: TableActor) -> None:
+        super()._exited(actor)
+        if not self.active or self.actors.get(actor.id) is not None:
+            return
+        if self.state is not None and self.state.registry.is_open(actor.id) and not self.draining:
+            self.state.registry.forget(actor.id)  # it plays on elsewhere: not removed from the lobby
+        if self.leases is not None:
+            task = asyncio.get_running_loop().create_task(self._release(actor.id))
+            self._reloads.add(task)
+            task.add_done_callback(self._reloads.discard)
+
+    async def _release(self, table_id: str) -> None:
+        assert self.leases is not None
+        try:
+            await self.leases.release(table_id)
+        except Exception:
+            log.warning("table %s: releasing its lease failed; it expires by itself", table_id)
+
+    async def _release_all(self) -> None:
+        for table_id in list(self.actors):
+            await self._release(table_id)
+
+    async def drain(self, pause_seconds: float, timeout: float) -> None:
+        if self.active and self.state is not None:  # waiting tables are not journalled: they close here
+            registry = self.state.registry
+            for table in registry.all_tables():
+                if table.status != TableStatus.PLAYING:
+                    with contextlib.suppress(Exception):
+                        await registry.remove(table.id)
+        await super().drain(pause_seconds, timeout)
+        if self.active:  # the other processes take the tables over at their next scan
+            await self._release_all()
+
+    # -- seating forwarded by another process (app.tables.directory) ----------------------------------------
+
+    def _here(self, table_id: str) -> Any:
+        assert self.state is not None
+        if not self.state.registry.is_open(table_id):
+            raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id)
+        return self.state.registry
+
+    async def _sit_here(self, a: dict[str, Any]) -> dict[str, Any]:
+        table = await self._here(a["table_id"]).sit(a["table_id"], user_id=int(a["user_id"]),
+                                                    username=str(a["username"]), seat=a.get("seat"))
+        return table.public()  # type: ignore[no-any-return]
+
+    async def _stand_here(self, a: dict[str, Any]) -> dict[str, Any] | None:
+        table = await self._here(a["table_id"]).stand(a["table_id"], user_id=int(a["user_id"]))
+        return table.public() if table is not None else None
+
+    # -- where a table is ----------------------------------------------------------------------------------
+
+    async def locate(self, table_id: str) -> TableActor | str | None:
+        """The table's actor if it plays here (taking it over if nobody holds it), else its owner's process
+        id; None when no game runs at that table; ``MOVING`` while it is between owners for too long."""
+        for _ in range(30):
+            actor = self.actors.get(table_id)
+            if actor is not None and not actor.closed:
+                return actor
+            if not self.active:
+                return None
+            assert self.leases is not None and self.journal is not None
+            owner = await self.leases.owner(table_id)
+            if owner is not None and owner != self.process_id:
+                return owner
+            if owner is None and table_id not in self._taking:
+                if await self.take_over(table_id):
+                    continue
+                if await self.leases.owner(table_id) is None and table_id not in await self.journal.live_ids():
+                    return None
+            await asyncio.sleep(0.1)  # being taken over (here or elsewhere): look again
+        return MOVING
+
+    # -- the relay -------------------------------------------------------------------------------------------
+
+    def hold_link(self, table_id: str, owner: str) -> HeldLink:
+        link = HeldLink(self.settings.outbox_size, secrets.token_hex(8), table_id, owner)
+        self.held[link.link_id] = link
+        return link
+
+    def drop_link(self, link: HeldLink) -> None:
+        self.held.pop(link.link_id, None)
+
+    def _on_record(self, header: dict[str, Any], texts: list[str]) -> None:
+        kind = header.get("k")
+        if kind == "out":
+            link = self.held.get(header["l"])
+            if link is not None:
+                link.deliver(int(header["s"]), texts)
+        elif kind == "close":
+            link = self.held.get(header["l"])
+            if link is not None:
+                link.answered = True
+                link.close(int(header["c"]), str(header["r"]))
+        elif kind == "join":
+            self._remote_join(header["t"], int(header["u"]), header["l"], header["h"])
+        elif kind == "in":
+            self._remote_in(header["l"], header["m"])
+        elif kind == "leave":
+            entry = self.remote.pop(header["l"], None)
+            if entry is not None:
+                rlink, actor, seat = entry
+                actor.post(Leave(seat, rlink))
+        elif kind == "call":
+            asyncio.get_running_loop().create_task(self._answer(header))
+        elif kind == "reply":
+            future = self._calls.pop(header["id"], None)
+            if future is not None and not future.done():
+                future.set_result(header)
+
+    def _remote_join(self, table_id: str, user_id: int, link_id: str, holder: str) -> None:
+        assert self.relay is not None
+        actor = self.actors.get(table_id)
+        if actor is None or actor.closed:
+            self.relay.send(holder, {"k": "close", "l": link_id, "c": RELAY_GAP, "r": "the table moved; reconnect"})
+            return
+        seat = next((s.seat for s in actor.slots if s.user_id == user_id and not s.bot), None)
+        if seat is None:
+            self.relay.send(holder, {"k": "close", "l": link_id, "c": 4003, "r": "you are not seated at this table"})
+            return
+        rlink = RemoteLink(self.relay, holder, link_id, self._remote_closed)
+        self.remote[link_id] = (rlink, actor, seat)
+        actor.post(Join(seat, rlink))
+
+    def _remote_closed(self, rlink: RemoteLink) -> None:
+        self.remote.pop(rlink.link_id, None)
+        if self.relay is not None:
+            self.relay.forget(rlink.link_id)
+
+    def _remote_in(self, link_id: str, raw: str) -> None:
+        entry = self.remote.get(link_id)
+        if entry is None:
+            return
+        rlink, actor, seat = entry
+        try:
+            parsed = client_message.validate_json(raw)
+        except ValidationError as exc:
+            detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+            rlink.send(ErrorMessage(v=actor.out.v, code="malformed", message=detail or "bad message").model_dump_json())
+            return
+        if not actor.offer(Inbound(seat, rlink, parsed, time.perf_counter())):
+            rlink.send(ErrorMessage(v=actor.out.v, code="busy", message="the table is busy; try again").model_dump_json())
+
+    def _relay_broken(self) -> None:
+        """Our subscription broke, so frames may be lost: every relayed socket here reconnects."""
+        for link in list(self.held.values()):
+            link.close(RELAY_GAP, "the connection between servers was lost; reconnect", drop=True)
+
+    # -- requests to another process ---------------------------------------------------------------------------
+
+    async def call(self, process_id: str, op: str, timeout: float = 5.0, **args: Any) -> dict[str, Any]:
+        """Ask ``process_id`` to run handler ``op``; its reply header (``ok`` and ``result`` or ``error``)."""
+        assert self.relay is not None
+        call_id = secrets.token_hex(8)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = future
+        self.relay.send(process_id, {"k": "call", "id": call_id, "op": op, "a": args, "h": self.process_id})
+        try:
+            return dict(await asyncio.wait_for(future, timeout))
+        finally:
+            self._calls.pop(call_id, None)
+
+    async def _answer(self, header: dict[str, Any]) -> None:
+        assert self.relay is not None
+        handler = self.handlers.get(header["op"])
+        reply: dict[str, Any] = {"k": "reply", "id": header["id"]}
+        if handler is None:
+            reply.update(ok=False, error={"kind": "unknown", "message": f"no handler {header['op']}"})
+        else:
+            try:
+                reply.update(ok=True, result=await handler(header.get("a") or {}))
+            except Exception as exc:
+                reply.update(ok=False, error=error_payload(exc))
+        self.relay.send(header["h"], reply)
+
+
+def error_payload(exc: Exception) -> dict[str, Any]:
+    """A service error as data, so the caller's process raises the same error (``raise_payload``)."""
+    from app.services.errors import ServiceError
+
+    if isinstance(exc, ServiceError):
+        return {"kind": type(exc).__name__, "message": str(exc), "code": getattr(exc, "code", None),
+                "params": getattr(exc, "params", None)}
+    log.exception("cluster: a forwarded request failed")
+    return {"kind": "internal", "message": "the request failed on the table's server"}

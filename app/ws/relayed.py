@@ -1,0 +1,79 @@
+"""A table socket whose table is owned by another process: served here, relayed to the owner.
+
+The holder does what a local socket does before the actor (token, caps, size and rate limits) and passes
+every client message on raw; the owner parses it, answers, and sends the seat's messages back over the
+relay (``app.tables.relay``).  If the owner changes or stops answering, the socket closes with 1012 and
+the client reconnects: the new owner's snapshot puts it back in step.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from app.state import AppState
+from app.tables.relay import HeldLink
+from app.ws.guard import TOO_MANY, client_address, expiry, refuse
+
+if TYPE_CHECKING:
+    from app.tables.cluster import ClusterRuntime
+
+
+async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterRuntime, table_id: str,
+                        owner: str, user_id: int, expires_in: float) -> None:
+    from app.ws.table_socket import send_outbox  # the same sender as a local socket
+
+    assert runtime.relay is not None
+    with state.sockets.hold(user_id, client_address(websocket)) as over:
+        if over is not None:
+            await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
+            return
+        await websocket.accept()
+        link = runtime.hold_link(table_id, owner)
+        relay = runtime.relay
+        relay.send(owner, {"k": "join", "t": table_id, "u": user_id, "l": link.link_id, "h": runtime.process_id})
+        sender = asyncio.create_task(send_outbox(websocket, link))
+        receiver = asyncio.create_task(_receive(websocket, runtime, link))
+        expired = asyncio.create_task(expiry(expires_in))
+        try:
+            await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
+            if expired.done():
+                link.close(1008, "token expired; log in again")
+        finally:
+            runtime.drop_link(link)
+            if runtime.relay is not None:
+                runtime.relay.send(owner, {"k": "leave", "l": link.link_id})
+            if not link.closed:
+                link.close(1000, "bye")
+            for task in (receiver, expired):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                    await task
+            with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+                await asyncio.wait_for(sender, 5)
+
+
+async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:
+    from app.ws.table_socket import RateLimit
+
+    settings = runtime.settings
+    limit = RateLimit(settings.rate_limit_messages, settings.rate_limit_seconds, runtime.clock)
+    while not link.closed:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > settings.max_message_bytes:
+            link.close(1009, "message too big")
+            return
+        if not limit.allow():
+            link.close(1008, "rate limit: too many messages")
+            return
+        if runtime.relay is None:
+            return
+        runtime.relay.send(link.owner, {"k": "in", "l": link.link_id, "m": raw})

@@ -1,0 +1,182 @@
+"""Issue 10, several processes: three real servers on one Postgres and one Redis.
+
+The players of one coin table open their sockets on different processes (two of them relayed to the table's
+owner through Redis).  Hands are played; one seat then leaves its turn open so the table stops mid-hand,
+and the owner is killed with SIGKILL (or paused with SIGSTOP past its lease).  A survivor takes the table
+over from the journal: the same hand, the same wall commitment, the held prompt again, and play goes on to
+settlement.  Afterwards every hand is settled exactly once and no coin was created or lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+from sqlalchemy import select, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from app.core.db import make_engine
+from app.models import Hand, User
+from tests.app.live_server import Seat, ServerProcess, open_table, register
+
+PG = os.environ.get("TEST_DATABASE_URL")
+REDIS = os.environ.get("REDIS_URL")
+pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="several processes need Postgres and Redis: set "
+                                "TEST_DATABASE_URL (postgresql+asyncpg://...) and REDIS_URL (CI sets both)")
+GRANT = 50_000
+# Short leases so a take-over comes quickly; renewals every second are still plenty on a loaded machine.
+CLUSTER_ENV = {"LEASE_SECONDS": "3", "TAKEOVER_SCAN_SECONDS": "1", "LOG_FORMAT": "json"}
+
+
+async def _until(predicate, timeout: float, what: str, servers: list[ServerProcess], state=None) -> None:  # noqa: ANN001
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            logs = "\n".join(f"--- server {i} (port {s.port}) ---\n{s.tail(3000)}" for i, s in enumerate(servers))
+            raise AssertionError(f"timed out waiting for {what} {state() if state else ''}\n{logs}")
+        await asyncio.sleep(0.05)
+
+
+async def _reset(url: str) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            await conn.execute(text("CREATE SCHEMA public"))
+    finally:
+        await engine.dispose()
+
+
+async def _owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:
+    owner = await redis.get(f"{prefix}:lease:{table_id}")
+    return int(owner.decode().split("-")[-2]) if owner else None
+
+
+async def _ledger(players: list[dict]) -> tuple[dict[int, int], list]:
+    assert PG is not None
+    engine = make_engine(PG)
+    try:
+        async with engine.connect() as conn:
+            coins = dict((await conn.execute(select(User.id, User.coins))).all())
+            hands = (await conn.execute(select(Hand.table_id, Hand.seats, Hand.result, Hand.settlement))).all()
+    finally:
+        await engine.dispose()
+    return coins, hands
+
+
+@pytest.fixture
+async def cluster(tmp_path: Path):  # noqa: ANN201
+    assert PG is not None and REDIS is not None
+    await _reset(PG)
+    prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in a shared Redis
+    env = {**CLUSTER_ENV, "REDIS_URL": REDIS, "REDIS_PREFIX": prefix}
+    servers = [ServerProcess(PG, tmp_path / f"server{i}.log", **env) for i in range(3)]
+    redis = Redis.from_url(REDIS)
+    try:
+        await servers[0].start()  # migrates first, alone
+        await asyncio.gather(servers[1].start(), servers[2].start())
+        yield servers, redis, prefix
+    finally:
+        for server in servers:
+            with_sig = server.proc is not None and server.proc.poll() is None
+            if with_sig:
+                server.proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
+            server.stop()
+        keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+
+
+async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, prefix: str, sig: int) -> None:
+    urls = [s.url for s in servers]
+    players = [await register(urls[i % 3], f"c{sig}p{i}") for i in range(4)]
+    table_id = await open_table(urls[0], players, "taiwan", rounds=4)
+    # Seat i connects to process i % 3 first (two seats are relayed), then to the others in turn.
+    seats = [Seat(urls[i % 3:] + urls[:i % 3], table_id, p["token"]) for i, p in enumerate(players)]
+    tasks = [asyncio.create_task(s.run()) for s in seats]
+    try:
+        def state() -> object:
+            return [(s.hand_no, sorted(s.results), s.connects, s.closes[-3:], s.errors[-2:]) for s in seats]
+
+        await _until(lambda: all(1 in s.results for s in seats), 120, "hand 1 to be settled on every seat",
+                     servers, state)
+        pid = await _owner_pid(redis, prefix, table_id)
+        owner = next(s for s in servers if s.proc is not None and s.proc.pid == pid)
+        survivors = [s for s in servers if s is not owner]
+        # Stop the table mid-hand (after a dozen more events): the next turn of some seat stays open.
+        seen = seats[0].events
+        await _until(lambda: seats[0].events > seen + 12, 120, "more play", servers, state)
+        for s in seats:
+            s.hold = {"turn"}
+        await _until(lambda: any(s.held for s in seats), 120, "a held turn", servers, state)
+        holder = next(s for s in seats if s.held)
+        assert holder.held is not None
+        for s in seats:
+            s.hold = set()
+        hand_no = holder.held["hand_no"]
+        commitment = holder.commitments[hand_no]
+        assert not any(hand_no in s.results for s in seats)
+        holder.prompts_after_reconnect.clear()
+
+        owner.signal(sig)
+        if sig == signal.SIGKILL:
+            await owner.wait(15)
+
+        async def moved() -> bool:
+            new = await _owner_pid(redis, prefix, table_id)
+            return new is not None and new != pid
+
+        deadline = asyncio.get_running_loop().time() + 60
+        while not await moved():
+            assert asyncio.get_running_loop().time() < deadline, "the table was not taken over"
+            await asyncio.sleep(0.1)
+        new_pid = await _owner_pid(redis, prefix, table_id)
+        assert new_pid in {s.proc.pid for s in survivors if s.proc}
+        if sig == signal.SIGSTOP:
+            owner.signal(signal.SIGCONT)  # the former owner wakes up believing it still owns the table
+
+        await _until(lambda: any(hand_no in s.results for s in seats), 120,
+                     f"hand {hand_no} to be settled by the new owner", servers, state)
+        assert holder.prompts_after_reconnect, state()
+        again = holder.prompts_after_reconnect[0]
+        assert holder.same_prompt(again)  # resumed at the very prompt it stopped at
+        result = next(s.results[hand_no] for s in seats if hand_no in s.results)
+        assert result["commitment"] == commitment and not result["void"]
+        await _until(lambda: any(hand_no + 1 in s.results for s in seats), 120,
+                     f"hand {hand_no + 1} to be played after the take-over", servers, state)
+        for s in seats:
+            s.done = True
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    for server in survivors:  # drain: the journal keeps the game; nothing moves after this
+        server.signal(signal.SIGTERM)
+        await server.wait(20)
+
+    coins, hands = await _ledger(players)
+    assert sum(coins.values()) == GRANT * len(coins)  # no coin created or lost
+    numbers = sorted(r.result["hand_no"] for r in hands if r.table_id == table_id)
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > hand_no  # each hand settled once
+    for player in players:
+        moved_coins = sum(r.settlement["coin_deltas"][r.seats.index(player["id"])] for r in hands
+                          if player["id"] in r.seats)
+        assert coins[player["id"]] == GRANT + moved_coins
+
+
+@pytest.mark.timeout(600)
+async def test_a_table_survives_kill_9_of_its_owner(cluster) -> None:  # noqa: ANN001
+    servers, redis, prefix = cluster
+    await _play_then_stop_owner(servers, redis, prefix, signal.SIGKILL)
+
+
+@pytest.mark.timeout(600)
+async def test_a_paused_owner_loses_its_table_and_plays_no_further(cluster) -> None:  # noqa: ANN001
+    servers, redis, prefix = cluster
+    await _play_then_stop_owner(servers, redis, prefix, signal.SIGSTOP)

@@ -10,19 +10,22 @@ settlement.  Afterwards every hand is settled exactly once and no coin was creat
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import signal
 from pathlib import Path
 
+import httpx
 import pytest
+import websockets
 from redis.asyncio import Redis
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.core.db import make_engine
 from app.models import Hand, User
-from tests.app.live_server import Seat, ServerProcess, open_table, register
+from tests.app.live_server import OPTIONS, Seat, ServerProcess, register
 
 PG = os.environ.get("TEST_DATABASE_URL")
 REDIS = os.environ.get("REDIS_URL")
@@ -93,10 +96,53 @@ async def cluster(tmp_path: Path):  # noqa: ANN201
         await redis.aclose()
 
 
+async def _listed(url: str, table_id: str) -> dict | None:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        tables = (await client.get("/api/rooms/beginner/tables")).json()
+    return next((t for t in tables if t["id"] == table_id), None)
+
+
+async def _seat_across(urls: list[str], players: list[dict]) -> str:
+    """Open a table on process 1 and seat each player through process i % 3 (forwarded to the owner);
+    a lobby socket on process 2 sees each seat fill, and every process lists the table the same way."""
+    async with httpx.AsyncClient(timeout=30) as client:
+        made = await client.post(f"{urls[1]}/api/rooms/beginner/tables", headers=players[0]["headers"],
+                                 json={"variant": "taiwan", "options": OPTIONS})
+        assert made.status_code == 201, made.text
+        table_id = made.json()["id"]
+        lobby_url = urls[2].replace("http", "ws", 1) + f"/ws/lobby?token={players[0]['token']}"
+        async with websockets.connect(lobby_url) as lobby:
+            snapshot = json.loads(await lobby.recv())
+            assert snapshot["type"] == "snapshot" and table_id in [t["id"] for t in snapshot["tables"]]
+            for i, p in enumerate(players[1:], 1):
+                if i == 3:  # every process lists the table, with the seats taken so far
+                    for url in urls:
+                        listed = await _listed(url, table_id)
+                        assert listed is not None and [s["user_id"] for s in listed["seats"]][:3] == [
+                            q["id"] for q in players[:3]]
+                sat = await client.post(f"{urls[i % 3]}/api/tables/{table_id}/sit", headers=p["headers"])
+                assert sat.status_code == 200, sat.text
+                while True:  # the owner's lobby event reaches a lobby socket on another process
+                    event = json.loads(await asyncio.wait_for(lobby.recv(), 30))
+                    seated = [s["user_id"] for s in event.get("table", {}).get("seats", [])]
+                    if event.get("table", {}).get("id") == table_id and p["id"] in seated:
+                        break
+        # One table per account across processes: seated on process 1's table, refused on process 0.
+        again = await client.post(f"{urls[0]}/api/rooms/beginner/tables", headers=players[2]["headers"],
+                                  json={"variant": "taiwan", "options": OPTIONS})
+        assert again.status_code == 409 and again.json()["code"] == "already_seated", again.text
+        for url in urls:
+            me = (await client.get(f"{url}/api/me", headers=players[3]["headers"])).json()
+            assert me["table"]["table_id"] == table_id and me["table"]["seat"] == 3
+            listed = await _listed(url, table_id)
+            assert listed is not None and listed["status"] == "playing"
+    return table_id
+
+
 async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, prefix: str, sig: int) -> None:
     urls = [s.url for s in servers]
     players = [await register(urls[i % 3], f"c{sig}p{i}") for i in range(4)]
-    table_id = await open_table(urls[0], players, "taiwan", rounds=4)
+    table_id = await _seat_across(urls, players)
     # Seat i connects to process i % 3 first (two seats are relayed), then to the others in turn.
     seats = [Seat(urls[i % 3:] + urls[:i % 3], table_id, p["token"]) for i, p in enumerate(players)]
     tasks = [asyncio.create_task(s.run()) for s in seats]
@@ -150,6 +196,9 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         assert result["commitment"] == commitment and not result["void"]
         await _until(lambda: any(hand_no + 1 in s.results for s in seats), 120,
                      f"hand {hand_no + 1} to be played after the take-over", servers, state)
+        for server in survivors:  # the survivors list the table, now owned by one of them
+            listed = await _listed(server.url, table_id)
+            assert listed is not None and listed["status"] == "playing"
         for s in seats:
             s.done = True
     finally:

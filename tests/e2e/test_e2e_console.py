@@ -1,33 +1,66 @@
 """The operator / admin console (web/admin.html) in Chromium: find a player, adjust with a reason and see
-the ledger entry, watch a live table as a spectator, replay a finished hand step by step, read the audit
-log, create a tournament; a player sees no console link and registers on the tournament page."""
+the ledger entry, watch a live table as a spectator, open a finished hand in the players' replay board and
+step through it (an operator too), read the audit log, create a tournament; a player sees no console link
+and registers on the tournament page."""
 
 from __future__ import annotations
 
 import asyncio
 import re
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import register, token, unique_name
 
 
-async def _make_admin(database_url: str, user_id: int) -> None:
+async def _grant(database_url: str, user_id: int, role: str = "admin") -> None:
     from app.core.db import make_engine, make_sessionmaker
     from app.services.roles import Role, set_role
 
     engine = make_engine(database_url)
     try:
         async with make_sessionmaker(engine)() as session:
-            await set_role(session, user_id=user_id, role=Role.ADMIN, actor_id=None, reason="e2e set-up")
+            await set_role(session, user_id=user_id, role=Role(role), actor_id=None, reason="e2e set-up")
     finally:
         await engine.dispose()
 
 
-def test_the_console(browser: Browser, live_server: str, live_database_url: str) -> None:
-    boss_ctx = browser.new_context(base_url=live_server, locale="zh-TW")
+def _step_through_the_board(page: Page, artifacts: Path) -> None:
+    """The console's replay is the players' board (index.html#/hand/ID embedded): the wall commitment checked
+    in the browser, forward / back / jump to a discard, and at the end every hand face up."""
+    board = page.frame_locator("#adm-board")
+    step = board.locator(".replay-bar .step")
+    expect(step).to_have_attribute("data-step", "0")
+    expect(board.locator(".replay-bar .verified")).to_have_attribute("data-verified", "true")
+    expect(board.locator(".topbar")).to_be_hidden()  # embedded: the board only
+    expect(board.locator("#replay-view .plate")).to_have_count(3)
+    expect(board.locator("#replay-view .plate.me")).to_have_count(0)  # the admin did not play it: no "(你)"
+    board.locator(".replay-bar button.next").click()
+    board.locator(".replay-bar button.next").click()
+    expect(step).to_have_attribute("data-step", "2")
+    board.locator(".replay-bar button.prev").click()
+    expect(step).to_have_attribute("data-step", "1")
+    jump = board.locator(".replay-bar select.jump")
+    first_discard = jump.locator("option").nth(1).get_attribute("value")
+    assert first_discard is not None
+    jump.select_option(first_discard)
+    expect(step).to_have_attribute("data-step", first_discard)
+    expect(board.locator("#replay-view .river-area .tile")).to_have_count(1)
+    board.locator(".replay-bar button.last").click()
+    expect(board.locator(".replay-bar button.next")).to_be_disabled()
+    expect(board.locator("#replay-view .table")).to_have_class(re.compile(r"\bphase-ended\b"))
+    hidden = board.locator("#replay-view .hand-area .tile.back").evaluate_all(
+        "(tiles) => tiles.filter((t) => !t.closest('.meld')).length")
+    assert hidden == 0  # all hands face up (a 暗槓 keeps its backs, as at the table)
+    page.screenshot(path=artifacts / "console-replay-1280x720.png")
+
+
+def test_the_console(browser: Browser, live_server: str, live_database_url: str, artifacts: Path) -> None:
+    boss_ctx = browser.new_context(base_url=live_server, locale="zh-TW", viewport={"width": 1280, "height": 720})
     player_ctx = browser.new_context(base_url=live_server, locale="zh-TW")
+    oper_ctx = browser.new_context(base_url=live_server, locale="zh-TW")
     try:
         boss, player = boss_ctx.new_page(), player_ctx.new_page()
         boss_name, player_name = unique_name("boss"), unique_name("pl")
@@ -37,7 +70,7 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str)
         me = boss.request.get("/api/me", headers={"Authorization": f"Bearer {token(boss)}"}).json()
         # Playwright's sync API owns this thread's event loop: grant from another thread.
         with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, _make_admin(live_database_url, me["id"])).result()
+            pool.submit(asyncio.run, _grant(live_database_url, me["id"])).result()
         # The player opens a practice table (no socket: after the join wait the seat is played on 托管).
         table = player.request.post("/api/practice", headers={"Authorization": f"Bearer {token(player)}"},
                                     data={"variant": "tiantai"}).json()
@@ -72,12 +105,26 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str)
         expect(replay_button).to_be_visible(timeout=90_000)
         replay_button.click()
         expect(boss.locator("#adm-replay")).to_be_visible()
-        expect(boss.locator("#adm-step")).to_have_text(re.compile(r"^0 / \d+$"))
-        boss.locator("#adm-next").click()
-        boss.locator("#adm-next").click()
-        expect(boss.locator("#adm-step")).to_have_text(re.compile(r"^2 / \d+$"))
-        expect(boss.locator("#adm-actions li")).to_have_count(2)
-        expect(boss.locator("#adm-actions li.current")).to_have_count(1)
+        hand_id = boss.locator("#adm-hand-id").input_value()
+        expect(boss.locator("#adm-replay-meta")).to_contain_text(f"#{hand_id}")
+        _step_through_the_board(boss, artifacts)
+
+        # An operator (not an admin, and not a player of the hand) opens the same hand from the console.
+        oper = oper_ctx.new_page()
+        register(oper, unique_name("oper"))
+        oper_me = oper.request.get("/api/me", headers={"Authorization": f"Bearer {token(oper)}"}).json()
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, _grant(live_database_url, oper_me["id"], "operator")).result()
+        oper.goto("/admin.html")
+        expect(oper.locator('[data-tab="players"]')).to_be_hidden()  # accounts are the admins' business
+        oper.locator('[data-tab="replay"]').click()
+        oper.locator("#adm-hand-id").fill(hand_id)
+        oper.locator("#adm-replay-form button[type=submit]").click()
+        board = oper.frame_locator("#adm-board")
+        expect(board.locator(".replay-bar .step")).to_have_attribute("data-step", "0")
+        board.locator(".replay-bar button.next").click()
+        expect(board.locator(".replay-bar .step")).to_have_attribute("data-step", "1")
+        expect(oper.locator("#adm-error")).to_be_empty()
 
         # The audit log shows the adjustment.
         boss.locator('[data-tab="audit"]').click()
@@ -103,3 +150,4 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str)
     finally:
         boss_ctx.close()
         player_ctx.close()
+        oper_ctx.close()

@@ -31,6 +31,7 @@ def test_a_finished_hand_is_listed_and_replays_to_the_end(page: Page, browser: B
     step = page.locator(".replay-bar .step")
     expect(step).to_have_attribute("data-step", "0")
     expect(page.locator(".replay-action")).to_contain_text("開局")
+    expect(page.locator("#replay-view .plate.me")).to_have_count(1)  # its player sees their own seat as "you"
     page.locator(".replay-bar button.next").click()
     expect(step).to_have_attribute("data-step", "1")
     page.keyboard.press("ArrowRight")

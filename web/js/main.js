@@ -19,6 +19,10 @@ import { isMuted, played, setMuted } from "./sound.js";
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
 let navigations = 0;
 
+/** The replay board inside the operator console (admin.html embeds #/hand/ID with ?embed=replay): no top bar
+ * and no lobby socket, only the board. */
+const EMBEDDED = new URLSearchParams(location.search).get("embed") === "replay";
+
 async function route() {
   if (!getToken()) {
     showView("auth");
@@ -37,7 +41,7 @@ async function route() {
   $("admin-link").hidden = !["operator", "admin"].includes(app.me.role); // the console: admin.html
   $("tournaments-link").hidden = false; // tournaments.html
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
-  if (routeHistory()) { connectLobby(); return; }
+  if (routeHistory()) { if (!EMBEDDED) connectLobby(); return; }
   if (location.hash.startsWith("#/join/")) { enterLobby(); return; } // an invite link: the lobby sits you down
   const navigation = navigations;
   const m = location.hash.match(/^#\/table\/([\w-]+)/);
@@ -75,6 +79,7 @@ function routeHistory() {
 }
 
 function boot() {
+  if (EMBEDDED) document.documentElement.classList.add("embedded");
   setLang(lang(), { remember: false }); // guessed from the browser until the player picks one
   applyI18n(document);
   renderLangSwitch();

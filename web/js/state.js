@@ -27,7 +27,7 @@ import { sortTiles, withoutTiles } from "./tiles.js";
  * @typedef {{id: string, variant: string, practice: boolean, room: string | null,
  *   coins_per_point: number | null, options: Record<string, any>, seat: number, seats: SeatInfo[],
  *   hand_no: number, hands_played: number, dealer: number, round_wind: number, dealer_streak: number,
- *   discard_row?: number}} TableInfo
+ *   discard_row?: number, onlooker?: boolean}} TableInfo
  * @typedef {{v: number, synced: boolean, table: TableInfo | null, view: View | null, prompt: Prompt | null,
  *   commitment: string | null, hand_no: number, result: any | null, game_over: any | null,
  *   last_error: {code: string, message: string} | null, notice: {type: string, seat?: number, tile?: string} | null,

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Console tabs about play: live tables (close one, or watch it as a spectator: the server sends only the
- * public view, seat -1), a finished hand's record replayed one action at a time, and tournaments.
+ * public view, seat -1), a finished hand in the players' replay board, and tournaments.
  */
 
 import { request, socketUrl } from "../api.js";
@@ -10,8 +10,6 @@ import { $, clearError, el, showError } from "./console.js";
 
 /** @type {WebSocket | null} */
 let watching = null;
-/** @type {{hand: any, step: number}} */
-const replay = { hand: null, step: 0 };
 
 async function loadTables() {
   try {
@@ -84,34 +82,33 @@ function spectate(tableId) {
   socket.addEventListener("close", (e) => log(`closed ${e.code}`));
 }
 
-/** @param {number} id */
+/**
+ * Open a finished hand in the players' replay board (index.html#/hand/ID, embedded with ?embed=replay): the
+ * same forward / back / jump, face-up hands and in-browser wall check a player gets.  The record is fetched
+ * here first so a refusal or an unknown hand shows as a console error, with its seed and commitment beside.
+ * @param {number} id
+ */
 async function loadReplay(id) {
   clearError();
   document.querySelector('[data-tab="replay"]')?.dispatchEvent(new Event("click"));
   /** @type {HTMLInputElement} */ ($("adm-hand-id")).value = String(id);
   try {
-    replay.hand = await request(`/api/hands/${id}`);
-    replay.step = 0;
+    const h = await request(`/api/hands/${id}`);
     $("adm-replay").hidden = false;
-    const h = replay.hand;
-    $("adm-replay-meta").textContent = `#${h.id} · ${h.variant} · ${h.table_id ?? ""} · seed ${h.seed ?? "?"} · ${h.commitment ?? ""}`;
-    $("adm-replay-result").textContent = JSON.stringify(h.result?.winners ?? h.result?.kind ?? "");
-    renderStep();
-  } catch (err) { showError(err); }
-}
-
-function renderStep() {
-  const actions = replay.hand?.actions ?? [];
-  $("adm-step").textContent = `${replay.step} / ${actions.length}`;
-  $("adm-actions").replaceChildren(...actions.slice(0, replay.step).map((/** @type {any} */ a, /** @type {number} */ i) =>
-    el("li", JSON.stringify(a), i === replay.step - 1 ? { class: "current" } : {})));
-}
-
-/** @param {number} by */
-function step(by) {
-  const total = replay.hand?.actions?.length ?? 0;
-  replay.step = Math.max(0, Math.min(total, replay.step + by));
-  renderStep();
+    $("adm-replay-meta").textContent = t("admin.replay.meta", {
+      id: h.id, variant: t(`variant.${h.variant}`), table: h.table_id ?? "—",
+      when: new Date(h.created_at).toLocaleString(),
+    });
+    $("adm-replay-fair").textContent = `seed ${h.seed ?? "?"} · commitment ${h.commitment ?? "?"}`;
+    const board = `./?embed=replay#/hand/${id}`;
+    $("adm-replay-open").setAttribute("href", `./#/hand/${id}`);
+    const frame = /** @type {HTMLIFrameElement} */ ($("adm-board"));
+    frame.src = "about:blank"; // a new hand is a fresh load, not a hash change in the old one
+    frame.src = board;
+  } catch (err) {
+    $("adm-replay").hidden = true;
+    showError(err);
+  }
 }
 
 async function loadTournaments() {
@@ -174,8 +171,6 @@ export function bootLive(hooks) {
     e.preventDefault();
     loadReplay(Number(/** @type {HTMLInputElement} */ ($("adm-hand-id")).value));
   });
-  $("adm-prev").addEventListener("click", () => step(-1));
-  $("adm-next").addEventListener("click", () => step(1));
   $("adm-tourney-form").addEventListener("submit", createTournament);
   document.addEventListener("replay", (e) => loadReplay(/** @type {CustomEvent} */ (e).detail));
   const start = new Date(Date.now() + 3600_000);

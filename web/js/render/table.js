@@ -176,7 +176,7 @@ function plateEl(state, seat, side, nameOf) {
   const p = view?.players[seat];
   const dealer = (view?.dealer ?? state.table?.dealer) === seat;
   const wind = p?.wind;
-  const me = state.table?.seat === seat;
+  const me = state.table?.seat === seat && !state.table?.onlooker; // a replay opened by someone not at the hand
   const status = info?.bot ? t("table.bot") : info && !info.connected ? t("table.offline") : info?.auto_play ? t("table.auto") : null;
   const decl = p?.declaration ? t(`decl.${p.declaration}`) : null;
   const streak = view?.dealer_streak ?? state.table?.dealer_streak ?? 0;

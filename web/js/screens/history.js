@@ -89,6 +89,7 @@ function frameState() {
     table: {
       id: data.hand.table_id ?? "", variant: data.hand.variant, practice: data.hand.practice, room: data.hand.room,
       coins_per_point: null, options: {}, seat: data.seat, hand_no: data.hand.result?.hand_no ?? 0, hands_played: 0,
+      onlooker: data.hand.seats[data.seat] !== app.me?.id, // an operator's console, a public link: not "you"
       dealer: view.dealer, round_wind: view.round_wind, dealer_streak: view.dealer_streak,
       seats: data.names.map((/** @type {string | null} */ name, /** @type {number} */ i) => ({ seat: i, username: name, bot: name === null, connected: true, auto_play: false })),
     },

@@ -191,9 +191,16 @@ class TableActor(HandFlow):
             self._lost()
         except Exception:  # past the settlement's own retries: end the game cleanly
             self._crashed(command)
-            with contextlib.suppress(Exception):
+            try:
                 await self.game_over("server_error")
+            except JournalLost:
+                self._lost()
+            except Exception:
+                log.exception("table %s: ending the game failed", self.id)
             self.closed = True
+        except BaseException:  # cancelled (a drain past its time): what the journal may not have must not go
+            self.out.drop()
+            raise
         finally:
             self.out.release()
 

@@ -24,7 +24,9 @@ from typing import Any
 import httpx
 import websockets
 
-from app import demo
+from engine.bots import isolation
+from engine.hand import N_PLAY
+from engine.tiles import NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "restart-secret-" + "x" * 40
@@ -134,16 +136,26 @@ def _key(actions: list[dict[str, Any]]) -> list[str]:
     return sorted(json.dumps(a, sort_keys=True) for a in actions)
 
 
+TABLE_EVENTS = {"hand_start", "presence", "auto_play", "hand_void"}  # the rest are the engine's (with a seq)
+WINS = {"win", "kill_pig"}
+
+
 @dataclass
 class Seat:
-    """One player's socket.  ``servers`` are the base URLs it may connect to (it tries them in turn)."""
+    """One player's socket.  ``servers`` are the base URLs it may connect to (it tries them in turn).
+
+    ``trace`` keeps, per connection, every snapshot and engine event in the order received, so a test can
+    check them against the settled hand's replay (``tests.app.restart_checks``).  A held prompt is
+    *current* while no engine event of its hand arrived after it: only then is the table waiting on it.
+    """
 
     servers: list[str]
     table_id: str
     token: str
     never_win: bool = False  # pass every win (a 台炮 hand then reaches 分牌)
-    smart: bool = False  # discard like app.demo (read the own hand first): hands get ready, so 分牌 can prompt
+    smart: bool = False  # keep the hand ready when a discard can (the prompt's hints), pass claims: 分牌 prompts
     hold: set[str] = field(default_factory=set)  # prompt kinds to leave open (while armed)
+    think: float = 0.0  # seconds before answering a prompt
     held: dict[str, Any] | None = None
     commitments: dict[int, str] = field(default_factory=dict)  # hand_no -> commitment seen
     results: dict[int, dict[str, Any]] = field(default_factory=dict)  # hand_no -> hand_result
@@ -157,6 +169,8 @@ class Seat:
     game_over: dict[str, Any] | None = None
     hand_no: int = 0
     events: int = 0  # table events received (any hand)
+    trace: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)  # (connection, kind, message)
+    last_engine_v: int = 0  # v of the last engine event received (any connection)
 
     async def run(self) -> None:
         attempt = 0
@@ -165,7 +179,7 @@ class Seat:
             attempt += 1
             try:
                 async with websockets.connect(f"{base}/ws/table/{self.table_id}?token={self.token}",
-                                              max_size=2**22, open_timeout=5) as ws:
+                                              max_size=2**22, open_timeout=10) as ws:
                     self.connects += 1
                     await self._read(ws)
                     self.closes.append(ws.close_code or 0)
@@ -177,8 +191,15 @@ class Seat:
                 return
             await asyncio.sleep(0.2)
 
+    def hold_is_current(self) -> bool:
+        """The held prompt is still open: nothing of its hand happened since (the table waits on it)."""
+        held = self.held
+        return (held is not None and held["v"] >= self.last_engine_v and held["hand_no"] == self.hand_no
+                and held["hand_no"] not in self.results)
+
     async def _read(self, ws: Any) -> None:
         fresh = True
+        conn = self.connects
         async for raw in ws:
             if self.done:
                 return
@@ -186,22 +207,28 @@ class Seat:
             kind = msg["type"]
             if kind == "snapshot":
                 self.snapshots.append(msg)
+                self.trace.append((conn, "snapshot", msg))
                 self.hand_no = msg["table"]["hand_no"]
                 if msg.get("commitment"):
                     self.commitments.setdefault(self.hand_no, msg["commitment"])
                 if msg.get("prompt"):
-                    view = msg.get("view") or {}
-                    me = next((p for p in view.get("players", []) if p["seat"] == view.get("seat")), None)
-                    await self._prompt(ws, msg["prompt"], fresh, (me or {}).get("concealed") or [])
+                    await self._prompt(ws, msg["prompt"], fresh)
                     fresh = False
             elif kind == "prompt":
                 await self._prompt(ws, msg, fresh)
                 fresh = False
-            elif kind == "event" and msg["event"]["type"] != "hand_start":
-                self.events += 1
-            elif kind == "event" and msg["event"]["type"] == "hand_start":
-                self.hand_no = msg["event"]["hand_no"]
-                self.commitments.setdefault(self.hand_no, msg["event"]["commitment"])
+            elif kind == "event":
+                event = msg["event"]
+                if event["type"] != "hand_start":
+                    self.events += 1
+                if event["type"] == "hand_start":
+                    self.hand_no = event["hand_no"]
+                    self.commitments.setdefault(self.hand_no, event["commitment"])
+                elif event["type"] not in TABLE_EVENTS:
+                    self.trace.append((conn, "event", msg))
+                    self.last_engine_v = msg["v"]
+                    if self.held is not None and not self.hold_is_current():
+                        self.held = None  # it timed out or the hand moved on: hold the next one instead
             elif kind == "hand_result":
                 self.results[msg["hand_no"]] = msg
             elif kind == "server_restarting":
@@ -211,36 +238,56 @@ class Seat:
             elif kind == "error":
                 self.errors.append(msg)
 
-    async def _prompt(self, ws: Any, prompt: dict[str, Any], fresh: bool,
-                      concealed: list[str] | None = None) -> None:
+    async def _prompt(self, ws: Any, prompt: dict[str, Any], fresh: bool) -> None:
         if fresh:
             self.prompts_after_reconnect.append(prompt)
-        if prompt["kind"] in self.hold:
-            if self.held is None:
-                self.held = prompt
+        if prompt["kind"] in self.hold and (self.held is None or self.held["v"] == prompt["v"]):
+            self.held = prompt
             return
-        if self.smart and prompt["kind"] == "turn" and concealed is None:
-            await ws.send(json.dumps({"type": "resync"}))  # answered from the snapshot, with the own hand
-            return
-        await ws.send(json.dumps({"type": "action", "v": prompt["v"], "action": self.choose(prompt, concealed)}))
+        if self.think:
+            await asyncio.sleep(self.think)
+        with contextlib.suppress(websockets.ConnectionClosed):  # read on: what came before the close counts
+            await ws.send(json.dumps({"type": "action", "v": prompt["v"], "action": self.choose(prompt)}))
 
-    def choose(self, prompt: dict[str, Any], concealed: list[str] | None = None) -> dict[str, Any]:
-        if self.smart and concealed:
-            offered = [a for a in prompt["actions"] if a["kind"] != "win" or not self.never_win]
-            if offered and any(a["kind"] == "discard" for a in offered):
-                return demo.choose({**prompt, "actions": offered}, concealed)
-        by_kind: dict[str, dict[str, Any]] = {}
-        for action in prompt["actions"]:
-            by_kind.setdefault(action["kind"], action)
-        if "win" in by_kind and not self.never_win:
-            return by_kind["win"]
-        plain = [a for a in prompt["actions"] if a["kind"] == "discard" and not a.get("declare")]
+    def choose(self, prompt: dict[str, Any]) -> dict[str, Any]:
+        actions = prompt["actions"]
+        offered = [a for a in actions if a["kind"] not in WINS or not self.never_win]
+        wins = [a for a in offered if a["kind"] in WINS]
+        if wins:
+            return wins[0]
+        plain = [a for a in offered if a["kind"] == "discard" and not a.get("declare")]
+        passes = [a for a in offered if a["kind"] == "pass"]
+        if self.smart:
+            if not plain:
+                return (passes or offered)[0]
+            return _keep_ready(plain, (prompt.get("hints") or {}).get("discard_waits") or [])
         if plain:
             return plain[-1]
-        return by_kind.get("pass") or next(a for a in prompt["actions"] if a["kind"] != "win")
+        return passes[0] if passes else next(a for a in offered)
 
     def same_prompt(self, other: dict[str, Any]) -> bool:
         """The held prompt and ``other`` offer the same actions at the same point of the same hand."""
         assert self.held is not None
-        return (other["kind"], other["hand_no"], _key(other["actions"])) == (
-            self.held["kind"], self.held["hand_no"], _key(self.held["actions"]))
+        return same_prompt(self.held, other)
+
+
+def same_prompt(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Two prompts offer the same actions at the same point of the same hand."""
+    return (one["kind"], one["hand_no"], _key(one["actions"])) == (
+        other["kind"], other["hand_no"], _key(other["actions"]))
+
+
+def _keep_ready(plain: list[dict[str, Any]], discard_waits: list[dict[str, Any]]) -> dict[str, Any]:
+    """The discard that keeps the hand ready with the most waits (the prompt's hints); else the loneliest of
+    the distinct tiles offered (the offered discards are the hand's distinct tiles: pairs cannot be seen)."""
+    waits = {d["tile"]: len(d["waits"]) for d in discard_waits}
+    ready = [a for a in plain if a["tile"] in waits]
+    if ready:
+        return max(ready, key=lambda a: waits[a["tile"]])
+    counts = [0] * len(NAMES)
+    playable = [a for a in plain if a["tile"] in NAMES[:N_PLAY]]
+    for a in playable:
+        counts[NAMES.index(a["tile"])] += 1
+    if not playable:
+        return plain[-1]
+    return max(playable, key=lambda a: isolation(counts, NAMES.index(a["tile"])))

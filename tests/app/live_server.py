@@ -227,8 +227,6 @@ class Seat:
                 elif event["type"] not in TABLE_EVENTS:
                     self.trace.append((conn, "event", msg))
                     self.last_engine_v = msg["v"]
-                    if self.held is not None and not self.hold_is_current():
-                        self.held = None  # it timed out or the hand moved on: hold the next one instead
             elif kind == "hand_result":
                 self.results[msg["hand_no"]] = msg
             elif kind == "server_restarting":
@@ -241,7 +239,9 @@ class Seat:
     async def _prompt(self, ws: Any, prompt: dict[str, Any], fresh: bool) -> None:
         if fresh:
             self.prompts_after_reconnect.append(prompt)
-        if prompt["kind"] in self.hold and (self.held is None or self.held["v"] == prompt["v"]):
+        # a held prompt that timed out, or whose hand moved on, gives way to the next one of its kind
+        if prompt["kind"] in self.hold and (self.held is None or self.held["v"] == prompt["v"]
+                                            or not self.hold_is_current()):
             self.held = prompt
             return
         if self.think:

@@ -142,8 +142,9 @@ class TournamentDirector:
             if game.table_id is not None and self._live(game.table_id):
                 self._adopt(game, tournament.hands_per_round)
                 continue
-            if game.table_id is not None and await self._resume(game.table_id):
-                continue  # taken over from the journal (a process that led the tournament stopped)
+            if game.table_id is not None and (await self._elsewhere(game.table_id)
+                                              or await self._resume(game.table_id)):
+                continue  # it plays in another process, or is resumed here from the journal
             # The id is the game's before the table exists: a crash after the start cannot orphan it.
             table_id = new_table_id()
             async with self.state.sessionmaker() as session:
@@ -154,16 +155,27 @@ class TournamentDirector:
                 game_id=game.id, hands_limit=tournament.hands_per_round, table_id=table_id,
             )
 
+    async def _elsewhere(self, table_id: str) -> bool:
+        """Another process owns the table (several processes: app.tables.cluster's directory)."""
+        try:
+            await self.state.registry.lookup(table_id)
+        except Exception:
+            return False
+        return True
+
     async def _resume(self, table_id: str) -> bool:
-        """Resume a tournament table the journal still holds (its hand goes on where it stopped)."""
+        """A tournament table the journal still holds is resumed here (its hand goes on where it stopped).
+        True also when that fails: the journal has the game, so a fresh table would play it twice; the next
+        tick (or the cluster's take-over) tries again.  False only when the journal does not hold it."""
         runtime = self.runtime
         if runtime is None or runtime.journal is None or await runtime.journal.load(table_id) is None:
             return False
         try:
-            return await runtime.resume_table(table_id)
+            if not await runtime.resume_table(table_id):
+                log.warning("table %s: not resumed for its tournament (held elsewhere?); next tick", table_id)
         except Exception:
-            log.exception("table %s: could not be resumed for its tournament; starting it again", table_id)
-            return False
+            log.exception("table %s: could not be resumed for its tournament; next tick", table_id)
+        return True
 
     async def adopt_resumed(self, info: TableInfo) -> None:
         """The runtime's ``on_resume``: a table resumed from the journal that plays a tournament game is

@@ -18,6 +18,7 @@ import pytest
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Tournament
+from app.tables.cluster import ClusterRuntime
 from app.tables.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from app.tournaments.lease import RedisLease
@@ -51,8 +52,10 @@ async def test_a_lease_has_one_holder_renews_and_passes_on() -> None:
             await lease.close()
 
 
-def _app(settings: Settings):  # noqa: ANN202 - a FastAPI app
-    runtime = TableRuntime(TableSettings(_env_file=None, **IDLE))  # type: ignore[call-arg]
+def _app(settings: Settings, kind: str):  # noqa: ANN202 - a FastAPI app
+    table_settings = TableSettings(_env_file=None, **IDLE)  # type: ignore[call-arg]
+    # "cluster": the runtime of `python -m app` on Postgres + Redis (tables leased per process, issue 10).
+    runtime = ClusterRuntime(table_settings) if kind == "cluster" else TableRuntime(table_settings)
     return create_app(settings, table_runtime=runtime)
 
 
@@ -76,11 +79,14 @@ def _tables(app: Any) -> list:
 
 
 @NEEDS_REDIS
-async def test_two_processes_one_director_and_a_take_over(settings: Settings) -> None:
+@pytest.mark.parametrize("kind", ["plain", "cluster"])
+async def test_two_processes_one_director_and_a_take_over(settings: Settings, kind: str) -> None:
+    if kind == "cluster" and settings.is_sqlite:
+        pytest.skip("the cluster runtime runs on Postgres only (app.tables.cluster.cluster_wanted)")
     settings = settings.model_copy(update={
-        "redis_url": REDIS_URL, "lobby_channel": f"test-{uuid.uuid4()}",
+        "redis_url": REDIS_URL, "lobby_channel": f"test-{uuid.uuid4()}", "redis_prefix": f"test-{uuid.uuid4()}",
         "tournament_lease_prefix": f"test-director-{uuid.uuid4()}:"})
-    first, second = _app(settings), _app(settings)
+    first, second = _app(settings, kind), _app(settings, kind)
     async with contextlib.AsyncExitStack() as outer:
         await outer.enter_async_context(second.router.lifespan_context(second))
         client_b = await outer.enter_async_context(httpx.AsyncClient(
@@ -89,6 +95,7 @@ async def test_two_processes_one_director_and_a_take_over(settings: Settings) ->
         async with first.router.lifespan_context(first), httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=first), base_url="http://a") as client_a:
             director_a = first.state.tournaments
+            assert all(getattr(d.runtime, "active", False) == (kind == "cluster") for d in (director_a, director_b))
             op, *players = await _people(client_a, first, ["oper", "ls_a", "ls_b", "ls_c", "ls_d", "ls_e", "ls_f"])
             later = datetime.now(UTC) + timedelta(hours=1)
             tid = (await client_a.post("/api/operator/tournaments", headers=op["headers"],

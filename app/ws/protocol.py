@@ -273,7 +273,9 @@ CLOSE_CODES: dict[int, str] = {
     1008: "not authenticated (missing, invalid or expired token; also sent when the token expires while "
           "connected), or over the message rate limit",
     1009: "message too big",
-    1013: "too slow to read messages, or the table is busy; reconnect",
+    1012: "several server processes: the table moved to another process, or a message relayed between "
+          "processes was lost; reconnect (the snapshot puts you back in step)",
+    1013: "too slow to read messages, the table is busy, or it is moving between server processes; reconnect",
     4001: "replaced by a newer connection for the same seat",
     4003: "you are not seated at this table",
     4004: "no game is running at this table",

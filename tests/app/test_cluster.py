@@ -171,8 +171,8 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         holder.prompts_after_reconnect.clear()
 
         owner.signal(sig)
-        if sig == signal.SIGKILL:
-            await owner.wait(15)
+        if sig != signal.SIGSTOP:
+            await owner.wait(20)  # SIGTERM: drained (server_restarting, 1001) and its leases given up
 
         async def moved() -> bool:
             new = await _owner_pid(redis, prefix, table_id)
@@ -220,9 +220,10 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
 
 
 @pytest.mark.timeout(600)
-async def test_a_table_survives_kill_9_of_its_owner(cluster) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+async def test_a_table_survives_the_end_of_its_owner(cluster, sig: int) -> None:  # noqa: ANN001
     servers, redis, prefix = cluster
-    await _play_then_stop_owner(servers, redis, prefix, signal.SIGKILL)
+    await _play_then_stop_owner(servers, redis, prefix, sig)
 
 
 @pytest.mark.timeout(600)

@@ -1,0 +1,244 @@
+"""Several server processes on one Postgres + Redis: tables held at p99, and the relay's extra latency.
+
+    python bench/cluster_bench.py --database-url postgresql+asyncpg://postgres@127.0.0.1/bench \\
+        --redis-url redis://127.0.0.1:6379/5 --processes 1,2,4 --tables 200 --seconds 30
+
+For each process count P: the database is emptied, P real servers (``python -m app``, cluster mode) start
+on loopback ports, ``--tables`` practice tables are opened through random processes (each is owned by the
+process that opened it), and each table's player connects its socket to a random process, so about
+(P-1)/P of the sockets are relayed to their table's owner through Redis.  The clients (this process,
+uvloop) answer every prompt at once and time each discard until its discard event comes back.
+
+Reported per P: discard → event p50/p99/max over all sockets, and separately for sockets on the owner
+(direct) and on another process (relayed): the relay's extra latency per message is the difference, in the
+same run.  Plus hands settled, messages/s and each server's CPU.  The machine is shared: run ``uptime``
+beside it.  Bounded: at most 2,000 tables, 8 processes and 300 s per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from server_bench import percentile, pick  # noqa: E402
+
+SECRET = "bench-secret-" + "x" * 40
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database-url", required=True, help="a Postgres database (emptied first)")
+    parser.add_argument("--redis-url", required=True)
+    parser.add_argument("--processes", default="1,2,4", help="comma-separated process counts")
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured time after the warm-up")
+    parser.add_argument("--warmup", type=float, default=10.0)
+    parser.add_argument("--time-scale", type=float, default=0.1, help="TABLE_TIME_SCALE")
+    parser.add_argument("--bot-delay", type=float, default=0.2, help="TABLE_BOT_DELAY_SECONDS")
+    parser.add_argument("--hold", type=float, default=0.1, help="TABLE_CLAIM_HOLD_SECONDS")
+    args = parser.parse_args(argv)
+    args.tables = max(1, min(args.tables, 2000))
+    args.seconds = max(1.0, min(args.seconds, 300.0))
+    args.counts = [max(1, min(int(p), 8)) for p in args.processes.split(",")]
+    return args
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    def __init__(self, args: argparse.Namespace, prefix: str, migrate: bool, log: Path) -> None:
+        self.port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TABLE_", "REDIS"))}
+        env.update(
+            DATABASE_URL=args.database_url, REDIS_URL=args.redis_url, REDIS_PREFIX=prefix, PORT=str(self.port),
+            HOST="127.0.0.1", SECRET_KEY=SECRET, ENVIRONMENT="development", MIGRATE_ON_STARTUP=str(migrate),
+            TOURNAMENT_DIRECTOR="false", TABLE_TIME_SCALE=str(args.time_scale),
+            TABLE_BOT_DELAY_SECONDS=str(args.bot_delay), TABLE_CLAIM_HOLD_SECONDS=str(args.hold),
+            TABLE_HAND_PAUSE_SECONDS="0.5", TABLE_RATE_LIMIT_MESSAGES="1000000", TABLE_JOIN_SECONDS="120",
+            SOCKETS_PER_IP="100000", PYTHONUNBUFFERED="1")
+        with log.open("ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out,
+                                         stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    async def ready(self) -> None:
+        import httpx
+
+        async with httpx.AsyncClient() as client:
+            for _ in range(600):
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited {self.proc.returncode}")
+                try:
+                    if (await client.get(f"{self.url}/healthz", timeout=2)).status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                await asyncio.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+async def empty_postgres(url: str) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
+    await engine.dispose()
+
+
+async def make_players(url: str, n: int) -> list[tuple[int, str]]:
+    """Accounts straight into the database (argon2 registration is too slow for hundreds), with tokens."""
+    from sqlalchemy import insert, select
+
+    from app.core.db import make_engine, make_sessionmaker
+    from app.core.security import create_access_token
+    from app.models import User
+
+    engine = make_engine(url)
+    names = [f"cb{i}" for i in range(n)]
+    async with make_sessionmaker(engine)() as session:
+        await session.execute(insert(User), [
+            {"username": x, "username_key": x, "password_hash": "!", "coins": 0} for x in names])
+        await session.commit()
+        ids = dict((await session.execute(select(User.username, User.id))).all())
+    await engine.dispose()
+    return [(ids[x], create_access_token(ids[x], secret_key=SECRET)) for x in names]
+
+
+async def one_client(url: str, table_id: str, token: str, stats: dict[str, Any], tag: str, deadline: float,
+                     measure_from: float) -> None:
+    import websockets
+
+    rng = random.Random(table_id)
+    sent_at: float | None = None
+    ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}?token={token}"
+    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            now = time.perf_counter()
+            measuring = time.monotonic() >= measure_from
+            message = json.loads(raw)
+            kind = message["type"]
+            if measuring:
+                stats["messages"] += 1
+            if kind == "event" and message["event"]["type"] == "discard" and sent_at is not None:
+                if measuring:
+                    stats[tag].append((now - sent_at) * 1000)
+                sent_at = None
+            elif kind == "prompt":
+                action = pick(message, rng)
+                if action["kind"] == "discard":
+                    sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "v": message["v"], "action": action}))
+            elif kind == "hand_result" and measuring:
+                stats["hands"] += 1
+            elif kind == "game_over":
+                break
+
+
+async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, Any]:
+    import httpx
+
+    await empty_postgres(args.database_url)
+    prefix = f"cb{secrets.token_hex(3)}"
+    first = Server(args, prefix, True, logdir / f"p{count}-0.log")
+    servers = [first]
+    try:
+        await first.ready()
+        servers += [Server(args, prefix, False, logdir / f"p{count}-{i}.log") for i in range(1, count)]
+        await asyncio.gather(*(s.ready() for s in servers[1:]))
+        players = await make_players(args.database_url, args.tables)
+        rng = random.Random(count)
+        tables = []
+        async with httpx.AsyncClient(timeout=60) as client:
+            for i, (_uid, token) in enumerate(players):
+                owner = rng.choice(servers)
+                made = await client.post(f"{owner.url}/api/practice", headers={"Authorization": f"Bearer {token}"},
+                                         json={"variant": ["tiantai", "taipao", "taiwan"][i % 3],
+                                               "options": {"rounds": 4}})
+                made.raise_for_status()
+                tables.append((made.json()["id"], token, owner, rng.choice(servers)))
+        stats: dict[str, Any] = {"messages": 0, "hands": 0, "direct": [], "relayed": []}
+        cpu0 = [s.cpu_seconds() for s in servers]
+        started = time.monotonic()
+        measure_from, deadline = started + args.warmup, started + args.warmup + args.seconds
+        tasks = []
+        for table_id, token, owner, socket_on in tables:
+            tag = "direct" if socket_on is owner else "relayed"
+            tasks.append(asyncio.create_task(one_client(socket_on.url, table_id, token, stats, tag, deadline,
+                                                        measure_from)))
+            await asyncio.sleep(0.005)
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        elapsed = time.monotonic() - started
+        cpu = [(s.cpu_seconds() - c) / elapsed for s, c in zip(servers, cpu0, strict=True)]
+        stats["failed"] = sum(isinstance(r, BaseException) for r in results)
+        stats["cpu"] = cpu
+        return stats
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def line(name: str, values: list[float]) -> str:
+    return (f"{name:8} p50 {percentile(values, 0.5):6.1f} ms  p99 {percentile(values, 0.99):6.1f} ms  "
+            f"max {max(values, default=float('nan')):6.1f} ms  ({len(values)} samples)")
+
+
+async def main(args: argparse.Namespace) -> int:
+    import tempfile
+
+    logdir = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
+    print(f"load before: {os.getloadavg()}; logs in {logdir}")
+    for count in args.counts:
+        stats = await run(args, count, logdir)
+        both = stats["direct"] + stats["relayed"]
+        extra = percentile(stats["relayed"], 0.5) - percentile(stats["direct"], 0.5)
+        print(f"\n== {count} process(es), {args.tables} practice tables, {args.seconds:.0f} s measured "
+              f"(load {os.getloadavg()[0]:.1f}), {stats['failed']} client failures")
+        print(line("all", both))
+        print(line("direct", stats["direct"]))
+        print(line("relayed", stats["relayed"]))
+        if stats["direct"] and stats["relayed"]:
+            print(f"relay extra latency per message (p50 relayed - p50 direct): {extra:.1f} ms")
+        print(f"hands settled {stats['hands']}, messages/s {stats['messages'] / args.seconds:,.0f}, server CPU "
+              + ", ".join(f"{c:.0%}" for c in stats["cpu"]))
+    return 0
+
+
+if __name__ == "__main__":
+    import uvloop
+
+    sys.exit(uvloop.run(main(parse_args())))

@@ -87,6 +87,37 @@ def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
             for page in pages:
                 close_result(page)
         pages[0].screenshot(path=artifacts / f"coin-{variant}-result-1280x720.png")
+        check_progress_after_settlement(pages, hand + 1)
     finally:
         for context in contexts:
             context.close()
+
+
+def check_progress_after_settlement(pages: list[Page], hands: int) -> None:
+    """Issue 13 "progress": after the settled hands, each player's lobby panel counts them, shows their title
+    and the 積分 to the next, and both leaderboards are the server's, with every winner of 積分 on them."""
+    for page in pages:
+        page.goto("/#/lobby")  # the brand link: the game goes on, the seat is kept
+        me = api_get(page, "/api/me")
+        stats = api_get(page, "/api/me/stats")
+        panel = page.locator(".card.progress")
+        expect(panel.locator(".stats dd").first).to_have_text(str(hands))
+        assert stats["hands"] == hands
+        ladder = stats["ladder"]
+        assert ladder["rank_points"] == me["rank_points"]
+        if ladder["next_title"]:
+            assert ladder["needed"] == ladder["next_at"] - me["rank_points"] > 0
+            expect(panel.locator(".ladder .needed")).to_contain_text(f"{ladder['needed']:,}")
+        for period in ("week", "all"):
+            panel.locator(f".tab-{period}").click()
+            board = api_get(page, f"/api/leaderboard?period={period}")
+            rows = panel.locator(f".leaderboard[data-period={period}] li")
+            expect(rows).to_have_count(len(board))
+            assert rows.locator(".who").all_inner_texts() == [x["username"] for x in board]
+            mine = next((x for x in board if x["user_id"] == me["id"]), None)
+            if me["rank_points"] > 0 and period == "all" and len(board) < 20:
+                assert mine is not None and mine["rank_points"] == me["rank_points"]
+            if mine is not None:
+                expect(panel.locator(f".leaderboard[data-period={period}] li.me .pts")).to_have_text(
+                    f"{mine['rank_points']:,}")
+

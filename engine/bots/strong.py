@@ -6,10 +6,12 @@
   (台灣, 8 台) on a discard that leaves the hand ready.  台炮 聽 has no scoring effect (RULES.md B-23)
   and only locks the hand, so it is never declared; neither is 眼牌 (+1 台 against a 1-台 penalty and a
   locked hand).
-* **Defence** (where the discarder pays alone: 天台, 台灣): when another seat has declared, or is one meld
-  short of a full hand, or two short late in the wall, and this hand is not ready, it prefers tiles that
-  seat cannot (or is unlikely to) win on: tiles a declared seat threw after declaring, tiles of which this
-  seat has seen every other copy, honours seen three times.
+* **Defence** (where the discarder pays alone: 天台, 台灣; ``engine.bots.defence``): each other seat's chance
+  of being ready (a declaration, else its melds and discards made), each tile's chance of being its wait
+  (none for a tile it let pass since its last discard, low for its own discards and for honours with ≤ 1
+  copy unseen), and this hand's chance to win by its 向聽, 進張 and the draws left (shortened by ready
+  seats).  When normal's choice risks a deal-in, the discard kept is the one with the best
+  ``win chance − ratio × deal-in chance``: a far hand folds (棄和) onto safe tiles, a ready one pushes.
 
 Like ``normal`` it reads only its own sight (:func:`engine.bots.shanten.sight`) and public events.
 """
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare
 from engine.bots import register
+from engine.bots.defence import deal_in_chance, threat_map
 from engine.bots.normal import (
     best_discard,
     by_kind,
@@ -32,7 +35,7 @@ from engine.bots.normal import (
     shanten_after_claim,
     take_win,
 )
-from engine.bots.shanten import N_PLAY, Sight, codes, exchange_shanten, sight
+from engine.bots.shanten import N_PLAY, Sight, add, codes, exchange_shanten, improving_draws, remove, sight
 from engine.tiles import HONOUR_BASE
 
 if TYPE_CHECKING:
@@ -48,22 +51,21 @@ class ValueTable:
     flush_weight: float = 1.2  # how much need one more off-suit tile may cost on the way to 一色
     honours_in_flush: bool = True  # 混一色 pays, so honours stay with the suit
     defence: bool = True  # the discarder pays for a win on its discard, so dangerous tiles cost
-    # how many need units a unit of danger costs when this hand is one exchange, or more, from ready
-    defence_weights: tuple[float, float] = (0.7, 1.5)
+    defence_ratio: float = 0.8  # what dealing in costs, in units of what a win brings
 
 
 DEFAULT_VALUE = ValueTable()
 VALUE_TABLES: dict[str, ValueTable] = {
     # 底 5 + 1 per 台 (§3.2): a 台 is a fifth of a base, so speed beats 門清; 混一色 4 / 清一色 8 still pay.
-    "taiwan": ValueTable(flush_weight=0.4, defence_weights=(0.3, 0.8)),
+    # a deal-in pays 底 + 台 alone; a win brings that from one seat, or from three on 自摸.
+    "taiwan": ValueTable(flush_weight=0.4, defence_ratio=0.7),
     # every loser pays the winner (§2.2 settlement): no defence; W doubles from 13 台 (清一色 +13, 混一色 +7).
     "taipao": ValueTable(flush_weight=1.6, defence=False),
     # 胡 × 2^台: 清一色 3 台 (×8), 混一色 1 台 (×2); the discarder pays 1.5 S alone (§1.2).
-    "tiantai": ValueTable(flush_weight=1.6),
+    "tiantai": ValueTable(flush_weight=1.6, defence_ratio=0.9),
 }
 
 FLUSH_SHARE = 0.6  # the dominant suit's share of suited tiles from which a one-suit hand is pursued
-LATE_WALL = 24  # tiles left in the wall below which every seat with two melds counts as a threat
 
 
 def _suit_tiles(state: HandState, seat: int, view: Sight) -> list[int]:
@@ -95,50 +97,8 @@ def flush_suit(state: HandState, seat: int, view: Sight) -> int | None:
     return suit
 
 
-def threats(state: HandState, seat: int) -> list[int]:
-    """Other seats that may be ready: declared, one meld short of a full hand, or two short late in the wall."""
-    late = state.wall.remaining - state.reserve() < LATE_WALL
-    sets = state.variant.hand_size // 3  # sets a hand needs besides its pair
-    out = []
-    for i, s in enumerate(state.seats):
-        if i == seat:
-            continue
-        if s.declaration is not None or len(s.melds) >= sets - 1 or (late and len(s.melds) >= sets - 2):
-            out.append(i)
-    return out
-
-
-def safe_after_declaring(state: HandState, seat: int) -> set[int]:
-    """Tiles ``seat`` discarded after declaring (its locked hand did not win on them), from public events.
-
-    Empty when the seat has not declared: without 振聽 rules a tile thrown earlier may still win.
-    """
-    if state.seats[seat].declaration is None:
-        return set()
-    after = 0
-    for ev in reversed(state.events):
-        if ev.type == "discard" and ev.public.get("seat") == seat:
-            if ev.public.get("declare"):
-                break
-            after += 1
-    return set(state.seats[seat].river[-after:]) if after else set()
-
-
-def danger(view: Sight, t: int, safe: set[int]) -> float:
-    """How likely ``t`` is to be a threatening seat's winning tile, roughly 0 (safe) .. 3."""
-    if t in safe:
-        return 0.0
-    left = view.unseen[t]  # copies this seat has not seen (its own are seen)
-    if left == 0:
-        return 0.2
-    if t >= HONOUR_BASE:
-        return 0.4 * left
-    rank = t % 9
-    shape = 1.5 if rank in (0, 8) else 2.2 if rank in (1, 7) else 3.0
-    return shape * (0.5 + left / 6)
-
-
-def _penalties(state: HandState, seat: int, view: Sight) -> dict[int, float]:
+def _flush_penalties(state: HandState, seat: int, view: Sight) -> dict[int, float]:
+    """Need-unit penalties (negative: throw first) steering towards 清一色 / 混一色 when close."""
     values = VALUE_TABLES.get(state.variant.name, DEFAULT_VALUE)
     pen: dict[int, float] = {}
     suit = flush_suit(state, seat, view)
@@ -147,17 +107,76 @@ def _penalties(state: HandState, seat: int, view: Sight) -> dict[int, float]:
             off = t < HONOUR_BASE and t // 9 != suit
             if off or (t >= HONOUR_BASE and not values.honours_in_flush):
                 pen[t] = -values.flush_weight
-    danger_seats = threats(state, seat) if values.defence else []
-    if danger_seats:
-        sh = exchange_shanten(codes(view.natural()), view.jokers)  # of the 3n+2 hand: ≥ 1 means far
-        near, far = values.defence_weights
-        weight = 0.0 if sh <= 0 else near if sh == 1 else far
-        if weight:
-            safe = set.intersection(*(safe_after_declaring(state, s) for s in danger_seats))
-            for t in range(N_PLAY):
-                if view.counts[t]:
-                    pen[t] = pen.get(t, 0.0) + weight * danger(view, t, safe)
     return pen
+
+
+# Chance to win from a 3n+1 hand by its 向聽 and own draws left, fitted to normal bots' games in 天台 and 台灣
+# (bench/results/bots.md, "win chance"): ready ≈ 0.15 + 0.04 per draw left; k ≥ 1 向聽 ≈ 0.033 per draw left
+# beyond 2 + 3.5 (k − 1).
+READY_BASE, READY_SLOPE, READY_CAP = 0.15, 0.04, 0.75
+FAR_SLOPE, FAR_START, FAR_STEP, FAR_FLOOR = 0.033, 2.0, 3.5, 0.01
+TYPICAL_DRAWS = (6.0, 24.0, 50.0, 80.0)  # usual 進張 at each 向聽, to scale the chance by the shape
+
+
+def win_chance(sh: float, draws: int, turns_left: float) -> float:
+    """A rough chance to win from 向聽 ``sh`` with ``draws`` useful unseen tiles and ``turns_left`` own draws.
+
+    ``sh`` may be fractional (a value-steering penalty moves a tile part of a step); it is interpolated.
+    """
+    turns = max(0.0, turns_left)
+    ready = min(READY_CAP, READY_BASE + READY_SLOPE * turns)
+
+    def far(k: float) -> float:
+        return max(FAR_FLOOR, FAR_SLOPE * (turns - FAR_START - FAR_STEP * (k - 1)))
+
+    if sh <= 0:
+        base = ready
+    elif sh < 1:
+        base = ready ** (1 - sh) * far(1) ** sh
+    else:
+        base = far(sh)
+    typical = TYPICAL_DRAWS[min(max(round(sh), 0), len(TYPICAL_DRAWS) - 1)]
+    return min(base, ready) * (0.8 + 0.2 * min(1.5, draws / typical))
+
+
+def defended_discard(state: HandState, seat: int, view: Sight, rng: random.Random,
+                     plain: dict[int, Action], pen: dict[int, float], ratio: float) -> Action | None:
+    """The discard with the best offence minus ``ratio`` × deal-in chance, when normal's choice is risky.
+
+    Normal's choice when it is (nearly) safe; ``None`` when nobody threatens (then normal's choice stands).
+    """
+    threats = threat_map(state, seat)
+    if not threats:
+        return None
+    order = rank_discards(view, list(plain), rng, pen)
+    if not order:
+        return None
+    if deal_in_chance(view, order[0], threats) < MIN_RISK:
+        return plain[order[0]]  # (not None: ranking again would draw new random tie-breaks)
+    nat = view.natural()
+    c = codes(nat)
+    jokers = view.jokers
+    # a ready seat shortens the hand: the wall left is worth less to a slow hand
+    turns_left = (state.wall.remaining - state.reserve()) / state.n / (1 + HASTE * sum(x[0] for x in threats))
+    risks = {t: deal_in_chance(view, t, threats) for t in plain if t < N_PLAY and nat[t]}
+    top = order[0]
+    best: tuple[float, int] | None = None
+    for t, risk in risks.items():
+        if t != top and risk >= risks[top]:
+            continue  # no safer than normal's choice, and less efficient: never better
+        remove(c, t)
+        sh = exchange_shanten(c, jokers)
+        draws, _ = improving_draws(c, jokers, view.unseen)
+        add(c, t)
+        # a penalty is in need units, three to a 向聽 step (need moves by threes in a 3n+1 hand)
+        score = (1 - risk) * win_chance(sh + pen.get(t, 0.0) / 3, draws, turns_left) - ratio * risk
+        if best is None or score > best[0] + 1e-9:
+            best = (score, t)
+    return plain[best[1]] if best else None
+
+
+HASTE = 0.8  # how much one certainly-ready seat shortens the hand (own draws left ÷ (1 + HASTE))
+MIN_RISK = 0.02  # below this chance of dealing in, normal's efficient discard stands
 
 
 def _miji(state: HandState, seat: int, legal: list[Action], choice: Action) -> Action:
@@ -187,13 +206,37 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
             claim = choose_claim(state, seat, view, {ActionKind.CHOW: kinds[ActionKind.CHOW]})
             if claim is not None and not _claim_makes_ready(view, claim):
                 claim = None
+        if claim is not None and values.defence and _folding_claim(state, seat, view, claim):
+            claim = None
         return claim or kinds[ActionKind.PASS][0]
     if ActionKind.KONG in kinds:
         kong = own_kong(view, kinds[ActionKind.KONG])
         if kong is not None:
             return kong
-    choice = best_discard(state, seat, view, rng, _penalties(state, seat, view)) or legal[0]
+    pen = _flush_penalties(state, seat, view)
+    choice = None
+    if values.defence:
+        plain = {int(a.tile): a for a in legal
+                 if a.kind is ActionKind.DISCARD and a.declare is None and a.tile is not None}
+        if plain:
+            choice = defended_discard(state, seat, view, rng, plain, pen, values.defence_ratio)
+    if choice is None:
+        choice = best_discard(state, seat, view, rng, pen) or legal[0]
     return _miji(state, seat, legal, choice)
+
+
+FOLD_CLAIMS = True  # pass claims that leave a far hand while other seats are likely ready
+FOLD_READY_SUM = 0.6  # summed readiness of the other seats from which a far hand stops claiming
+
+
+def _folding_claim(state: HandState, seat: int, view: Sight, claim: Action) -> bool:
+    """A pong / chow that would leave this hand two or more exchanges from ready while other seats are
+    likely ready: it spends concealed tiles (the safe ones among them) on a hand that will not win."""
+    if not FOLD_CLAIMS or claim.kind is ActionKind.KONG:
+        return False
+    if sum(x[0] for x in threat_map(state, seat)) < FOLD_READY_SUM:
+        return False
+    return shanten_after_claim(view, claim_tiles(claim)) >= 2
 
 
 def _claim_makes_ready(view: Sight, claim: Action) -> bool:

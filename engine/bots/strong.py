@@ -26,6 +26,7 @@ from engine.actions import Action, ActionKind, Declare
 from engine.bots import register
 from engine.bots.defence import deal_in_chance, threat_map
 from engine.bots.normal import (
+    best_after_discard,
     best_discard,
     by_kind,
     choose_claim,
@@ -35,7 +36,17 @@ from engine.bots.normal import (
     shanten_after_claim,
     take_win,
 )
-from engine.bots.shanten import N_PLAY, Sight, add, codes, exchange_shanten, improving_draws, remove, sight
+from engine.bots.shanten import (
+    N_PLAY,
+    Sight,
+    add,
+    codes,
+    exchange_shanten,
+    improving_draws,
+    need,
+    remove,
+    sight,
+)
 from engine.tiles import HONOUR_BASE
 
 if TYPE_CHECKING:
@@ -52,6 +63,7 @@ class ValueTable:
     honours_in_flush: bool = True  # 混一色 pays, so honours stay with the suit
     defence: bool = True  # the discarder pays for a win on its discard, so dangerous tiles cost
     defence_ratio: float = 0.8  # what dealing in costs, in units of what a win brings
+    kong_pays: bool = False  # every kong scores 台 for winner and losers alike: take 暗槓 / 加槓 unless it unreadies
 
 
 DEFAULT_VALUE = ValueTable()
@@ -60,7 +72,9 @@ VALUE_TABLES: dict[str, ValueTable] = {
     # a deal-in pays 底 + 台 alone; a win brings that from one seat, or from three on 自摸.
     "taiwan": ValueTable(flush_weight=0.4, defence_ratio=0.7),
     # every loser pays the winner (§2.2 settlement): no defence; W doubles from 13 台 (清一色 +13, 混一色 +7).
-    "taipao": ValueTable(flush_weight=1.6, defence=False),
+    # 明杠 3 / 暗杠 4 台 count in every seat's B (§2.2), in the winner's total and in the losers' pairwise
+    # settlement, so a kong is worth more than the shape it may cost.
+    "taipao": ValueTable(flush_weight=1.6, defence=False, kong_pays=True),
     # 胡 × 2^台: 清一色 3 台 (×8), 混一色 1 台 (×2); the discarder pays 1.5 S alone (§1.2).
     "tiantai": ValueTable(flush_weight=1.6, defence_ratio=0.9),
 }
@@ -111,10 +125,10 @@ def _flush_penalties(state: HandState, seat: int, view: Sight) -> dict[int, floa
 
 
 # Chance to win from a 3n+1 hand by its 向聽 and own draws left, fitted to normal bots' games in 天台 and 台灣
-# (bench/results/bots.md, "win chance"): ready ≈ 0.15 + 0.04 per draw left; k ≥ 1 向聽 ≈ 0.033 per draw left
-# beyond 2 + 3.5 (k − 1).
+# (bench/ready_table.py; bench/results/bots.md): ready ≈ 0.15 + 0.04 per draw left; k ≥ 1 向聽 ≈ 0.03 per draw
+# left beyond 1.5 + 2.5 (k − 1), never below 0.02.
 READY_BASE, READY_SLOPE, READY_CAP = 0.15, 0.04, 0.75
-FAR_SLOPE, FAR_START, FAR_STEP, FAR_FLOOR = 0.033, 2.0, 3.5, 0.01
+FAR_SLOPE, FAR_START, FAR_STEP, FAR_FLOOR = 0.03, 1.5, 2.5, 0.02
 TYPICAL_DRAWS = (6.0, 24.0, 50.0, 80.0)  # usual 進張 at each 向聽, to scale the chance by the shape
 
 
@@ -156,8 +170,9 @@ def defended_discard(state: HandState, seat: int, view: Sight, rng: random.Rando
     nat = view.natural()
     c = codes(nat)
     jokers = view.jokers
-    # a ready seat shortens the hand: the wall left is worth less to a slow hand
-    turns_left = (state.wall.remaining - state.reserve()) / state.n / (1 + HASTE * sum(x[0] for x in threats))
+    # a seat surely ready shortens the hand beyond the average table (where some seat is often ready): the
+    # wall left is worth less to a slow hand; squared so that the usual mid-game maybes count little
+    turns_left = (state.wall.remaining - state.reserve()) / state.n / (1 + HASTE * sum(x[0] ** 2 for x in threats))
     risks = {t: deal_in_chance(view, t, threats) for t in plain if t < N_PLAY and nat[t]}
     top = order[0]
     best: tuple[float, int] | None = None
@@ -211,6 +226,8 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
         return claim or kinds[ActionKind.PASS][0]
     if ActionKind.KONG in kinds:
         kong = own_kong(view, kinds[ActionKind.KONG])
+        if kong is None and values.kong_pays:
+            kong = _paying_kong(view, kinds[ActionKind.KONG])
         if kong is not None:
             return kong
     pen = _flush_penalties(state, seat, view)
@@ -223,6 +240,26 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     if choice is None:
         choice = best_discard(state, seat, view, rng, pen) or legal[0]
     return _miji(state, seat, legal, choice)
+
+
+def _paying_kong(view: Sight, kongs: list[Action]) -> Action | None:
+    """Any 暗槓 / 加槓 that does not turn a ready hand (after its best discard) into an unready one."""
+    nat = view.natural()
+    c = codes(nat)
+    ready_now = best_after_discard(nat, c, view.jokers, need) <= 1
+    for a in kongs:
+        if a.tile is None or not nat[a.tile]:
+            continue
+        t = int(a.tile)
+        n = nat[t]
+        for _ in range(n):
+            remove(c, t)
+        after = need(c, view.jokers)  # a 3n+1 hand: the replacement draw comes next
+        for _ in range(n):
+            add(c, t)
+        if not ready_now or after <= 1:
+            return a
+    return None
 
 
 FOLD_CLAIMS = True  # pass claims that leave a far hand while other seats are likely ready

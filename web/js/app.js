@@ -85,6 +85,9 @@ export function showView(view) {
   app.view = view;
   for (const name of ["auth", "lobby", "table", "hands", "replay", "rules"]) $(`${name}-view`).hidden = view !== name;
   $("hands-link").hidden = !app.me || view === "table" || view === "hands";
+  // Shown with the account, whichever way it arrived (login, register, a reload); gone after logout.
+  $("tournaments-link").hidden = !app.me; // tournaments.html
+  $("admin-link").hidden = !["operator", "admin"].includes(app.me?.role); // the console: admin.html
   document.body.dataset.view = view;
   const controls = /** @type {HTMLElement} */ (document.querySelector(".table-controls"));
   controls.hidden = view !== "table";

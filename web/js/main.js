@@ -38,8 +38,8 @@ async function route() {
   }
   syncLanguage(app.me);
   renderMe();
-  $("admin-link").hidden = !["operator", "admin"].includes(app.me.role); // the console: admin.html
-  $("tournaments-link").hidden = false; // tournaments.html
+  $("admin-link").hidden = !["operator", "admin"].includes(app.me.role); // also set by showView
+  $("tournaments-link").hidden = false;
   api.rooms().then((rooms) => { app.rooms = rooms; renderTitle(); }).catch(showError);
   if (routeHistory()) { if (!EMBEDDED) connectLobby(); return; }
   if (location.hash.startsWith("#/join/")) { enterLobby(); return; } // an invite link: the lobby sits you down

@@ -32,21 +32,22 @@ _RESULT = """async ([language, variant, items, totals]) => {
     const i18n = await import('/js/i18n.js');
     const m = await import('/js/render/result.js');
     i18n.setLang(language, {remember: false});
-    const msg = {hand_no: 1, payments: [], result: {winners: [0], hands: [[]], score: {variant,
+    const msg = {hand_no: 1, result: {winners: [0], hands: [[]], score: {variant,
         seats: [{seat: 0, items: items.map((i) => ({key: i.key, names: i.names, value: 1, unit: i.unit})),
-                 totals: Object.fromEntries(totals.map((k) => [k, 1]))}], payments: [], net: [0, 0, 0]}}};
+                 totals: Object.fromEntries(totals.map((k) => [k, 1]))}], payments: [], net: [0, 0, 0]}}, payments: [{payer: 1, payee: 0, points: 1, coins: 0, reason: 'self_draw'}]};
     const state = {table: {seat: 0, variant, seats: [0, 1, 2].map((i) => ({seat: i, username: 'p' + i}))},
                    view: {wildcards: [], players: []}};
     const el = m.resultEl(msg, state, (s) => 'p' + s, {verified: null, gameOver: null, onNext() {}, onLobby() {}});
     document.body.append(el);
     const rows = [...el.querySelectorAll('.items tr[data-key]')].map((r) => ({key: r.dataset.key,
-        title: r.title, help: r.getAttribute('aria-description')}));
+        name: r.querySelector('th').textContent, title: r.title, help: r.getAttribute('aria-description')}));
     // A long press (the context menu on a touch screen) shows the same words in a bubble.
     const first = el.querySelector('.items tbody tr');
     first.dispatchEvent(new MouseEvent('contextmenu', {bubbles: true, cancelable: true}));
     const bubble = document.querySelector('.help-bubble')?.textContent ?? null;
+    const rules = el.querySelector('a.rules-link')?.getAttribute('href') ?? null;
     el.remove();
-    return {rows, bubble};
+    return {rows, bubble, rules};
 }"""
 
 TOTALS = {"tiantai": ["hu", "tai", "raw", "score"], "taipao": ["base", "bonus", "total", "score"],
@@ -88,6 +89,10 @@ def test_every_scoring_item_and_total_of_the_result_explains_itself(page: Page, 
             assert r["help"] and r["help"] == r["title"], (language, r)
             assert _in_language(r["help"], language), (language, r)
         assert out["bubble"] == rows[0]["help"]
+        # Defect 6: no two items share a name (台炮 had three items all called 財神).
+        names = [r["name"] for r in rows[: len(items)]]
+        assert len(set(names)) == len(names), names
+        assert out["rules"] == f"#/rules/{variant}"  # the result links the variant's rules page
         by_language[language] = {r["key"]: r["help"] for r in rows}
     for key in by_language["en"]:
         assert by_language["en"][key] != by_language["zh-Hant"][key], key

@@ -122,7 +122,7 @@ async def settle_hand(
 
     Bots at a coin table (the creator filled empty seats, ``TableRegistry.fill_with_bots``) hold no coins:
     a payment to or from a bot seat is not made, in coins or in 積分; only payments between two players
-    move coins, so no coin is created or lost and nobody farms 積分 off bots (docs/coins.md).
+    move coins, so no coin is created or lost and nobody farms 積分 off bots (docs/server.md, "Bots at a coin table hold no coins").
 
     Owns the transaction: commits on success, rolls back on error.  Calling it again with the same
     ``hand_key`` (a retry, a replayed actor, a concurrent duplicate) changes nothing and returns the first

@@ -3,6 +3,7 @@
     python bench/server_bench.py --tables 100 --seconds 30
     python bench/server_bench.py --tables 1000 --seconds 60 --bot-delay 1.0
     python bench/server_bench.py --tables 200 --durable both     # the action log's cost, same run
+    python bench/server_bench.py --tables 100 --durable all      # off, one commit per write, group commit
     python bench/server_bench.py --durable both --database-url postgresql+asyncpg://postgres@127.0.0.1/bench
 
 The server (uvicorn, uvloop) runs in this process on 127.0.0.1 with a random port; the clients run in a
@@ -49,8 +50,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file "
                         "(a Postgres database is emptied first)")
-    parser.add_argument("--durable", default="on", choices=["on", "off", "both"],
-                        help="journal every action before its events go out (both: off, then on, same run)")
+    parser.add_argument("--durable", default="on", choices=["on", "off", "single", "both", "all"],
+                        help="journal every action before its events go out, with group commit (on) or one "
+                        "commit per write (single); both: off then on, all: off, single, on (same run)")
     parser.add_argument("--bots", default="normal", choices=["easy", "normal", "strong"],
                         help="level of the server bots (app.bots.BotLevel)")
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
@@ -80,7 +82,8 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    claim_hold_seconds=args.hold, hand_pause_seconds=args.hand_pause,
                                    join_seconds=60.0, grace_seconds=0.2, rate_limit_messages=10_000,
                                    outbox_size=4096, gc_gen2_threshold=args.gc_gen2,
-                                   durable=args.durable == "on")
+                                   durable=args.durable in ("on", "single"),
+                                   group_commit=args.durable == "on")
     app = create_app(settings, table_runtime=TableRuntime(table_settings))
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws=args.ws,
                             ws_max_size=65536, ws_per_message_deflate=False, backlog=8192)
@@ -235,13 +238,14 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
         f"p99 {percentile(stats['server_latency'], 0.99):.2f} ms",
         f"server loop lag   p50 {percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms",
         f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%})",
-        f"action log        {args.durable}: {stats['journal_writes'] / elapsed:,.0f} journal writes/s",
+        f"action log        {args.durable}: {stats['journal_writes'] / elapsed:,.0f} journal writes/s in "
+        f"{stats['journal_commits'] / elapsed:,.0f} commits/s",
     ]
     return "\n".join(lines)
 
 
 async def main(args: argparse.Namespace) -> int:
-    modes = ["off", "on"] if args.durable == "both" else [args.durable]
+    modes = {"both": ["off", "on"], "all": ["off", "single", "on"]}.get(args.durable, [args.durable])
     code = 0
     for mode in modes:
         args.durable = mode
@@ -280,10 +284,12 @@ async def run_once(args: argparse.Namespace) -> int:
         sent_before, cpu_before, wall_before = Outbox.sent_total, time.process_time(), time.monotonic()
         runtime = app.state.table_runtime
         writes_before = runtime.journal.writes if runtime.journal else 0
+        commits_before = runtime.journal.commits if runtime.journal else 0
         runtime.latencies.clear()
         stats = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
         server_msgs = Outbox.sent_total - sent_before
         stats["journal_writes"] = (runtime.journal.writes if runtime.journal else 0) - writes_before
+        stats["journal_commits"] = (runtime.journal.commits if runtime.journal else 0) - commits_before
         stats["server_cpu"] = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
         stats["server_latency"] = [s * 1000 for s in app.state.table_runtime.latencies]
         stop.set()

@@ -390,20 +390,27 @@ class TableActor(HandFlow):
         journal = self.journal
         if journal is None:
             return
+        steps = []  # one unit: what this command did, committed together
+        started = self.start_due and self.wall is not None
+        if started:
+            assert self.wall is not None
+            steps.append(journal.hand_started_step(self.id, self.fence, self.hand_no, self.wall, self.out.v))
+            self.logged = 0
+        hand = self.hand
+        new = [a.to_json() for a in hand.actions[self.logged:]] if hand is not None else []
+        if new:
+            steps.append(journal.append_step(self.id, self.fence, self.game_id, self.hand_no, self.logged, new,
+                                             self.out.v))
+        if self.close_due:
+            steps.append(journal.hand_closed_step(self.id, self.fence, self.game_id, self.hand_no,
+                                                  self.match_state(), self.out.v))
+        if not steps:
+            return
         try:
-            if self.start_due and self.wall is not None:
-                await journal.hand_started(self.id, self.fence, self.hand_no, self.wall, self.out.v)
-                self.start_due, self.logged = False, 0
-            hand = self.hand
-            if hand is not None and len(hand.actions) > self.logged:
-                new = [a.to_json() for a in hand.actions[self.logged:]]
-                await journal.append(self.id, self.fence, self.game_id, self.hand_no, self.logged, new,
-                                     self.out.v)
-                self.logged += len(new)
-            if self.close_due:
-                await journal.hand_closed(self.id, self.fence, self.game_id, self.hand_no, self.match_state(),
-                                          self.out.v)
-                self.close_due = False
+            await journal.write(steps)
+            self.start_due = self.start_due and not started
+            self.logged += len(new)
+            self.close_due = False
         except Fenced as exc:
             log.warning("table %s: %s; this process stops acting for it", self.id, exc)
             self.services.on_lost = None  # the new owner has it: nothing to reload here

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,14 +81,38 @@ class LiveGame:
     actions: list[dict[str, Any]] = field(default_factory=list)
 
 
+# One write of the journal: statements run inside the batch's transaction.  A step that finds its guard no
+# longer holds raises ``Fenced`` before it changes anything.
+Step = Callable[[AsyncConnection], Awaitable[None]]
+
+
+class _RollBack(Exception):
+    """Some unit of a batch was fenced: undo the batch and write the others again without it."""
+
+
 class TableJournal:
     """Durable table state on the app's database.  ``serial``: one write at a time in this process (SQLite
-    has a single writer; queueing here keeps writers off its busy-timeout)."""
+    has a single writer; queueing here keeps writers off its busy-timeout).
 
-    def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None) -> None:
+    Group commit (``group_commit``, the default): a write is queued and one writer task commits whatever is
+    queued in one transaction, so the actions of many tables share one commit (one fsync) instead of paying
+    one each; writes that arrive while a commit is in flight go into the next one.  Each caller still
+    returns only once its own rows are committed, so "journalled before sent" holds for every table.  A
+    unit (one table's writes for one command) is all or nothing: a fenced unit is left out and the rest of
+    the batch written again; after a database error each unit is retried alone, so one bad write fails only
+    its own table.
+    """
+
+    def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None,
+                 group_commit: bool = True, max_batch: int = 512) -> None:
         self.engine = engine
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
-        self.writes = 0  # for the bench
+        self.group_commit = group_commit
+        self.max_batch = max_batch
+        self.writes = 0  # units written (one per table command that changed the journal), for the bench
+        self.commits = 0  # transactions committed (writes / commits: the mean batch)
+        self._queue: list[tuple[list[Step], asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
@@ -97,7 +121,72 @@ class TableJournal:
             conn = await conn.execution_options(**{WRITE: True})
             async with conn.begin():
                 yield conn
-        self.writes += 1
+        self.commits += 1
+
+    # -- writing: one unit at a time, or many per commit -------------------------------------------------
+
+    async def write(self, steps: Sequence[Step]) -> None:
+        """Commit ``steps`` (one unit: all or nothing); returns once they are durable.  ``Fenced`` if a guard
+        no longer holds (nothing of the unit is written)."""
+        if not steps:
+            return
+        if not self.group_commit:
+            async with self._tx() as conn:
+                for step in steps:
+                    await step(conn)
+            self.writes += 1
+            return
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.append((list(steps), done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_queued(), name="journal-writer")
+        await done
+
+    async def _write_queued(self) -> None:
+        """The writer: commit everything queued, batch after batch, until the queue is empty."""
+        batch: list[tuple[list[Step], asyncio.Future[None]]] = []
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch:]
+                await self._commit([unit for unit in batch if not unit[1].done()])  # a cancelled caller: skip
+        except BaseException:  # cancelled at shutdown: no caller may wait for ever
+            for _steps, done in batch + self._queue:
+                _finish(done, RuntimeError("the journal writer stopped"))
+            self._queue = []
+            raise
+
+    async def _commit(self, units: list[tuple[list[Step], asyncio.Future[None]]]) -> None:
+        while units:
+            fenced: dict[int, Fenced] = {}
+            try:
+                async with self._tx() as conn:
+                    for i, (steps, _done) in enumerate(units):
+                        try:
+                            for step in steps:
+                                await step(conn)
+                        except Fenced as exc:
+                            fenced[i] = exc
+                    if fenced:
+                        raise _RollBack
+            except _RollBack:
+                for i, exc in fenced.items():
+                    _finish(units[i][1], exc)
+                units = [unit for i, unit in enumerate(units) if i not in fenced]
+                continue
+            except Exception as exc:  # the database failed: each unit alone, so only the bad one fails
+                if len(units) == 1:
+                    _finish(units[0][1], exc)
+                else:
+                    for unit in units:
+                        await self._commit([unit])
+                return
+            self.writes += len(units)
+            for _steps, done in units:
+                _finish(done, None)
+            return
+
+    # -- the steps -------------------------------------------------------------------------------------
 
     @staticmethod
     async def _guard(conn: AsyncConnection, table_id: str, fence: int, /, **values: Any) -> None:
@@ -107,9 +196,9 @@ class TableJournal:
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise Fenced(f"table {table_id}: fence {fence} is no longer current")
 
-    async def open_game(self, info: TableInfo, game_id: str, fence: int, match: MatchState) -> None:
+    def open_game_step(self, info: TableInfo, game_id: str, fence: int, match: MatchState) -> Step:
         """A new game at the table: a fresh row (replacing any earlier game's) with no hand yet."""
-        async with self._tx() as conn:
+        async def step(conn: AsyncConnection) -> None:
             await conn.execute(delete(_A).where(_A.c.table_id == info.id))
             await conn.execute(delete(_T).where(_T.c.id == info.id))
             await conn.execute(insert(_T).values(
@@ -117,16 +206,18 @@ class TableJournal:
                 variant=info.variant.value, practice=info.practice, options=dict(info.options),
                 seats=list(info.seats), seat_names=list(info.seat_names), bots=list(info.bots),
                 hand_no=0, hand_closed=True, log_len=0, v=0, **match.columns()))
+        return step
 
-    async def hand_started(self, table_id: str, fence: int, hand_no: int, wall: WallSeed, v: int) -> None:
-        async with self._tx() as conn:
+    def hand_started_step(self, table_id: str, fence: int, hand_no: int, wall: WallSeed, v: int) -> Step:
+        async def step(conn: AsyncConnection) -> None:
             await self._guard(conn, table_id, fence, hand_no=hand_no, seed=wall.seed, salt=wall.salt,
                               commitment=wall.commitment, hand_closed=False, log_len=0, v=v)
+        return step
 
-    async def append(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int,
-                     actions: Sequence[dict[str, Any]], v: int) -> None:
+    def append_step(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int,
+                    actions: Sequence[dict[str, Any]], v: int) -> Step:
         """Log ``actions`` as numbers ``start…`` of the hand; refused unless ``start`` is the log's length."""
-        async with self._tx() as conn:
+        async def step(conn: AsyncConnection) -> None:
             result = await conn.execute(
                 update(_T).where(_T.c.id == table_id, _T.c.fence == fence, _T.c.hand_no == hand_no,
                                  _T.c.log_len == start)
@@ -136,20 +227,42 @@ class TableJournal:
             await conn.execute(insert(_A), [
                 {"table_id": table_id, "game_id": game_id, "hand_no": hand_no, "seq": start + i, "action": a}
                 for i, a in enumerate(actions)])
+        return step
 
-    async def hand_closed(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
-                          v: int) -> None:
+    def hand_closed_step(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
+                         v: int) -> Step:
         """The hand is settled (or voided): the match moves on and its log is no longer needed."""
-        async with self._tx() as conn:
+        async def step(conn: AsyncConnection) -> None:
             await self._guard(conn, table_id, fence, hand_closed=True, v=v, **match.columns())
             await conn.execute(delete(_A).where(_A.c.table_id == table_id, _A.c.game_id == game_id,
                                                 _A.c.hand_no <= hand_no))
+        return step
 
-    async def game_closed(self, table_id: str, fence: int) -> None:
-        async with self._tx() as conn:
+    def game_closed_step(self, table_id: str, fence: int) -> Step:
+        async def step(conn: AsyncConnection) -> None:
             await self._guard(conn, table_id, fence)
             await conn.execute(delete(_A).where(_A.c.table_id == table_id))
             await conn.execute(delete(_T).where(_T.c.id == table_id))
+        return step
+
+    # -- one step, written on its own ---------------------------------------------------------------------
+
+    async def open_game(self, info: TableInfo, game_id: str, fence: int, match: MatchState) -> None:
+        await self.write([self.open_game_step(info, game_id, fence, match)])
+
+    async def hand_started(self, table_id: str, fence: int, hand_no: int, wall: WallSeed, v: int) -> None:
+        await self.write([self.hand_started_step(table_id, fence, hand_no, wall, v)])
+
+    async def append(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int,
+                     actions: Sequence[dict[str, Any]], v: int) -> None:
+        await self.write([self.append_step(table_id, fence, game_id, hand_no, start, actions, v)])
+
+    async def hand_closed(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
+                          v: int) -> None:
+        await self.write([self.hand_closed_step(table_id, fence, game_id, hand_no, match, v)])
+
+    async def game_closed(self, table_id: str, fence: int) -> None:
+        await self.write([self.game_closed_step(table_id, fence)])
 
     async def claim(self, table_id: str, fence: int | None = None) -> int:
         """Take the table over: raise its fencing token (to ``fence`` if given, which must be higher)."""
@@ -161,7 +274,7 @@ class TableJournal:
             if new <= current:
                 raise Fenced(f"table {table_id}: fence {new} is not newer than {current}")
             await self._guard(conn, table_id, current, fence=new)
-            return new
+        return new
 
     async def live_ids(self) -> list[str]:
         async with self.engine.connect() as conn:
@@ -176,6 +289,15 @@ class TableJournal:
                 select(_A.c.action).where(_A.c.table_id == table_id, _A.c.game_id == row["game_id"],
                                           _A.c.hand_no == row["hand_no"]).order_by(_A.c.seq))).all()
         return _live_game(row, list(actions)[: row["log_len"]])
+
+
+def _finish(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():  # its caller was cancelled meanwhile
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def _live_game(row: Any, actions: list[dict[str, Any]]) -> LiveGame:

@@ -65,7 +65,8 @@ class TableRuntime:
             self.settler = DatabaseSettler(state.sessionmaker, self.settings.settle_attempts,
                                            serial=state.settings.is_sqlite, lock=lock)
         if self.settings.durable:
-            self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock)
+            self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock,
+                                        group_commit=self.settings.group_commit)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold)
         try:

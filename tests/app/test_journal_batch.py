@@ -1,0 +1,83 @@
+"""Group commit of the table journal (issue 10, cost of durability): many tables' writes share one commit, each
+writer returns only once its own rows are durable, and one table's refused write never fails another's."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.game.rooms import RoomKey
+from app.game.variants import Variant
+from app.tables.fairness import new_wall_seed
+from app.tables.journal import Fenced, MatchState, TableJournal
+from app.tables.registry import TableInfo
+
+MATCH = MatchState(dealer=0, dealer_streak=0, round_wind=0, hands_played=0, voided=0, points=[0] * 3,
+                   coins=[0] * 3)
+TABLES = [f"t{i}" for i in range(12)]
+
+
+def _info(table_id: str) -> TableInfo:
+    return TableInfo(id=table_id, room=RoomKey.BEGINNER, variant=Variant.TIANTAI, options={"rounds": 1},
+                     seats=[1, 2, 3], seat_names=["a", "b", "c"])
+
+
+async def _open(journal: TableJournal) -> None:
+    for table_id in TABLES:
+        await journal.open_game(_info(table_id), "g1", 1, MATCH)
+        await journal.hand_started(table_id, 1, 1, new_wall_seed(), v=1)
+
+
+def _discard(seat: int, n: int) -> dict:
+    return {"kind": "discard", "seat": seat % 3, "tile": f"{n % 9 + 1}m"}
+
+
+async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine) -> None:
+    journal = TableJournal(engine, serial=True)
+    await _open(journal)
+    commits, writes = journal.commits, journal.writes
+
+    async def table(i: int, table_id: str) -> None:
+        for n in range(5):  # one table's actions one after another, each awaited, as an actor does
+            await journal.append(table_id, 1, "g1", 1, n, [_discard(i + n, n)], v=2 + n)
+
+    await asyncio.gather(*(table(i, t) for i, t in enumerate(TABLES)))
+    assert journal.writes - writes == 5 * len(TABLES)
+    assert journal.commits - commits < 5 * len(TABLES) / 2  # tables queued behind a commit share the next
+    for i, table_id in enumerate(TABLES):
+        game = await journal.load(table_id)
+        assert game is not None and game.actions == [_discard(i + n, n) for n in range(5)] and game.v == 6
+
+
+async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine) -> None:
+    journal = TableJournal(engine, serial=True)
+    await _open(journal)
+    assert await journal.claim("t3") == 2  # another owner took t3 over
+    wall = new_wall_seed()
+    results = await asyncio.gather(
+        *(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1)], v=2) for t in TABLES if t != "t3"),
+        # a unit of two steps whose second is refused: neither is written
+        journal.write([journal.hand_started_step("t3", 2, 2, wall, v=9),
+                       journal.append_step("t3", 1, "g1", 2, 0, [_discard(0, 1)], v=10)]),
+        return_exceptions=True)
+    assert all(r is None for r in results[:-1]) and isinstance(results[-1], Fenced)
+    for table_id in TABLES:
+        game = await journal.load(table_id)
+        assert game is not None
+        if table_id == "t3":
+            assert (game.hand_no, game.v, game.actions, game.wall) != (2, 9, [], wall)
+            assert game.hand_no == 1 and game.actions == []
+        else:
+            assert game.actions == [_discard(0, 1)]
+
+
+@pytest.mark.parametrize("group_commit", [True, False])
+async def test_a_caller_returns_only_once_its_rows_are_committed(engine, group_commit: bool) -> None:
+    journal = TableJournal(engine, serial=True, group_commit=group_commit)
+    await _open(journal)
+    other = TableJournal(engine)  # another connection: sees only what is committed
+    await journal.append("t0", 1, "g1", 1, 0, [_discard(0, 2)], v=2)
+    game = await other.load("t0")  # returned: committed, as another connection sees it
+    assert game is not None and game.actions == [_discard(0, 2)]
+    assert journal.commits == journal.writes == 2 * len(TABLES) + 1  # alone, each write is its own commit

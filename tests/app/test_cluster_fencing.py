@@ -102,18 +102,19 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         token_a = actor_a.fence
         assert await redis.get(f"{settings.redis_prefix}:lease:{table.id}") == a.process_id.encode()
 
-        attempts: list[tuple[int, str]] = []  # (fence, outcome) of every append A tries
-        append = a.journal.append  # type: ignore[union-attr]
+        attempts: list[tuple[int, str]] = []  # (fence, outcome) of every journal write A's actor tries
+        write = a.journal.write  # type: ignore[union-attr]
 
-        async def spy(table_id: str, fence: int, *args: Any, **kwargs: Any) -> None:
+        async def spy(steps: Any) -> None:  # each write of the actor carries its fence (actor_a.fence)
+            fence = actor_a.fence
             try:
-                await append(table_id, fence, *args, **kwargs)
+                await write(steps)
             except Fenced:
                 attempts.append((fence, "refused"))
                 raise
             attempts.append((fence, "written"))
 
-        a.journal.append = spy  # type: ignore[method-assign,union-attr]
+        a.journal.write = spy  # type: ignore[method-assign,union-attr]
 
         async def played(n: int) -> bool:  # A plays (its clock moves) until it has logged n actions
             clock_a.advance(1.0)

@@ -134,6 +134,7 @@ class TableActor(HandFlow):
         self.start_due = False  # a new hand's wall is not journalled yet
         self.close_due = False  # the closed hand (settled or voided) is not journalled yet
         self.close_code, self.close_reason = 1001, "the table closed"
+        self.closed_for_good = False  # Stop(closed=True): the game leaves the journal as the actor ends
 
     # -- life ------------------------------------------------------------------------------------------
 
@@ -162,6 +163,11 @@ class TableActor(HandFlow):
                 command = self.inbox.get_nowait()
                 if isinstance(command, Join):
                     command.link.close(1001, "the table closed")
+            if self.closed_for_good and self.journal is not None:
+                try:  # a fenced write means another process owns the game now: it is theirs to end
+                    await self.journal.game_closed(self.id, self.fence)
+                except Exception as exc:
+                    log.warning("table %s: closed, but its journal row stays: %s", self.id, exc)
             if self.services.on_exit is not None:
                 result = self.services.on_exit(self)
                 if asyncio.iscoroutine(result):
@@ -222,6 +228,7 @@ class TableActor(HandFlow):
             self._freeze(command.user_id)
         elif isinstance(command, Stop):
             self.closed = True
+            self.closed_for_good = command.closed
             if command.reason == "server_restarting":
                 self.out.send_all(ServerRestartingMessage(v=self.out.v, pause_seconds=command.pause_seconds))
                 self.close_code, self.close_reason = 1001, "the server is restarting; reconnect"

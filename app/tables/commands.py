@@ -58,10 +58,13 @@ class Freeze:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """End the actor.  ``server_restarting``: tell the seats (with the expected pause) and keep the journal."""
+    """End the actor.  ``server_restarting``: tell the seats (with the expected pause) and keep the journal.
+    ``closed``: the table was closed for good (removed from the registry: an operator closed it, its
+    tournament was cancelled): its game leaves the journal too, so no restart or other process resumes it."""
 
     reason: str = "table_closed"
     pause_seconds: float = 0.0
+    closed: bool = False
 
 
 Command = Join | Leave | Inbound | Tick | Freeze | Watch | Unwatch | Stop

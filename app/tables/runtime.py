@@ -154,9 +154,10 @@ class TableRuntime:
                 task.cancel()
 
     async def stop_table(self, info: TableInfo) -> None:
+        """The registry's ``on_table_removed``: the table is closed for good, its journal row goes too."""
         actor = self.actors.pop(info.id, None)
         if actor is not None:
-            actor.post(Stop())
+            actor.post(Stop(closed=True))
 
     async def _game_over(self, info: TableInfo, points: list[int], hands: int, reason: str) -> None:
         if self.on_game_over is not None:

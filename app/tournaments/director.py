@@ -84,6 +84,32 @@ class TournamentDirector:
                 await self._wind_down(tournament_id)
             except Exception:
                 log.exception("tournament %s: winding down failed", tournament_id)
+        try:
+            await self._close_strays()
+        except Exception:
+            log.exception("closing stray tournament tables failed")
+
+    async def _close_strays(self) -> None:
+        """Close this process's tournament tables whose game no longer counts: the tournament was cancelled
+        (e.g. by another process, or just before a crash whose restart resumed the table) or the game was
+        recorded already.  Their unfinished hand moves no coins, like any closed tournament table."""
+        if self.runtime is None:
+            return
+        games = {a.info.tournament_game_id: table_id for table_id, a in list(self.runtime.actors.items())
+                 if a.info.tournament_game_id is not None and not a.closed}
+        if not games:
+            return
+        async with self.state.sessionmaker() as session:
+            rows = (await session.execute(
+                select(TournamentGame.id, TournamentGame.finished, Tournament.state)
+                .join(Tournament, Tournament.id == TournamentGame.tournament_id)
+                .where(TournamentGame.id.in_(list(games))))).all()
+            await session.commit()
+        for game_id, finished, state in rows:
+            if finished or state != TournamentState.RUNNING:
+                log.info("tournament game %s: its table closes (%s)", game_id,
+                         "recorded" if finished else state, extra={"table_id": games[game_id]})
+                await self.state.registry.remove(games[game_id])
 
     async def _wind_down(self, tournament_id: int) -> None:
         async with self.state.sessionmaker() as session:

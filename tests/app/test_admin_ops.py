@@ -233,3 +233,28 @@ async def test_operators_list_and_close_tables(client, player):
     trail = await _audit(client, boss, action="table.close")
     assert [(e["target_id"], e["actor_id"], e["after"]["force"]) for e in trail] == [
         (practice["id"], op.id, True), (waiting["id"], op.id, False)]
+
+
+async def test_a_force_closed_table_stays_closed_after_a_restart(client, player, app, settings):
+    """Closing a stuck table ends its game in the journal too: a restart (or another process's take-over)
+    must not bring it back."""
+    from app.main import create_app
+    from app.models import LiveTable
+
+    op, bob = await player("oper", role="operator"), await player("bob")
+    table = (await client.post("/api/practice", headers=bob.headers, json={"variant": "tiantai"})).json()
+    actor = app.state.table_runtime.actors[table["id"]]
+    async with app.state.services.sessionmaker() as session:
+        assert await session.get(LiveTable, table["id"]) is not None  # journalled from the start
+        await session.commit()
+    response = await client.post(f"/api/operator/tables/{table['id']}/close", headers=op.headers,
+                                 json={"reason": "stuck", "force": True})
+    assert response.status_code == 200
+    await asyncio.wait_for(actor.task, 10)
+    async with app.state.services.sessionmaker() as session:
+        assert await session.get(LiveTable, table["id"]) is None
+        await session.commit()
+    restarted = create_app(settings)
+    async with restarted.router.lifespan_context(restarted):
+        assert not restarted.state.services.registry.is_open(table["id"])
+        assert restarted.state.services.registry.table_of(bob.id) is None

@@ -22,6 +22,7 @@ from app.main import create_app
 from app.models import Hand, LiveTable, User
 from app.tables.runtime import TableRuntime
 from app.tables.settings import TableSettings
+from app.tournaments import service
 from app.tournaments.director import describe
 from tests.app.conftest import PASSWORD, grant_role
 
@@ -115,3 +116,46 @@ async def test_a_tournament_table_resumed_after_a_restart_settles_as_the_tournam
     assert sum(prizes.values()) == 3 * FEE
     for p in players:
         assert coins[p["id"]] == GRANT - FEE + prizes[p["id"]]
+
+
+async def test_a_resumed_table_of_a_tournament_cancelled_meanwhile_closes_at_the_first_tick(settings: Settings):
+    """The tournament was cancelled (every fee refunded) while its table sat in the journal — on another
+    process, or just before a crash.  The restarted process resumes the table as the tournament's, and its
+    first tick closes it: the players are free, and no hand of a cancelled tournament is played on."""
+    first = _app(settings, join_seconds=600.0)  # nothing plays before the restart
+    async with first.router.lifespan_context(first), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
+        people = []
+        for name in ("oper", "cx_a", "cx_b", "cx_c"):
+            body = (await client.post("/api/auth/register", json={"username": name, "password": PASSWORD})).json()
+            people.append({"id": body["user"]["id"], "headers": {"Authorization": f"Bearer {body['access_token']}"}})
+        op, players = people[0], people[1:]
+        await grant_role(first, op["id"], "operator")
+        spec = {"name": "Stray cup", "room": "beginner", "variant": "tiantai", "entry_fee": FEE, "player_limit": 3,
+                "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "rounds": 1,
+                "hands_per_round": 1, "prize_split": [100], "options": {}}
+        tid = (await client.post("/api/operator/tournaments", headers=op["headers"], json=spec)).json()["id"]
+        for p in players:
+            await client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])
+        started = await client.post(f"/api/operator/tournaments/{tid}/start", headers=op["headers"])
+        (game,) = started.json()["tables"]
+    async with first.state.services.sessionmaker() as session:  # between the two processes
+        assert await service.cancel(session, tid, actor_id=op["id"], reason="cancelled while it was down")
+
+    second = _app(settings, resume_join_seconds=600.0)
+    async with second.router.lifespan_context(second):
+        registry, director = second.state.services.registry, second.state.tournaments
+        assert registry.is_open(game["table_id"])  # resumed from the journal, as the tournament's
+        actor = director.runtime.actors[game["table_id"]]
+        assert actor.info.tournament_game_id is not None
+        assert tid not in director.held  # the tick's due list has no cancelled tournament to wind down
+        await director.tick()
+        await asyncio.wait_for(actor.task, 10)  # its actor ends (and lets the journal row go)
+        assert not registry.is_open(game["table_id"])
+        assert all(registry.table_of(p["id"]) is None for p in players)
+        async with second.state.services.sessionmaker() as session:
+            coins = [c for (c,) in (await session.execute(
+                select(User.coins).where(User.id.in_([p["id"] for p in players])))).all()]
+            assert await session.get(LiveTable, game["table_id"]) is None  # the journal let it go too
+            await session.commit()
+    assert coins == [GRANT] * 3

@@ -21,7 +21,8 @@ _MEASURE = """() => {
   const all = (sel) => [...document.querySelectorAll(sel)].filter(shown).map(box);
   const one = (sel) => { const el = document.querySelector(sel); return el && shown(el) ? box(el) : null; };
   const bar = ['.brand', '#leave-table', '#table-title', '#conn-status', '#show-results', '#me-box',
-               '#one-click-wrap', '#lang-toggle', '#logout', '#mute-toggle', '#rules-link', '#hands-link']
+               '#one-click-wrap', '#lang-toggle', '#logout', '#mute-toggle', '#rules-link', '#hands-link',
+               '#tournaments-link', '#admin-link', '#lang-switch']
       .map((s) => [s, one(s)]).filter(([, b]) => b);
   const title = document.querySelector('#table-title');
   return {

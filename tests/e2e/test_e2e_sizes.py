@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import register, unique_name
-from tests.e2e.test_e2e_layout import SIZES, _inside, _overlap
+from tests.e2e.test_e2e_layout import _MEASURE, SIZES, _inside, _overlap, check_boxes, start_practice
 from tests.e2e.test_e2e_phone import _SHOW
 
 # Every visible control of the lobby and the top bar, measured in one round trip.
@@ -76,3 +76,26 @@ def test_the_result_fits_every_size(lobby_page: Page, artifacts: Path, size: tup
     page.screenshot(path=artifacts / f"result-{size[0]}x{size[1]}.png")
     page.keyboard.press("Escape")
     expect(page.locator("#result-dialog")).to_be_hidden()
+
+
+@pytest.fixture(scope="module")
+def english_table(browser: Browser, base_url: str):  # noqa: ANN201
+    """A practice table in English, whose words are the longest of the three languages."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = context.new_page()
+    register(page, unique_name("en"))
+    start_practice(page, "taipao")
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_table_fits_every_size_in_english(english_table: Page, artifacts: Path, size: tuple[int, int]) -> None:
+    page = english_table
+    _resize(page, size)
+    if page.locator("#result-dialog[open]").count():  # the hand may have ended meanwhile (timeouts)
+        page.keyboard.press("Escape")
+    page.screenshot(path=artifacts / f"table-taipao-en-{size[0]}x{size[1]}.png")
+    m = page.evaluate(_MEASURE)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0] + 1, f"{size}: scrolls sideways"
+    check_boxes(m, size)

@@ -244,16 +244,23 @@ async def test_a_force_closed_table_stays_closed_after_a_restart(client, player,
     op, bob = await player("oper", role="operator"), await player("bob")
     table = (await client.post("/api/practice", headers=bob.headers, json={"variant": "tiantai"})).json()
     actor = app.state.table_runtime.actors[table["id"]]
-    async with app.state.services.sessionmaker() as session:
-        assert await session.get(LiveTable, table["id"]) is not None  # journalled from the start
-        await session.commit()
+
+    async def journalled() -> bool:
+        async with app.state.services.sessionmaker() as session:
+            row = await session.get(LiveTable, table["id"])
+            await session.commit()
+        return row is not None
+
+    for _ in range(200):  # the game's row is written as the actor starts (the journal's writer commits it)
+        if await journalled():
+            break
+        await asyncio.sleep(0.05)
+    assert await journalled()
     response = await client.post(f"/api/operator/tables/{table['id']}/close", headers=op.headers,
                                  json={"reason": "stuck", "force": True})
     assert response.status_code == 200
     await asyncio.wait_for(actor.task, 10)
-    async with app.state.services.sessionmaker() as session:
-        assert await session.get(LiveTable, table["id"]) is None
-        await session.commit()
+    assert not await journalled()
     restarted = create_app(settings)
     async with restarted.router.lifespan_context(restarted):
         assert not restarted.state.services.registry.is_open(table["id"])

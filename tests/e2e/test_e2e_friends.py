@@ -80,6 +80,7 @@ def test_an_invite_link_and_bots_make_a_coin_table_that_settles_between_players_
                 if r.get_attribute("data-bot"):
                     assert bot_seat in (payer, payee) and cells[3].startswith("0 ")
                     saw_bot_payment = True
+                    expect(dialog.locator(".bots-note")).to_contain_text("電腦不持金幣")  # the rule, said where it applies
                     continue
                 coins = int(cells[3].replace(",", ""))
                 assert bot_seat not in (payer, payee) and coins == int(cells[2].replace(",", "")) * 100

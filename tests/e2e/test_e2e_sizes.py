@@ -99,3 +99,17 @@ def test_the_table_fits_every_size_in_english(english_table: Page, artifacts: Pa
     m = page.evaluate(_MEASURE)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0] + 1, f"{size}: scrolls sideways"
     check_boxes(m, size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_rules_page_fits_every_size(lobby_page: Page, artifacts: Path, size: tuple[int, int]) -> None:
+    page = lobby_page
+    _resize(page, size)
+    page.goto("/#/rules/taipao")
+    expect(page.locator(".rules-items tbody tr").first).to_be_visible()
+    page.screenshot(path=artifacts / f"rules-{size[0]}x{size[1]}.png")
+    wide = page.evaluate("""() => [...document.querySelectorAll('#rules-view *')]
+        .filter((el) => el.getBoundingClientRect().right > innerWidth + 1).map((el) => el.tagName + '.' + el.className).slice(0, 5)""")
+    assert wide == [], f"{size}: the rules page runs off the screen: {wide}"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0] + 1
+    page.goto("/#/lobby")

@@ -103,6 +103,7 @@ export function resultEl(msg, state, nameOf, o) {
     headline, hands,
     itemsBlocks.length ? h("section", { class: "scores" }, h("h3", null, t("result.items")), itemsBlocks) : null,
     paymentsTable ? h("section", null, h("h3", null, t("result.payments")), paymentsTable, payRuleEl(msg, state),
+      payments.some((p) => p.bot) ? h("p", { class: "note bots-note" }, t("help.bots")) : null,
       stepsEl(payments, score, state, n, nameOf)) : null,
     summary, notes, fairness,
     over ? h("p", { class: "game-over" }, `${t("table.game_over")}: ${word(over.reason, "table.game_over")}`) : null,

@@ -140,33 +140,51 @@ async def one_client(url: str, table_id: str, token: str, stats: dict[str, Any],
     import websockets
 
     rng = random.Random(table_id)
-    sent_at: float | None = None
     ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}?token={token}"
     async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
-        while time.monotonic() < deadline:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
-            except TimeoutError:
-                break
-            now = time.perf_counter()
-            measuring = time.monotonic() >= measure_from
-            message = json.loads(raw)
-            kind = message["type"]
+        pinger = asyncio.create_task(_ping(ws, deadline))
+        try:
+            await _read(ws, rng, stats, tag, deadline, measure_from)
+        finally:
+            pinger.cancel()
+
+
+async def _ping(ws: Any, deadline: float) -> None:
+    """A ping every 0.5 s: ping → pong crosses the same path as an action but writes no journal."""
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        await ws.send(json.dumps({"type": "ping", "t": time.perf_counter()}))
+
+
+async def _read(ws: Any, rng: random.Random, stats: dict[str, Any], tag: str, deadline: float,
+                measure_from: float) -> None:
+    sent_at: float | None = None
+    while time.monotonic() < deadline:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            break
+        now = time.perf_counter()
+        measuring = time.monotonic() >= measure_from
+        message = json.loads(raw)
+        kind = message["type"]
+        if measuring:
+            stats["messages"] += 1
+        if kind == "pong" and measuring and message.get("t"):
+            stats[f"pong_{tag}"].append((now - message["t"]) * 1000)
+        if kind == "event" and message["event"]["type"] == "discard" and sent_at is not None:
             if measuring:
-                stats["messages"] += 1
-            if kind == "event" and message["event"]["type"] == "discard" and sent_at is not None:
-                if measuring:
-                    stats[tag].append((now - sent_at) * 1000)
-                sent_at = None
-            elif kind == "prompt":
-                action = pick(message, rng)
-                if action["kind"] == "discard":
-                    sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "v": message["v"], "action": action}))
-            elif kind == "hand_result" and measuring:
-                stats["hands"] += 1
-            elif kind == "game_over":
-                break
+                stats[tag].append((now - sent_at) * 1000)
+            sent_at = None
+        elif kind == "prompt":
+            action = pick(message, rng)
+            if action["kind"] == "discard":
+                sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "v": message["v"], "action": action}))
+        elif kind == "hand_result" and measuring:
+            stats["hands"] += 1
+        elif kind == "game_over":
+            break
 
 
 async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, Any]:
@@ -191,7 +209,8 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
                                                "options": {"rounds": 4}})
                 made.raise_for_status()
                 tables.append((made.json()["id"], token, owner, rng.choice(servers)))
-        stats: dict[str, Any] = {"messages": 0, "hands": 0, "direct": [], "relayed": []}
+        stats: dict[str, Any] = {"messages": 0, "hands": 0, "direct": [], "relayed": [], "pong_direct": [],
+                                 "pong_relayed": []}
         cpu0 = [s.cpu_seconds() for s in servers]
         started = time.monotonic()
         measure_from, deadline = started + args.warmup, started + args.warmup + args.seconds
@@ -205,6 +224,8 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         elapsed = time.monotonic() - started
         cpu = [(s.cpu_seconds() - c) / elapsed for s, c in zip(servers, cpu0, strict=True)]
         stats["failed"] = sum(isinstance(r, BaseException) for r in results)
+        stats["failure_kinds"] = sorted({f"{type(r).__name__}: {r}"[:100] for r in results
+                                         if isinstance(r, BaseException)})[:4]
         stats["cpu"] = cpu
         return stats
     finally:
@@ -227,12 +248,20 @@ async def main(args: argparse.Namespace) -> int:
         both = stats["direct"] + stats["relayed"]
         extra = percentile(stats["relayed"], 0.5) - percentile(stats["direct"], 0.5)
         print(f"\n== {count} process(es), {args.tables} practice tables, {args.seconds:.0f} s measured "
-              f"(load {os.getloadavg()[0]:.1f}), {stats['failed']} client failures")
+              f"(load {os.getloadavg()[0]:.1f}), {stats['failed']} client failures {stats['failure_kinds']}")
+        print("discard → discard event (the action is journalled in Postgres first):")
         print(line("all", both))
         print(line("direct", stats["direct"]))
         print(line("relayed", stats["relayed"]))
         if stats["direct"] and stats["relayed"]:
             print(f"relay extra latency per message (p50 relayed - p50 direct): {extra:.1f} ms")
+        print("ping → pong (the same path through the actor, no journal write):")
+        print(line("direct", stats["pong_direct"]))
+        print(line("relayed", stats["pong_relayed"]))
+        if stats["pong_direct"] and stats["pong_relayed"]:
+            p50 = percentile(stats["pong_relayed"], 0.5) - percentile(stats["pong_direct"], 0.5)
+            p99 = percentile(stats["pong_relayed"], 0.99) - percentile(stats["pong_direct"], 0.99)
+            print(f"relay extra per round trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
         print(f"hands settled {stats['hands']}, messages/s {stats['messages'] / args.seconds:,.0f}, server CPU "
               + ", ".join(f"{c:.0%}" for c in stats["cpu"]))
     return 0

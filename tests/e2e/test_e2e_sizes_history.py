@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.helpers import play_until_result, register, unique_name
 from tests.e2e.test_e2e_layout import SIZES, _overlap

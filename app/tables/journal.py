@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.core.db import WRITE
@@ -84,6 +84,93 @@ class LiveGame:
 # One write of the journal: statements run inside the batch's transaction.  A step that finds its guard no
 # longer holds raises ``Fenced`` before it changes anything.
 Step = Callable[[AsyncConnection], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class AppendStep:
+    """Actions for a table's log.  In a batch every table's appends are written together: one guarded UPDATE
+    of their rows (``_guard_appends``) and one INSERT of their actions, after the units' other steps before
+    them and before the steps after them (a unit is: new wall, actions, closed hand)."""
+
+    table_id: str
+    fence: int
+    game_id: str
+    hand_no: int
+    start: int
+    actions: list[dict[str, Any]]
+    v: int
+
+    async def __call__(self, conn: AsyncConnection) -> None:
+        fenced: dict[int, Fenced] = {}
+        await _run_batch(conn, [[self]], fenced)
+        if fenced:
+            raise fenced[0]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [{"table_id": self.table_id, "game_id": self.game_id, "hand_no": self.hand_no, "seq": self.start + i,
+                 "action": a} for i, a in enumerate(self.actions)]
+
+
+async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
+    """Run the units' steps in one transaction: each unit's steps before its append, then every append at
+    once, then the steps after.  A unit whose guard fails is put in ``fenced`` and goes no further (the caller
+    rolls the batch back if any did)."""
+    split = []
+    for steps in units:
+        at = next((i for i, step in enumerate(steps) if isinstance(step, AppendStep)), len(steps))
+        split.append((steps[:at], steps[at] if at < len(steps) else None, steps[at + 1:]))
+    for i, (before, _append, _after) in enumerate(split):
+        try:
+            for step in before:
+                await step(conn)
+        except Fenced as exc:
+            fenced[i] = exc
+    appends = {i: append for i, (_b, append, _a) in enumerate(split) if append is not None and i not in fenced}
+    if appends:
+        written = await _guard_appends(conn, list(appends.values()))
+        for (i, append), ok in zip(appends.items(), written, strict=True):
+            if not ok:
+                fenced[i] = Fenced(f"table {append.table_id}: fence {append.fence} / hand {append.hand_no} / "
+                                   f"log {append.start} is not current")
+        rows = [row for i, append in appends.items() if i not in fenced for row in append.rows()]
+        if rows:
+            await conn.execute(insert(_A), rows)
+    for i, (_before, _append, after) in enumerate(split):
+        if i in fenced:
+            continue
+        try:
+            for step in after:
+                await step(conn)
+        except Fenced as exc:
+            fenced[i] = exc
+
+
+async def _guard_appends(conn: AsyncConnection, appends: list[AppendStep]) -> list[bool]:
+    """Move each table's log length on, only where the row still has the writer's fence, hand and length;
+    returns, per append, whether its row moved (one statement, however many tables)."""
+    if len(appends) == 1 or len({a.table_id for a in appends}) < len(appends):  # one by one if a table repeats
+        out = []
+        for a in appends:
+            result = await conn.execute(
+                update(_T).where(_T.c.id == a.table_id, _T.c.fence == a.fence, _T.c.hand_no == a.hand_no,
+                                 _T.c.log_len == a.start).values(log_len=a.start + len(a.actions), v=a.v))
+            out.append(result.rowcount == 1)  # type: ignore[attr-defined]
+        return out
+    values, params = [], {}
+    for i, a in enumerate(appends):
+        values.append(f"(:i{i}, CAST(:f{i} AS BIGINT), CAST(:h{i} AS INTEGER), CAST(:s{i} AS INTEGER), "
+                      f"CAST(:n{i} AS INTEGER), CAST(:v{i} AS INTEGER))")
+        params.update({f"i{i}": a.table_id, f"f{i}": a.fence, f"h{i}": a.hand_no, f"s{i}": a.start,
+                       f"n{i}": a.start + len(a.actions), f"v{i}": a.v})
+    # WITH … UPDATE … FROM … RETURNING: Postgres, and SQLite since 3.35
+    result = await conn.execute(text(
+        f"WITH batch(id, fence, hand_no, start, log_len, v) AS (VALUES {', '.join(values)}) "
+        "UPDATE live_tables SET log_len = batch.log_len, v = batch.v FROM batch "
+        "WHERE live_tables.id = batch.id AND live_tables.fence = batch.fence "
+        "AND live_tables.hand_no = batch.hand_no AND live_tables.log_len = batch.start "
+        "RETURNING live_tables.id"), params)
+    moved = {row[0] for row in result}
+    return [a.table_id in moved for a in appends]
 
 
 class _RollBack(Exception):
@@ -161,12 +248,7 @@ class TableJournal:
             fenced: dict[int, Fenced] = {}
             try:
                 async with self._tx() as conn:
-                    for i, (steps, _done) in enumerate(units):
-                        try:
-                            for step in steps:
-                                await step(conn)
-                        except Fenced as exc:
-                            fenced[i] = exc
+                    await _run_batch(conn, [steps for steps, _done in units], fenced)
                     if fenced:
                         raise _RollBack
             except _RollBack:
@@ -217,17 +299,7 @@ class TableJournal:
     def append_step(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int,
                     actions: Sequence[dict[str, Any]], v: int) -> Step:
         """Log ``actions`` as numbers ``start…`` of the hand; refused unless ``start`` is the log's length."""
-        async def step(conn: AsyncConnection) -> None:
-            result = await conn.execute(
-                update(_T).where(_T.c.id == table_id, _T.c.fence == fence, _T.c.hand_no == hand_no,
-                                 _T.c.log_len == start)
-                .values(log_len=start + len(actions), v=v))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                raise Fenced(f"table {table_id}: fence {fence} / hand {hand_no} / log {start} is not current")
-            await conn.execute(insert(_A), [
-                {"table_id": table_id, "game_id": game_id, "hand_no": hand_no, "seq": start + i, "action": a}
-                for i, a in enumerate(actions)])
-        return step
+        return AppendStep(table_id, fence, game_id, hand_no, start, list(actions), v)
 
     def hand_closed_step(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
                          v: int) -> Step:

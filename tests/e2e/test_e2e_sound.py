@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import play_step, register, unique_name
+from tests.e2e.helpers import close_result, play_step, register, unique_name
 
 SOUNDS = ["discard", "claim", "win", "call-pong", "call-kong", "call-hu"]
 
@@ -51,6 +51,9 @@ def test_sounds_mute_and_reduced_motion(browser: Browser, base_url: str) -> None
         # prefers-reduced-motion: the discard animation is off.
         page.evaluate("() => document.querySelector('.river .tile')?.classList.add('fresh')")
         assert page.evaluate("() => getComputedStyle(document.querySelector('.river .tile.fresh')).animationName") == "none"
+        claim = page.evaluate("""() => { const m = document.createElement('span'); m.className = 'meld fresh';
+            document.body.append(m); return getComputedStyle(m).animationName; }""")
+        assert claim == "none"  # nor does a claim's meld slide in
     finally:
         context.close()
 
@@ -60,3 +63,31 @@ def test_a_fresh_discard_animates_without_reduced_motion(page: Page) -> None:
     name = page.evaluate("""() => { const t = document.createElement('span'); t.className = 'tile fresh';
         document.body.append(t); return getComputedStyle(t).animationName; }""")
     assert name == "mj-drop"
+
+
+def test_a_claim_animates_its_new_meld(page: Page) -> None:
+    # Issue 13 "short animations for discards and claims": the meld a claim (吃 碰 槓) makes slides in once.
+    register(page, unique_name("claim"))
+    page.locator("[data-practice=taiwan]").click()
+    expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
+    page.evaluate("""() => { window.__fresh = [];
+        new MutationObserver(() => { const m = document.querySelector('.meld.fresh');
+            if (m) window.__fresh.push(getComputedStyle(m).animationName); })
+        .observe(document.getElementById('table-root'), {subtree: true, childList: true}); }""")
+    for _ in range(3000):  # play (claiming what is offered) until someone has a meld, hand after hand
+        if page.locator(".table .meld").count():
+            break
+        if page.locator("#result-dialog[open]").count():
+            close_result(page)
+        play_step(page, claim=True)
+        page.wait_for_timeout(10)
+    expect(page.locator(".table .meld").first).to_be_visible()
+    fresh = page.evaluate("() => window.__fresh")
+    assert fresh and set(fresh) == {"mj-claim"}, fresh
+    # Only once: once play moves on, the meld is drawn without the animation.
+    for _ in range(200):
+        if not page.locator(".meld.fresh").count():
+            break
+        play_step(page, claim=False)
+        page.wait_for_timeout(20)
+    expect(page.locator(".meld.fresh")).to_have_count(0)

@@ -48,11 +48,19 @@ function dropOneCopy(els, sideways) {
   return els.filter((_, j) => j !== i);
 }
 
-/** @param {import("../state.js").Player} p @param {number} n @param {(seat: number) => string} nameOf */
-export function meldsEl(p, n, nameOf) {
+/**
+ * @param {import("../state.js").Player} p @param {number} n @param {(seat: number) => string} nameOf
+ * @param {boolean} [fresh] this seat just claimed: its newest meld animates in
+ */
+export function meldsEl(p, n, nameOf, fresh = false) {
   if (!p.melds.length) return null;
+  const last = p.melds.length - 1;
   return h("span", { class: "melds", role: "group", "aria-label": t("table.melds") },
-    p.melds.map((m) => meldEl(m, p.seat, n, nameOf)));
+    p.melds.map((m, i) => {
+      const el = meldEl(m, p.seat, n, nameOf);
+      if (fresh && i === last) el.classList.add("fresh"); // the claim just made slides in (once)
+      return el;
+    }));
 }
 
 /** @param {string[]} flowers @param {string[]} [wildcards] */

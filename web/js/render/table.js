@@ -19,7 +19,8 @@ import { lang } from "../i18n.js";
 
 /**
  * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean,
- *   fresh?: "discard" | null}} TableUi  (fresh: this render follows a discard, so the new tile animates in)
+ *   fresh?: "discard" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
+ *   new tile animates in; freshMeld: the seat that just claimed, whose newest meld animates in)
  * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void}
  *   & import("./actions.js").ActionHandlers} TableHandlers
  */
@@ -52,7 +53,7 @@ export function tableEl(state, offer, ui, handlers) {
   });
   for (const seat of seatsFrom(me, n)) {
     const side = sideOf(seat, me, n);
-    if (side !== "bottom") root.append(otherHandEl(state, seat, side, nameOf));
+    if (side !== "bottom") root.append(otherHandEl(state, seat, side, nameOf, ui));
     root.append(riverEl(state, seat, side, nameOf, ui.fresh === "discard"));
   }
   root.append(centreEl(state, me, n, nameOf, handlers));
@@ -63,9 +64,9 @@ export function tableEl(state, offer, ui, handlers) {
 
 /**
  * @param {import("../state.js").TableState} state @param {number} seat @param {string} side
- * @param {(seat: number) => string} nameOf
+ * @param {(seat: number) => string} nameOf @param {TableUi} ui
  */
-function otherHandEl(state, seat, side, nameOf) {
+function otherHandEl(state, seat, side, nameOf, ui) {
   const view = state.view;
   const p = view?.players[seat];
   const n = view?.n_seats ?? 4;
@@ -91,7 +92,7 @@ function otherHandEl(state, seat, side, nameOf) {
     h("div", { class: "bonus-row" }, p ? flowersEl(p.flowers, wild) : null),
     h("div", { class: "hand-row" },
       h("span", { class: "concealed", role: "group", "aria-label": t("table.concealed") }, concealed),
-      p ? meldsEl(p, n, nameOf) : null)));
+      p ? meldsEl(p, n, nameOf, ui.freshMeld === seat) : null)));
 }
 
 /**
@@ -232,7 +233,7 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
       p ? flowersEl(p.flowers, wild) : null,
       h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,
         p?.split_tile ? [h("span", { class: "drawn-gap" }), tileEl(p.split_tile, { classes: ["split"] })] : null),
-      p ? meldsEl(p, n, nameOf) : null));
+      p ? meldsEl(p, n, nameOf, ui.freshMeld === me) : null));
 }
 
 /**

@@ -104,6 +104,7 @@ function onTableMessage(msg) {
   if (msg.type === "event" && state !== before) {
     for (const name of soundsFor(msg.event)) play(name);
     if (msg.event?.type === "discard") app.ui.fresh = "discard";
+    if (["chow", "pong", "kong"].includes(msg.event?.type) && typeof msg.event.seat === "number") app.ui.freshMeld = msg.event.seat;
   }
   if (msg.type === "hand_result" && (msg.result?.winners ?? []).length) { play("call-hu"); play("win"); }
   if (msg.type === "hand_result") {
@@ -165,7 +166,8 @@ export function renderTable() {
     onBack: () => app.tableSocket?.send({ type: "back" }),
     onFairness: () => { app.ui.fairness = !app.ui.fairness; renderTable(); },
   }));
-  app.ui.fresh = null; // animate a discard once, not on every later render
+  app.ui.fresh = null; // animate a discard (or a claim) once, not on every later render
+  app.ui.freshMeld = null;
   tick();
 }
 

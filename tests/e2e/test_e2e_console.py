@@ -1,7 +1,7 @@
 """The operator / admin console (web/admin.html) in Chromium: find a player, adjust with a reason and see
 the ledger entry, watch a live table as a spectator, open a finished hand in the players' replay board and
-step through it (an operator too), read the audit log, create a tournament; a player sees no console link
-and registers on the tournament page."""
+step through it (an operator too), void the hand once, freeze / unfreeze and set a role, read the audit log,
+create a tournament; a player sees no console link and registers on the tournament page."""
 
 from __future__ import annotations
 
@@ -109,6 +109,25 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         expect(boss.locator("#adm-replay-meta")).to_contain_text(f"#{hand_id}")
         _step_through_the_board(boss, artifacts)
 
+        # Void the hand (an admin's button): once; a second try is refused in words.
+        boss.once("dialog", lambda dialog: dialog.accept("broken wall e2e"))
+        boss.locator("#adm-void").click()
+        expect(boss.locator("#adm-voided")).to_contain_text(f"#{hand_id}")
+        boss.once("dialog", lambda dialog: dialog.accept("double click"))
+        boss.locator("#adm-void").click()
+        expect(boss.locator("#adm-error")).to_have_text("這局已經作廢")
+
+        # Freeze and unfreeze the player, make them an operator and a player again, from their detail.
+        boss.locator('[data-tab="players"]').click()
+        boss.locator("#adm-freeze").click()
+        expect(boss.locator("#adm-frozen")).to_have_text("是")
+        boss.locator("#adm-unfreeze").click()
+        expect(boss.locator("#adm-frozen")).to_have_text("否")
+        for role in ("operator", "player"):
+            boss.locator("#adm-new-role").select_option(role)
+            boss.locator("#adm-set-role").click()
+            expect(boss.locator("#adm-role")).to_have_text(role)
+
         # An operator (not an admin, and not a player of the hand) opens the same hand from the console.
         oper = oper_ctx.new_page()
         register(oper, unique_name("oper"))
@@ -117,6 +136,7 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
             pool.submit(asyncio.run, _grant(live_database_url, oper_me["id"], "operator")).result()
         oper.goto("/admin.html")
         expect(oper.locator('[data-tab="players"]')).to_be_hidden()  # accounts are the admins' business
+        expect(oper.locator("#adm-void")).to_be_hidden()  # so is voiding a hand
         oper.locator('[data-tab="replay"]').click()
         oper.locator("#adm-hand-id").fill(hand_id)
         oper.locator("#adm-replay-form button[type=submit]").click()
@@ -128,8 +148,10 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
 
         # The audit log shows the adjustment.
         boss.locator('[data-tab="audit"]').click()
-        expect(boss.locator("#adm-audit")).to_contain_text("balance.adjust")
+        for action in ("balance.adjust", "hand.void", "account.freeze", "account.unfreeze", "role.set"):
+            expect(boss.locator("#adm-audit")).to_contain_text(action)
         expect(boss.locator("#adm-audit")).to_contain_text("goodwill e2e")
+        expect(boss.locator("#adm-audit")).to_contain_text("broken wall e2e")
 
         # Tournaments: create one from the form.
         boss.locator('[data-tab="tournaments"]').click()

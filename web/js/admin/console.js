@@ -157,9 +157,10 @@ async function boot() {
     /** @type {HTMLElement} */ (document.querySelector(".admin-tabs")).hidden = true;
     return;
   }
+  // Admin-only tabs and buttons (e.g. voiding a hand) are hidden from operators; the server refuses them anyway.
+  for (const node of document.querySelectorAll('[data-role="admin"]')) /** @type {HTMLElement} */ (node).hidden = !isAdmin;
   for (const button of document.querySelectorAll("[data-tab]")) {
     const b = /** @type {HTMLElement} */ (button);
-    if (b.dataset.role === "admin" && !isAdmin) b.hidden = true;
     b.addEventListener("click", () => {
       openTab(b.dataset.tab ?? "tables");
       if (b.dataset.tab === "audit") loadAudit();

@@ -100,6 +100,7 @@ async function loadReplay(id) {
       when: new Date(h.created_at).toLocaleString(),
     });
     $("adm-replay-fair").textContent = `seed ${h.seed ?? "?"} · commitment ${h.commitment ?? "?"}`;
+    $("adm-voided").textContent = "";
     const board = `./?embed=replay#/hand/${id}`;
     $("adm-replay-open").setAttribute("href", `./#/hand/${id}`);
     const frame = /** @type {HTMLIFrameElement} */ ($("adm-board"));
@@ -109,6 +110,18 @@ async function loadReplay(id) {
     $("adm-replay").hidden = true;
     showError(err);
   }
+}
+
+/** Admins: void the loaded hand (its ledger movements reversed by new entries naming it; exactly once). */
+async function voidHand() {
+  clearError();
+  const id = Number(/** @type {HTMLInputElement} */ ($("adm-hand-id")).value);
+  const reason = window.prompt(t("admin.reason")) ?? "";
+  if (!id || !reason.trim()) return;
+  try {
+    const result = await request(`/api/admin/hands/${id}/void`, { method: "POST", body: { reason } });
+    $("adm-voided").textContent = t("admin.void.done", { id, n: result.entries.length });
+  } catch (err) { showError(err); }
 }
 
 async function loadTournaments() {
@@ -172,6 +185,7 @@ export function bootLive(hooks) {
     loadReplay(Number(/** @type {HTMLInputElement} */ ($("adm-hand-id")).value));
   });
   $("adm-tourney-form").addEventListener("submit", createTournament);
+  $("adm-void").addEventListener("click", voidHand);
   document.addEventListener("replay", (e) => loadReplay(/** @type {CustomEvent} */ (e).detail));
   const start = new Date(Date.now() + 3600_000);
   /** @type {HTMLInputElement} */ ($("adm-t-start")).value = new Date(start.getTime() - start.getTimezoneOffset() * 60_000)

@@ -56,6 +56,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--bots", default="normal", choices=["easy", "normal", "strong"],
                         help="level of the server bots (app.bots.BotLevel)")
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
+    parser.add_argument("--profile", default=None, help="cProfile the server over the measured run into this "
+                        "file (one per mode: FILE.off, FILE.on, ...); read it with python -m pstats")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, 5000))
     args.seconds = max(1.0, min(args.seconds, 600.0))
@@ -286,7 +288,16 @@ async def run_once(args: argparse.Namespace) -> int:
         writes_before = runtime.journal.writes if runtime.journal else 0
         commits_before = runtime.journal.commits if runtime.journal else 0
         runtime.latencies.clear()
+        profiler = None
+        if args.profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         stats = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(f"{args.profile}.{args.durable}")
         server_msgs = Outbox.sent_total - sent_before
         stats["journal_writes"] = (runtime.journal.writes if runtime.journal else 0) - writes_before
         stats["journal_commits"] = (runtime.journal.commits if runtime.journal else 0) - commits_before

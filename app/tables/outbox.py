@@ -108,12 +108,25 @@ class Outbox:
                 self._put(link, text)
 
     def engine_event(self, hand_no: int, event: Event) -> None:
+        """Each seat gets the event as it may see it.  Most events have no private part for most seats: those
+        seats (and spectators) share one encoding of the public event instead of one each."""
         self.v += 1
+        public: str | None = None
         for slot in self.slots:
-            if slot.link is not None and slot.link.synced:
-                self.send(slot.seat, EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(slot.seat)))
+            link = slot.link
+            if link is None or not link.synced:
+                continue
+            if slot.seat in event.private:
+                self._put(link, EventMessage(v=self.v, hand_no=hand_no,
+                                             event=event.for_seat(slot.seat)).model_dump_json())
+                continue
+            if public is None:
+                public = EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(None)).model_dump_json()
+            self._put(link, public)
         if self.watchers:
-            self._watch(EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(None)).model_dump_json())
+            if public is None:
+                public = EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(None)).model_dump_json()
+            self._watch(public)
 
     def table_event(self, hand_no: int, type_: str, /, **data: Any) -> None:
         """A public event of the table itself (hand_start, presence, auto_play)."""

@@ -96,3 +96,32 @@ def test_every_scoring_item_and_total_of_the_result_explains_itself(page: Page, 
         by_language[language] = {r["key"]: r["help"] for r in rows}
     for key in by_language["en"]:
         assert by_language["en"][key] != by_language["zh-Hant"][key], key
+
+
+def test_a_long_press_explains_a_button_without_pressing_it(page: Page) -> None:
+    # On a touch screen a tooltip never shows: holding a button shows its explanation, and letting go does
+    # not press it; a short tap still presses it.
+    page.goto("/")
+    out = page.evaluate("""async () => {
+        const i18n = await import('/js/i18n.js');
+        const m = await import('/js/render/actions.js');
+        const s = await import('/js/state.js');
+        i18n.setLang('zh-Hant', {remember: false});
+        const pressed = [];
+        const bar = m.actionBarEl({offer: s.groupActions({kind: 'claim', v: 1, actions: [{kind: 'pong', tile: '2m'}, {kind: 'pass'}]}),
+            mode: null, promptKind: 'claim', autoPlay: false, myTurnHint: false},
+            {onButton: (id) => pressed.push(id), onChoice() {}, onCancel() {}, onBack() {}});
+        document.body.append(bar);
+        const pong = bar.querySelector('.act-pong');
+        const touch = (type) => pong.dispatchEvent(new PointerEvent(type, {pointerType: 'touch', bubbles: true}));
+        const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+        touch('pointerdown'); await wait(800); touch('pointerup'); pong.click();  // held: explained, not pressed
+        const bubble = document.querySelector('.help-bubble')?.textContent ?? null;
+        const afterHold = [...pressed];
+        touch('pointerdown'); await wait(50); touch('pointerup'); pong.click();   // a tap: pressed
+        bar.remove();
+        return {bubble, afterHold, afterTap: pressed, help: i18n.t('act.pong.help')};
+    }""")
+    assert out["bubble"] == out["help"] and "碰" in out["bubble"]
+    assert out["afterHold"] == []
+    assert out["afterTap"] == ["pong"]

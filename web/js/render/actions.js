@@ -54,7 +54,7 @@ function actionButton(id, pressed, onButton) {
   // The Chinese glyph in the player's script; the English UI shows the 繁體 glyph with the English word.
   const zh = t(`act.${id}`, {}, lang() === "en" ? "zh-Hant" : lang());
   const en = lang() === "en" ? t(`act.${id}`) : null;
-  return h("button", {
+  const button = h("button", {
     type: "button",
     class: ["act", `act-${id}`, pressed && "armed"],
     "data-action": id,
@@ -63,12 +63,44 @@ function actionButton(id, pressed, onButton) {
     title: `${t(`act.${id}`)}: ${t(`act.${id}.help`)} (${spec.key})`,
     "aria-description": t(`act.${id}.help`),
     onclick: () => onButton(id),
-    // A long press on a touch screen (the context menu) explains the button instead.
-    oncontextmenu: (/** @type {Event} */ e) => { e.preventDefault(); showHelp(/** @type {HTMLElement} */ (e.currentTarget), t(`act.${id}.help`)); },
   },
   h("span", { class: "zh" }, zh),
   en && en !== zh ? h("span", { class: "en" }, en) : null,
   h("kbd", { "aria-hidden": "true" }, spec.key === "Space" ? "␣" : spec.key));
+  // A long press on a touch screen explains the button instead of pressing it.
+  onLongPress(button, () => showHelp(button, t(`act.${id}.help`)));
+  return button;
+}
+
+const LONG_PRESS_MS = 550;
+
+/**
+ * Run `fn` on a long press: a touch held still for LONG_PRESS_MS (browsers that never fire a context menu for
+ * a touch, as iOS Safari), or the context menu (a right click, Android's long press).  The click that ends a
+ * long press is swallowed, so explaining a button never presses it.
+ * @param {HTMLElement} el @param {() => void} fn
+ */
+export function onLongPress(el, fn) {
+  let timer = 0;
+  let fired = false;
+  const cancel = () => clearTimeout(timer);
+  el.addEventListener("pointerdown", (e) => {
+    fired = false;
+    if (e.pointerType !== "touch") return;
+    timer = window.setTimeout(() => { fired = true; fn(); }, LONG_PRESS_MS);
+  });
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(type, cancel);
+  el.addEventListener("contextmenu", (e) => {
+    e.preventDefault();
+    cancel();
+    if (!fired) { fired = true; fn(); }
+  });
+  el.addEventListener("click", (e) => {
+    if (!fired) return;
+    fired = false;
+    e.stopImmediatePropagation();
+    e.preventDefault();
+  }, true);
 }
 
 /**

@@ -9,7 +9,7 @@ import { tileEl } from "./tile.js";
 import { meldsEl, flowersEl } from "./melds.js";
 import { formatNumber, has, localName, t } from "../i18n.js";
 import { sortTiles, withoutTiles } from "../tiles.js";
-import { showHelp } from "./actions.js";
+import { onLongPress, showHelp } from "./actions.js";
 import { coinStep, paymentSteps } from "./payment_steps.js";
 
 
@@ -165,7 +165,7 @@ export function explained(row, help) {
   row.title = help;
   row.setAttribute("aria-description", help);
   row.classList.add("explained");
-  row.addEventListener("contextmenu", (e) => { e.preventDefault(); showHelp(row, help); });
+  onLongPress(row, () => showHelp(row, help));
   return row;
 }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, Route, expect
 
-from tests.e2e.helpers import play_until_result, register, unique_name
+from tests.e2e.helpers import play_until_result, register, token, unique_name
 
 
 def test_a_finished_hand_is_listed_and_replays_to_the_end(page: Page, browser: Browser, base_url: str,
@@ -16,6 +16,11 @@ def test_a_finished_hand_is_listed_and_replays_to_the_end(page: Page, browser: B
     page.locator("[data-practice=tiantai]").click()
     expect(page.locator(".table")).to_have_attribute("data-variant", "tiantai")
     play_until_result([page], timeout=150)
+    # Leave the practice table now: its bots (and this seat on 托管 once the page leaves) would otherwise play
+    # on, and a second hand finished while the test reads the list would change every count below.
+    table_id = page.evaluate("() => window.__mj.state().table.id")
+    left = page.request.post(f"/api/tables/{table_id}/stand", headers={"Authorization": f"Bearer {token(page)}"})
+    assert left.ok, left.text()
 
     # The hands list (top bar link from the lobby): the hand, with its result and a replay link.
     page.goto("/#/lobby")

@@ -261,3 +261,24 @@ async def test_scheduled_tournaments_open_and_start_when_due(client, player, app
     await app.state.tournaments.tick()
     assert (await client.get(f"/api/tournaments/{soon['id']}")).json()["state"] == "cancelled"
     assert (await client.get("/api/me", headers=alice.headers)).json()["coins"] == 50_000
+
+
+async def test_concurrent_registration_retries_charge_the_fee_once_and_fill_no_seat_twice(client, player, app):
+    """A double-clicked (or retried) registration, and a crowd racing for the last places, on Postgres too:
+    each player pays once, the tournament never holds more than its limit, and the books balance."""
+    op = await player("oper", role="operator")
+    t = await _create(client, op, player_limit=3, prize_split=[100])
+    url = f"/api/tournaments/{t['id']}/register"
+    alice = await player("alice")
+    responses = await asyncio.gather(*(client.post(url, headers=alice.headers) for _ in range(6)))
+    assert {r.status_code for r in responses} == {200}
+    assert await _coins(client, alice) == 49_000
+    crowd = [await player(f"crowd{i}") for i in range(5)]
+    responses = await asyncio.gather(*(client.post(url, headers=p.headers) for p in crowd))
+    assert sorted(r.status_code for r in responses) == [200, 200, 409, 409, 409]
+    assert {r.json()["code"] for r in responses if r.status_code == 409} == {"tournament_full"}
+    detail = (await client.get(f"/api/tournaments/{t['id']}")).json()
+    assert detail["registered"] == 3 and detail["pool"] == 3_000
+    paid = [await _coins(client, p) for p in crowd]
+    assert sorted(paid) == [49_000, 49_000, 50_000, 50_000, 50_000]
+    await _books_balance(app)

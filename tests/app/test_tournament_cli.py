@@ -42,3 +42,9 @@ async def test_the_tournament_command_line(client, player, settings, monkeypatch
     finally:
         get_settings.cache_clear()
     assert (await client.get("/api/me", headers=alice.headers)).json()["coins"] == 50_000
+    # Acts from the command line are audited, with no actor (docs/tournaments.md).
+    boss = await player("boss", role="admin")
+    trail = (await client.get("/api/admin/audit", headers=boss.headers,
+                              params={"target_type": "tournament", "target_id": tid})).json()
+    assert [(e["action"], e["actor_id"]) for e in trail] == [("tournament.cancel", None), ("tournament.create", None)]
+    assert trail[0]["reason"] == "test" and trail[0]["after"]["refunded"] == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import register, unique_name
+from tests.e2e.helpers import register, token, unique_name
 
 
 def test_finished_tables_are_not_listed(page: Page) -> None:
@@ -134,3 +134,24 @@ def test_the_rules_page_lists_every_scoring_item_from_the_server(page: Page) -> 
     explains = page.locator(".rules-items tbody td.explain").all_inner_texts()
     assert len(explains) == len(variants["taiwan"]["items"]) and all(x.strip() for x in explains)
     expect(page.locator(".rules-options tr[data-option=rounds]")).to_have_count(1)
+
+
+def test_the_rules_link_of_a_table_shows_that_tables_own_values(page: Page) -> None:
+    # "Rules and help ... the room's option values, linked from the table and the result": a table opened
+    # with its own values (底 3, 自摸 2 台) links a rules page that shows those, not the defaults.
+    register(page, unique_name("opts"))
+    response = page.request.post("/api/practice", headers={"Authorization": f"Bearer {token(page)}"},
+                                 data={"variant": "taiwan", "options": {"di": 3, "self_draw": 2}})
+    assert response.ok, response.text()
+    table_id = response.json()["id"]
+    page.goto(f"/#/table/{table_id}")
+    expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
+    link = page.locator("#rules-link")
+    expect(link).to_have_attribute("href", f"#/rules/taiwan/{table_id}")
+    page.goto(f"/#/rules/taiwan/{table_id}")
+    expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("2 台")
+    expect(page.locator(".rules-options tr[data-option=di] td").first).to_have_text("3")
+    expect(page.locator(".rules h3").nth(2)).to_have_text("這桌的設定")
+    page.goto("/#/rules/taiwan")  # without the table: the defaults
+    expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("1 台")
+    expect(page.locator(".rules-options tr[data-option=di] td").first).to_have_text("5")

@@ -73,8 +73,9 @@ function routeHistory() {
   if (location.hash === "#/hands") { leaveTableView(); enterHands(); return true; }
   const m = location.hash.match(/^#\/hand\/(\d+)$/);
   if (m) { leaveTableView(); enterReplay(Number(m[1])); return true; }
-  const r = location.hash.match(/^#\/rules\/(\w+)$/);
-  if (r) { leaveTableView(); enterRules(r[1]); return true; }
+  // #/rules/VARIANT, or #/rules/VARIANT/TABLE_ID from a table or its result: that table's own option values.
+  const r = location.hash.match(/^#\/rules\/(\w+)(?:\/([\w-]+))?$/);
+  if (r) { leaveTableView(); enterRules(r[1], null, r[2] ?? null); return true; }
   return false;
 }
 

@@ -143,7 +143,7 @@ function payRuleEl(msg, state) {
   if (!has(key)) return null;
   return h("p", { class: "pay-rule", role: "note" }, t(key),
     perPoint ? ` ${t("result.coin_rule", { coins: formatNumber(perPoint) })}` : ` ${t("result.practice")}`,
-    " ", h("a", { href: `#/rules/${variant}`, target: "_blank", rel: "noopener", class: "rules-link" }, t("rules.title")));
+    " ", h("a", { href: state.table?.id ? `#/rules/${variant}/${encodeURIComponent(state.table.id)}` : `#/rules/${variant}`, target: "_blank", rel: "noopener", class: "rules-link" }, t("rules.title")));
 }
 
 /**

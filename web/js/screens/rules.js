@@ -14,12 +14,19 @@ import { itemHelp } from "../render/result.js";
 /** @type {any[] | null} */
 let variants = null;
 
-/** @param {string} key @param {Record<string, any> | null} [tableOptions] */
-export async function enterRules(key, tableOptions = null) {
+/**
+ * @param {string} key @param {Record<string, any> | null} [tableOptions]
+ * @param {string | null} [tableId] show this table's option values (a table that has closed: the defaults)
+ */
+export async function enterRules(key, tableOptions = null, tableId = null) {
   showView("rules");
-  if (location.hash !== `#/rules/${key}`) history.replaceState(null, "", `#/rules/${key}`);
+  const hash = tableId ? `#/rules/${key}/${tableId}` : `#/rules/${key}`;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
   try {
     variants ??= await api.variants();
+    if (tableId && !tableOptions) {
+      tableOptions = await api.table(tableId).then((tb) => (tb.variant === key ? tb.options : null), () => null);
+    }
     renderRules(key, tableOptions);
   } catch (err) {
     showError(err);

@@ -130,7 +130,7 @@ export function renderTitle() {
   const tb = app.table.table;
   if (!tb) return;
   const room = app.rooms.find((r) => r.key === tb.room);
-  /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `#/rules/${tb.variant}`;
+  /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `#/rules/${tb.variant}/${encodeURIComponent(tb.id)}`; // with this table's options
   title.textContent = `${t(`variant.${tb.variant}`)} · ${tb.practice ? t("table.practice") : room ? roomName(room) : tb.room ?? ""}`;
   title.dataset.tableId = tb.id;
 }

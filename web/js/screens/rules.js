@@ -27,7 +27,7 @@ export async function enterRules(key, tableOptions = null, tableId = null) {
     if (tableId && !tableOptions) {
       tableOptions = await api.table(tableId).then((tb) => (tb.variant === key ? tb.options : null), () => null);
     }
-    renderRules(key, tableOptions);
+    renderRules(key, tableOptions ?? null);
   } catch (err) {
     showError(err);
   }

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.db import begin_write
 from app.models import AuditEntry, Hand, LedgerEntry, User
 from app.services import audit
 from app.services.accounts import canonical_username
@@ -87,8 +88,12 @@ async def void_hand(session: AsyncSession, *, hand_id: int, actor_id: int, reaso
     """
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
-    hand = await session.get(Hand, hand_id)
+    # The hand's row is the serialisation point: a hand that moved nothing locks no account below, and two
+    # retries must not both pass the "already void" check (Postgres: FOR UPDATE; SQLite: BEGIN IMMEDIATE).
+    await begin_write(session)
+    hand = await session.scalar(select(Hand).where(Hand.id == hand_id).with_for_update())
     if hand is None:
+        await session.rollback()
         raise NotFound("no such hand", ErrorCode.HAND_NOT_FOUND, hand_id=hand_id)
     moved = list(await session.scalars(
         select(LedgerEntry).where(LedgerEntry.hand_id == hand_id, LedgerEntry.reason == HAND_REASON)

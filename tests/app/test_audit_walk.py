@@ -161,3 +161,34 @@ async def test_log_format_json_writes_one_json_line_per_event_with_the_table_and
             "t-json", 5, settled.hand_id, "info")
     finally:
         root.handlers, root.level = saved[0], saved[1]
+
+
+async def test_concurrent_voids_of_a_hand_that_moved_nothing_are_audited_once(client, player, app, monkeypatch):
+    """A practice (or tournament) hand moved no coins, so no account lock serialises its voids: the hand's
+    own row must, or two retries would both pass the "already void" check.  The check is slowed down here so
+    that every retry reaches it before the first one commits."""
+    from app.services import admin
+
+    check = admin._already_voided
+
+    async def slow_check(session, hand_id):  # noqa: ANN001, ANN202
+        found = await check(session, hand_id)
+        await asyncio.sleep(0.2)
+        return found
+
+    monkeypatch.setattr(admin, "_already_voided", slow_check)
+    boss = await player("boss", role="admin")
+    seats = [await player(f"pv{i}") for i in range(3)]
+    async with app.state.services.sessionmaker() as session:
+        out = await settle_hand(session, hand_key="audit-walk:practice", room=None, seats=[p.id for p in seats],
+                                payments=[(1, 0, 4)], winners=[0], variant="tiantai", record=RECORD, practice=True)
+
+    async def void() -> int:
+        response = await client.post(f"/api/admin/hands/{out.hand_id}/void", headers=boss.headers,
+                                     json={"reason": "retry storm"})
+        assert response.status_code == 200 or response.json()["code"] == "hand_already_void", response.text
+        return response.status_code
+
+    codes = await asyncio.gather(*(void() for _ in range(6)))
+    assert sorted(codes) == [200] + [409] * 5
+    assert len(await _audit(client, boss, action="hand.void", target_id=str(out.hand_id))) == 1

@@ -28,23 +28,21 @@ import os
 import random
 import secrets
 import socket
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from pydantic import ValidationError
 from redis.asyncio import Redis
 
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
 from app.tables.actor import TableActor
-from app.tables.commands import Inbound, Join, Leave, Stop
+from app.tables.commands import Leave, Stop, Unwatch
 from app.tables.directory import TableDirectory
 from app.tables.lease import TableLeases
 from app.tables.registry import TableStatus
 from app.tables.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from app.tables.remote import RelayEnds
 from app.tables.runtime import TableRuntime
-from app.ws.protocol import ErrorMessage, client_message
 
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
@@ -56,7 +54,7 @@ def cluster_wanted(state: AppState) -> bool:
     return bool(s.cluster and s.redis_url and not s.is_sqlite)
 
 
-class ClusterRuntime(TableRuntime):
+class ClusterRuntime(RelayEnds, TableRuntime):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -64,6 +62,7 @@ class ClusterRuntime(TableRuntime):
         self.leases: TableLeases | None = None
         self.relay: Relay | None = None
         self.remote: dict[str, tuple[RemoteLink, TableActor, int]] = {}  # owner side: link id -> seat
+        self.watching: dict[str, tuple[RemoteLink, TableActor]] = {}  # owner side: relayed spectators
         self.held: dict[str, HeldLink] = {}  # holder side: link id -> the socket's outbox
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
         self._calls: dict[str, asyncio.Future[Any]] = {}
@@ -261,14 +260,19 @@ class ClusterRuntime(TableRuntime):
     async def _watch_holders(self) -> None:
         """Owner side: seats whose socket was held by a process that died are left (auto-played)."""
         assert self.leases is not None
-        if not self.remote:
+        if not self.remote and not self.watching:
             return
         holders = {rlink.holder for rlink, _actor, _seat in self.remote.values()}
+        holders |= {rlink.holder for rlink, _actor in self.watching.values()}
         dead = holders - await self.leases.alive(holders)
         for link_id, (rlink, actor, seat) in list(self.remote.items()):
             if rlink.holder in dead:
                 self.remote.pop(link_id, None)
                 actor.post(Leave(seat, rlink))
+        for link_id, (rlink, actor) in list(self.watching.items()):
+            if rlink.holder in dead:
+                self.watching.pop(link_id, None)
+                actor.post(Unwatch(rlink))
 
     def _exited(self, actor: TableActor) -> None:
         super()._exited(actor)
@@ -342,116 +346,3 @@ class ClusterRuntime(TableRuntime):
                     return None
             await asyncio.sleep(0.1)  # being taken over (here or elsewhere): look again
         return MOVING
-
-    # -- the relay -------------------------------------------------------------------------------------------
-
-    def hold_link(self, table_id: str, owner: str) -> HeldLink:
-        link = HeldLink(self.settings.outbox_size, secrets.token_hex(8), table_id, owner)
-        self.held[link.link_id] = link
-        return link
-
-    def drop_link(self, link: HeldLink) -> None:
-        self.held.pop(link.link_id, None)
-
-    def _on_record(self, header: dict[str, Any], texts: list[str]) -> None:
-        kind = header.get("k")
-        if kind == "out":
-            link = self.held.get(header["l"])
-            if link is not None:
-                link.deliver(int(header["s"]), texts)
-        elif kind == "close":
-            link = self.held.get(header["l"])
-            if link is not None:
-                link.answered = True
-                link.close(int(header["c"]), str(header["r"]))
-        elif kind == "join":
-            self._remote_join(header["t"], int(header["u"]), header["l"], header["h"])
-        elif kind == "in":
-            self._remote_in(header["l"], header["m"])
-        elif kind == "leave":
-            entry = self.remote.pop(header["l"], None)
-            if entry is not None:
-                rlink, actor, seat = entry
-                actor.post(Leave(seat, rlink))
-        elif kind == "call":
-            asyncio.get_running_loop().create_task(self._answer(header))
-        elif kind == "reply":
-            future = self._calls.pop(header["id"], None)
-            if future is not None and not future.done():
-                future.set_result(header)
-
-    def _remote_join(self, table_id: str, user_id: int, link_id: str, holder: str) -> None:
-        assert self.relay is not None
-        actor = self.actors.get(table_id)
-        if actor is None or actor.closed:
-            self.relay.send(holder, {"k": "close", "l": link_id, "c": RELAY_GAP, "r": "the table moved; reconnect"})
-            return
-        seat = next((s.seat for s in actor.slots if s.user_id == user_id and not s.bot), None)
-        if seat is None:
-            self.relay.send(holder, {"k": "close", "l": link_id, "c": 4003, "r": "you are not seated at this table"})
-            return
-        rlink = RemoteLink(self.relay, holder, link_id, self._remote_closed)
-        self.remote[link_id] = (rlink, actor, seat)
-        actor.post(Join(seat, rlink))
-
-    def _remote_closed(self, rlink: RemoteLink) -> None:
-        self.remote.pop(rlink.link_id, None)
-        if self.relay is not None:
-            self.relay.forget(rlink.link_id)
-
-    def _remote_in(self, link_id: str, raw: str) -> None:
-        entry = self.remote.get(link_id)
-        if entry is None:
-            return
-        rlink, actor, seat = entry
-        try:
-            parsed = client_message.validate_json(raw)
-        except ValidationError as exc:
-            detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
-            rlink.send(ErrorMessage(v=actor.out.v, code="malformed", message=detail or "bad message").model_dump_json())
-            return
-        if not actor.offer(Inbound(seat, rlink, parsed, time.perf_counter())):
-            rlink.send(ErrorMessage(v=actor.out.v, code="busy", message="the table is busy; try again").model_dump_json())
-
-    def _relay_broken(self) -> None:
-        """Our subscription broke, so frames may be lost: every relayed socket here reconnects."""
-        for link in list(self.held.values()):
-            link.close(RELAY_GAP, "the connection between servers was lost; reconnect", drop=True)
-
-    # -- requests to another process ---------------------------------------------------------------------------
-
-    async def call(self, process_id: str, op: str, timeout: float = 5.0, **args: Any) -> dict[str, Any]:
-        """Ask ``process_id`` to run handler ``op``; its reply header (``ok`` and ``result`` or ``error``)."""
-        assert self.relay is not None
-        call_id = secrets.token_hex(8)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._calls[call_id] = future
-        self.relay.send(process_id, {"k": "call", "id": call_id, "op": op, "a": args, "h": self.process_id})
-        try:
-            return dict(await asyncio.wait_for(future, timeout))
-        finally:
-            self._calls.pop(call_id, None)
-
-    async def _answer(self, header: dict[str, Any]) -> None:
-        assert self.relay is not None
-        handler = self.handlers.get(header["op"])
-        reply: dict[str, Any] = {"k": "reply", "id": header["id"]}
-        if handler is None:
-            reply.update(ok=False, error={"kind": "unknown", "message": f"no handler {header['op']}"})
-        else:
-            try:
-                reply.update(ok=True, result=await handler(header.get("a") or {}))
-            except Exception as exc:
-                reply.update(ok=False, error=error_payload(exc))
-        self.relay.send(header["h"], reply)
-
-
-def error_payload(exc: Exception) -> dict[str, Any]:
-    """A service error as data, so the caller's process raises the same error (``raise_payload``)."""
-    from app.services.errors import ServiceError
-
-    if isinstance(exc, ServiceError):
-        return {"kind": type(exc).__name__, "message": str(exc), "code": getattr(exc, "code", None),
-                "params": getattr(exc, "params", None)}
-    log.exception("cluster: a forwarded request failed")
-    return {"kind": "internal", "message": "the request failed on the table's server"}

@@ -50,7 +50,7 @@ def info_of(public: dict[str, Any]) -> TableInfo:
 
 
 def raise_payload(error: dict[str, Any]) -> None:
-    """Raise, in this process, the typed error the owner's registry raised (``cluster.error_payload``)."""
+    """Raise, in this process, the typed error the owner's registry raised (``remote.error_payload``)."""
     cls = getattr(errors, str(error.get("kind")), None)
     code = error.get("code")
     if isinstance(cls, type) and issubclass(cls, errors.ServiceError):

@@ -15,6 +15,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api.deps import StateDep, user_from_token
 from app.services.roles import Role, has_role
+from app.tables.cluster import MOVING, ClusterRuntime
 from app.tables.commands import Unwatch, Watch
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
@@ -37,6 +38,15 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
         return
     runtime: TableRuntime = websocket.app.state.table_runtime
     actor = runtime.actors.get(table_id)
+    if (actor is None or actor.closed) and isinstance(runtime, ClusterRuntime):
+        found = await runtime.locate(table_id)  # several processes: watch through the relay
+        if found == MOVING:
+            await websocket.close(code=1013, reason="the table is moving between servers; reconnect")
+            return
+        if isinstance(found, str):
+            await _watch_relayed(websocket, runtime, table_id, found)
+            return
+        actor = found
     if actor is None or actor.closed:
         await websocket.close(code=4004, reason="no game is running at this table")
         return
@@ -60,3 +70,25 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
 async def _drain(websocket: WebSocket) -> None:
     while (await websocket.receive())["type"] != "websocket.disconnect":
         pass
+
+
+async def _watch_relayed(websocket: WebSocket, runtime: ClusterRuntime, table_id: str, owner: str) -> None:
+    """The table plays on another process: its public messages come over the relay (app.tables.relay)."""
+    assert runtime.relay is not None
+    link = runtime.hold_link(table_id, owner)
+    runtime.relay.send(owner, {"k": "watch", "t": table_id, "l": link.link_id, "h": runtime.process_id})
+    sender = asyncio.create_task(send_outbox(websocket, link))
+    receiver = asyncio.create_task(_drain(websocket))
+    try:
+        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        runtime.drop_link(link)
+        if runtime.relay is not None:
+            runtime.relay.send(owner, {"k": "unwatch", "l": link.link_id})
+        if not link.closed:
+            link.close(1000, "bye")
+        receiver.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await receiver
+        with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+            await asyncio.wait_for(sender, 5)

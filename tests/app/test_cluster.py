@@ -20,7 +20,7 @@ import httpx
 import pytest
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.core.db import make_engine
@@ -139,6 +139,27 @@ async def _seat_across(urls: list[str], players: list[dict]) -> str:
     return table_id
 
 
+async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
+    """An operator watches the table from a process that does not own it: the public view only."""
+    assert PG is not None
+    engine = make_engine(PG)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(update(User).where(User.id == operator["id"]).values(role="operator"))
+    finally:
+        await engine.dispose()
+    ws_url = url.replace("http", "ws", 1) + f"/ws/spectate/{table_id}?token={operator['token']}"
+    async with websockets.connect(ws_url, max_size=2**22) as ws:
+        snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        assert snapshot["type"] == "snapshot" and snapshot["table"]["seat"] == -1
+        assert all(p["concealed"] is None for p in (snapshot["view"] or {}).get("players", []))
+        events = 0
+        while events < 3:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            assert message["type"] != "prompt"
+            events += message["type"] == "event"
+
+
 async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, prefix: str, sig: int) -> None:
     urls = [s.url for s in servers]
     players = [await register(urls[i % 3], f"c{sig}p{i}") for i in range(4)]
@@ -155,6 +176,7 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         pid = await _owner_pid(redis, prefix, table_id)
         owner = next(s for s in servers if s.proc is not None and s.proc.pid == pid)
         survivors = [s for s in servers if s is not owner]
+        await _spectate_elsewhere(survivors[0].url, table_id, players[0])
         # Stop the table mid-hand (after a dozen more events): the next turn of some seat stays open.
         seen = seats[0].events
         await _until(lambda: seats[0].events > seen + 12, 120, "more play", servers, state)

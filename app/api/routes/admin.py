@@ -49,7 +49,7 @@ async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDe
     entries = await ledger.list_entries(session, user_id=user_id, limit=DETAIL_LEDGER)
     return PlayerDetailOut(
         **AdminUserOut.of(user).model_dump(),
-        current_table=registry.table_of(user_id),
+        current_table=await registry.seated_at(user_id),  # across processes (app.tables.directory)
         recent_hands=await admin.recent_hand_ids(session, user_id=user_id),
         ledger=[LedgerEntryOut.model_validate(entry) for entry in entries],
     )

@@ -99,8 +99,6 @@ class Settings(BaseSettings):
                                             "process directs a tournament (seats its rounds, runs its tables) "
                                             "only while it holds the tournament's lease; renewed every tick, "
                                             "taken over by another process this long after the holder stops")
-    tournament_lease_prefix: str = Field(default="mahjong:tournament-director:", min_length=1, max_length=100,
-                                         description="the Redis key prefix of the tournament leases")
 
     @model_validator(mode="after")
     def _lease_outlives_a_tick(self) -> Settings:

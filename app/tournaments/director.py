@@ -296,7 +296,7 @@ def make_director(state: AppState, runtime: TableRuntime | None) -> TournamentDi
     """The process's director, hooked into the table runtime: made before the runtime resumes its tables.
     With ``REDIS_URL`` it leads a tournament only while it holds the tournament's Redis lease."""
     settings = state.settings
-    lease = (RedisLease(settings.redis_url, prefix=settings.tournament_lease_prefix,
+    lease = (RedisLease(settings.redis_url, prefix=f"{settings.redis_prefix}:tournament-director:",
                         seconds=settings.tournament_lease_seconds) if settings.redis_url else LocalLease())
     director = TournamentDirector(state, runtime, lease=lease)
     director.hook()

@@ -84,8 +84,7 @@ async def test_two_processes_one_director_and_a_take_over(settings: Settings, ki
     if kind == "cluster" and settings.is_sqlite:
         pytest.skip("the cluster runtime runs on Postgres only (app.tables.cluster.cluster_wanted)")
     settings = settings.model_copy(update={
-        "redis_url": REDIS_URL, "lobby_channel": f"test-{uuid.uuid4()}", "redis_prefix": f"test-{uuid.uuid4()}",
-        "tournament_lease_prefix": f"test-director-{uuid.uuid4()}:"})
+        "redis_url": REDIS_URL, "lobby_channel": f"test-{uuid.uuid4()}", "redis_prefix": f"test-{uuid.uuid4()}"})
     first, second = _app(settings, kind), _app(settings, kind)
     async with contextlib.AsyncExitStack() as outer:
         await outer.enter_async_context(second.router.lifespan_context(second))

@@ -124,6 +124,19 @@ def test_an_invite_link_opened_before_logging_in_seats_after_it(browser: Browser
         expect(guest.locator(".lobby-table.mine button.fill-bots")).to_have_count(0)
         refused = guest.request.post(f"/api/tables/{table_id}/bots", headers={"Authorization": f"Bearer {token(guest)}"})
         assert refused.status == 403 and refused.json()["code"] == "not_table_creator"
+        # Links that cannot seat you say why, in the player's language: a table that is gone, and another
+        # table while you already sit at this one.
+        guest.goto("/#/join/nosuchtable")
+        expect(guest.locator(".toast.error")).to_contain_text("牌桌")
+        guest.locator(".toast.error").first.click()  # dismissed
+        third = host.request.post("/api/auth/register", data={"username": unique_name("third"), "password": PASSWORD})
+        assert third.ok, third.text()
+        other = host.request.post("/api/rooms/beginner/tables", data={"variant": "tiantai"},
+                                  headers={"Authorization": f"Bearer {third.json()['access_token']}"})
+        assert other.ok, other.text()
+        guest.goto(f"/#/join/{other.json()['id']}")
+        expect(guest.locator(".toast.error")).to_contain_text("你已坐在另一張牌桌")  # one table per account
+        expect(guest.locator(f".lobby-table.mine[data-table-id='{table_id}']")).to_be_visible()  # still seated here
     finally:
         for c in contexts:
             c.close()

@@ -86,11 +86,38 @@ class LiveGame:
 Step = Callable[[AsyncConnection], Awaitable[None]]
 
 
+class _Batched:
+    """A step that a batch writes together with the same step of every other table (a few statements for
+    the whole batch instead of a few per table); alone it is a batch of one."""
+
+    async def __call__(self, conn: AsyncConnection) -> None:
+        fenced: dict[int, Fenced] = {}
+        await _run_batch(conn, [[self]], fenced)  # type: ignore[list-item]
+        if fenced:
+            raise fenced[0]
+
+
 @dataclass(frozen=True)
-class AppendStep:
-    """Actions for a table's log.  In a batch every table's appends are written together: one guarded UPDATE
-    of their rows (``_guard_appends``) and one INSERT of their actions, after the units' other steps before
-    them and before the steps after them (a unit is: new wall, actions, closed hand)."""
+class OpenGameStep(_Batched):
+    """A new game at the table: a fresh row (replacing any earlier game's and its log) with no hand yet."""
+
+    row: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class HandStartStep(_Batched):
+    """A new hand's wall (seed, salt, commitment); its log starts empty.  Guarded by the fence."""
+
+    table_id: str
+    fence: int
+    hand_no: int
+    wall: WallSeed
+    v: int
+
+
+@dataclass(frozen=True)
+class AppendStep(_Batched):
+    """Actions for a table's log, guarded by the fence, the hand and the log's length."""
 
     table_id: str
     fence: int
@@ -100,77 +127,90 @@ class AppendStep:
     actions: list[dict[str, Any]]
     v: int
 
-    async def __call__(self, conn: AsyncConnection) -> None:
-        fenced: dict[int, Fenced] = {}
-        await _run_batch(conn, [[self]], fenced)
-        if fenced:
-            raise fenced[0]
-
     def rows(self) -> list[dict[str, Any]]:
         return [{"table_id": self.table_id, "game_id": self.game_id, "hand_no": self.hand_no, "seq": self.start + i,
                  "action": a} for i, a in enumerate(self.actions)]
 
 
+_KINDS = (OpenGameStep, HandStartStep, AppendStep)  # a unit's batched steps, in this order; other steps after
+
+
 async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
-    """Run the units' steps in one transaction: each unit's steps before its append, then every append at
-    once, then the steps after.  A unit whose guard fails is put in ``fenced`` and goes no further (the caller
-    rolls the batch back if any did)."""
-    split = []
-    for steps in units:
-        at = next((i for i, step in enumerate(steps) if isinstance(step, AppendStep)), len(steps))
-        split.append((steps[:at], steps[at] if at < len(steps) else None, steps[at + 1:]))
-    for i, (before, _append, _after) in enumerate(split):
-        try:
-            for step in before:
-                await step(conn)
-        except Fenced as exc:
-            fenced[i] = exc
-    appends = {i: append for i, (_b, append, _a) in enumerate(split) if append is not None and i not in fenced}
-    if appends:
-        written = await _guard_appends(conn, list(appends.values()))
-        for (i, append), ok in zip(appends.items(), written, strict=True):
-            if not ok:
-                fenced[i] = Fenced(f"table {append.table_id}: fence {append.fence} / hand {append.hand_no} / "
-                                   f"log {append.start} is not current")
-        rows = [row for i, append in appends.items() if i not in fenced for row in append.rows()]
-        if rows:
-            await conn.execute(insert(_A), rows)
-    for i, (_before, _append, after) in enumerate(split):
+    """Run the units' steps in one transaction: every unit's new game, then every new hand, then every append
+    (each kind in a few statements for the whole batch), then the units' other steps one by one (closed
+    hands and games).  A unit whose guard fails is put in ``fenced`` and goes no further (the caller rolls
+    the batch back if any did)."""
+    for kind in _KINDS:
+        batch = {i: step for i, steps in enumerate(units) if i not in fenced
+                 for step in steps if isinstance(step, kind)}
+        if not batch:
+            continue
+        if kind is OpenGameStep:
+            await _open_games(conn, [step.row for step in batch.values()])  # type: ignore[attr-defined]
+            continue
+        if kind is HandStartStep:
+            ok = await _update_rows(conn, ("fence",), (
+                {"id": h.table_id, "fence": h.fence, "hand_no": h.hand_no, "seed": h.wall.seed, "salt": h.wall.salt,
+                 "commitment": h.wall.commitment, "log_len": 0, "v": h.v}
+                for h in batch.values()))  # type: ignore[attr-defined]
+        else:
+            ok = await _update_rows(conn, ("fence", "hand_no", "start"), (
+                {"id": a.table_id, "fence": a.fence, "hand_no": a.hand_no, "start": a.start,
+                 "log_len": a.start + len(a.actions), "v": a.v} for a in batch.values()))  # type: ignore[attr-defined]
+        for (i, step), moved in zip(batch.items(), ok, strict=True):
+            if not moved:
+                fenced[i] = Fenced(f"table {step.table_id}: fence {step.fence} (hand {step.hand_no}) is "  # type: ignore[attr-defined]
+                                   "no longer current")
+        if kind is AppendStep:
+            rows = [row for i, a in batch.items() if i not in fenced for row in a.rows()]  # type: ignore[attr-defined]
+            if rows:
+                await conn.execute(insert(_A), rows)
+    for i, steps in enumerate(units):
         if i in fenced:
             continue
         try:
-            for step in after:
-                await step(conn)
+            for step in steps:
+                if not isinstance(step, _KINDS):
+                    await step(conn)
         except Fenced as exc:
             fenced[i] = exc
 
 
-async def _guard_appends(conn: AsyncConnection, appends: list[AppendStep]) -> list[bool]:
-    """Move each table's log length on, only where the row still has the writer's fence, hand and length;
-    returns, per append, whether its row moved (one statement, however many tables)."""
-    if len(appends) == 1 or len({a.table_id for a in appends}) < len(appends):  # one by one if a table repeats
-        out = []
-        for a in appends:
-            result = await conn.execute(
-                update(_T).where(_T.c.id == a.table_id, _T.c.fence == a.fence, _T.c.hand_no == a.hand_no,
-                                 _T.c.log_len == a.start).values(log_len=a.start + len(a.actions), v=a.v))
-            out.append(result.rowcount == 1)  # type: ignore[attr-defined]
-        return out
-    values, params = [], {}
-    for i, a in enumerate(appends):
-        values.append(f"(:i{i}, CAST(:f{i} AS BIGINT), CAST(:h{i} AS INTEGER), CAST(:s{i} AS INTEGER), "
-                      f"CAST(:n{i} AS INTEGER), CAST(:v{i} AS INTEGER))")
-        params.update({f"i{i}": a.table_id, f"f{i}": a.fence, f"h{i}": a.hand_no, f"s{i}": a.start,
-                       f"n{i}": a.start + len(a.actions), f"v{i}": a.v})
-    # WITH … UPDATE … FROM … RETURNING: Postgres, and SQLite since 3.35
+async def _open_games(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    ids = [row["id"] for row in rows]
+    await conn.execute(delete(_A).where(_A.c.table_id.in_(ids)))
+    await conn.execute(delete(_T).where(_T.c.id.in_(ids)))
+    await conn.execute(insert(_T), rows)
+
+
+# SQL types of the values a batched update compares or sets (Postgres types the VALUES list by them)
+_TYPES = {"id": "VARCHAR(64)", "fence": "BIGINT", "hand_no": "INTEGER", "start": "INTEGER", "log_len": "INTEGER",
+          "v": "INTEGER", "seed": "TEXT", "salt": "TEXT", "commitment": "TEXT"}
+_SETS = {"hand_no": "hand_no", "seed": "seed", "salt": "salt", "commitment": "commitment", "log_len": "log_len",
+         "v": "v"}  # batch column -> live_tables column it sets (``start`` only guards: log_len = start)
+
+
+async def _update_rows(conn: AsyncConnection, guards: tuple[str, ...], values: Any) -> list[bool]:
+    """Update live_tables rows by id where the guard columns still match (``start`` guards ``log_len``);
+    returns, per row, whether it moved.  One ``WITH batch AS (VALUES …) UPDATE … FROM batch … RETURNING``
+    statement (Postgres, and SQLite since 3.35) however many rows; one by one if a table repeats."""
+    rows = list(values)
+    if len({r["id"] for r in rows}) < len(rows):
+        return [(await _update_rows(conn, guards, [r]))[0] for r in rows]
+    cols = list(rows[0])
+    params: dict[str, Any] = {}
+    tuples = []
+    for i, row in enumerate(rows):
+        tuples.append("(" + ", ".join(f"CAST(:{c}{i} AS {_TYPES[c]})" for c in cols) + ")")
+        params.update({f"{c}{i}": row[c] for c in cols})
+    where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
+    sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
+    extra = ", hand_closed = false" if "seed" in cols else ""
     result = await conn.execute(text(
-        f"WITH batch(id, fence, hand_no, start, log_len, v) AS (VALUES {', '.join(values)}) "
-        "UPDATE live_tables SET log_len = batch.log_len, v = batch.v FROM batch "
-        "WHERE live_tables.id = batch.id AND live_tables.fence = batch.fence "
-        "AND live_tables.hand_no = batch.hand_no AND live_tables.log_len = batch.start "
-        "RETURNING live_tables.id"), params)
-    moved = {row[0] for row in result}
-    return [a.table_id in moved for a in appends]
+        f"WITH batch({', '.join(cols)}) AS (VALUES {', '.join(tuples)}) UPDATE live_tables SET {sets}{extra} "
+        f"FROM batch WHERE {where} RETURNING live_tables.id"), params)
+    moved = {r[0] for r in result}
+    return [r["id"] in moved for r in rows]
 
 
 class _RollBack(Exception):
@@ -280,21 +320,14 @@ class TableJournal:
 
     def open_game_step(self, info: TableInfo, game_id: str, fence: int, match: MatchState) -> Step:
         """A new game at the table: a fresh row (replacing any earlier game's) with no hand yet."""
-        async def step(conn: AsyncConnection) -> None:
-            await conn.execute(delete(_A).where(_A.c.table_id == info.id))
-            await conn.execute(delete(_T).where(_T.c.id == info.id))
-            await conn.execute(insert(_T).values(
-                id=info.id, game_id=game_id, fence=fence, room=info.room.value if info.room else None,
-                variant=info.variant.value, practice=info.practice, options=dict(info.options),
-                seats=list(info.seats), seat_names=list(info.seat_names), bots=list(info.bots),
-                hand_no=0, hand_closed=True, log_len=0, v=0, **match.columns()))
-        return step
+        return OpenGameStep(dict(
+            id=info.id, game_id=game_id, fence=fence, room=info.room.value if info.room else None,
+            variant=info.variant.value, practice=info.practice, options=dict(info.options),
+            seats=list(info.seats), seat_names=list(info.seat_names), bots=list(info.bots),
+            hand_no=0, hand_closed=True, log_len=0, v=0, **match.columns()))
 
     def hand_started_step(self, table_id: str, fence: int, hand_no: int, wall: WallSeed, v: int) -> Step:
-        async def step(conn: AsyncConnection) -> None:
-            await self._guard(conn, table_id, fence, hand_no=hand_no, seed=wall.seed, salt=wall.salt,
-                              commitment=wall.commitment, hand_closed=False, log_len=0, v=v)
-        return step
+        return HandStartStep(table_id, fence, hand_no, wall, v)
 
     def append_step(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int,
                     actions: Sequence[dict[str, Any]], v: int) -> Step:

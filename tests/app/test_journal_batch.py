@@ -81,3 +81,21 @@ async def test_a_caller_returns_only_once_its_rows_are_committed(engine, group_c
     game = await other.load("t0")  # returned: committed, as another connection sees it
     assert game is not None and game.actions == [_discard(0, 2)]
     assert journal.commits == journal.writes == 2 * len(TABLES) + 1  # alone, each write is its own commit
+
+
+async def test_new_games_and_new_hands_of_many_tables_are_written_together(engine) -> None:
+    journal = TableJournal(engine, serial=True)
+    await asyncio.gather(*(journal.open_game(_info(t), "g1", 1, MATCH) for t in TABLES))
+    assert journal.commits < len(TABLES) / 2
+    assert await journal.claim("t5") == 2  # another owner took t5 over
+    walls = {t: new_wall_seed() for t in TABLES}
+    results = await asyncio.gather(*(journal.hand_started(t, 1, 1, walls[t], v=3) for t in TABLES),
+                                   return_exceptions=True)
+    for table_id, result in zip(TABLES, results, strict=True):
+        game = await journal.load(table_id)
+        assert game is not None
+        if table_id == "t5":  # refused, and nothing of it written
+            assert isinstance(result, Fenced) and (game.hand_no, game.wall, game.hand_closed) == (0, None, True)
+        else:
+            assert result is None and (game.hand_no, game.wall, game.v, game.hand_closed) == (1, walls[table_id],
+                                                                                          3, False)

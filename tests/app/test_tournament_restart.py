@@ -10,6 +10,7 @@ The restart is what tests/app/test_journal.py and test_drain.py rely on: the fir
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,12 +20,13 @@ from sqlalchemy import select
 
 from app.core.config import Settings
 from app.main import create_app
-from app.models import Hand, LiveTable, User
+from app.models import Hand, LiveTable, TableAction, User
 from app.tables.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from app.tournaments import service
 from app.tournaments.director import describe
 from tests.app.conftest import PASSWORD, grant_role
+from tests.app.table_harness import SeatClient
 
 FEE, GRANT = 1_000, 50_000
 # Nobody connects: every seat is played on 托管 at once; the rule timers shrunk.
@@ -159,3 +161,72 @@ async def test_a_resumed_table_of_a_tournament_cancelled_meanwhile_closes_at_the
             assert await session.get(LiveTable, game["table_id"]) is None  # the journal let it go too
             await session.commit()
     assert coins == [GRANT] * 3
+
+
+async def test_a_tournament_hand_cut_off_mid_way_resumes_and_settles_without_coins(settings: Settings):
+    """The restart comes in the middle of a tournament hand: one player is connected and leaves their prompt
+    open, so the hand stops part-way with actions in the journal.  The fresh app resumes that hand (the
+    journalled actions are the settled hand's first actions, the same wall) and settles it as the
+    tournament's — again without any director tick."""
+    first = _app(settings, time_scale=1.0)  # the held prompt keeps its full time while the test looks
+    async with first.router.lifespan_context(first), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
+        people = []
+        for name in ("oper", "mh_a", "mh_b", "mh_c"):
+            body = (await client.post("/api/auth/register", json={"username": name, "password": PASSWORD})).json()
+            people.append({"id": body["user"]["id"], "token": body["access_token"],
+                           "headers": {"Authorization": f"Bearer {body['access_token']}"}})
+        op, players = people[0], people[1:]
+        await grant_role(first, op["id"], "operator")
+        spec = {"name": "Mid-hand cup", "room": "beginner", "variant": "tiantai", "entry_fee": FEE,
+                "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "player_limit": 3,
+                "rounds": 1, "hands_per_round": 1, "prize_split": [100], "options": {"rounds": 1}}
+        tid = (await client.post("/api/operator/tournaments", headers=op["headers"], json=spec)).json()["id"]
+        for p in players:
+            await client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])
+        started = await client.post(f"/api/operator/tournaments/{tid}/start", headers=op["headers"])
+        (game,) = started.json()["tables"]
+        table_id = game["table_id"]
+        holder = SeatClient(first, f"/ws/table/{table_id}", f"token={players[0]['token']}")
+        await holder.connect()  # never answers: the others play on 托管 until this seat's prompt
+
+        async def held() -> list[dict] | None:
+            async with first.state.services.sessionmaker() as session:
+                row = await session.get(LiveTable, table_id, populate_existing=True)
+                actions = list(await session.scalars(select(TableAction.action).where(
+                    TableAction.table_id == table_id).order_by(TableAction.seq)))
+                await session.commit()
+            waiting = any(m["type"] == "prompt" for m in holder.received)
+            return actions if row is not None and not row.hand_closed and actions and waiting else None
+
+        async def pump() -> list[dict] | None:
+            with contextlib.suppress(TimeoutError):
+                await holder.recv(timeout=0.05)
+            return await held()
+
+        journalled = await _until(pump, "the hand to stop at the connected player's prompt", timeout=60)
+        await holder.disconnect()
+    assert await _hands(first, table_id) == []  # cut off: nothing settled yet
+
+    second = _app(settings)
+    async with second.router.lifespan_context(second):
+        services = second.state.services
+        actor = second.state.tournaments.runtime.actors[table_id]
+        assert actor.info.tournament_game_id is not None  # before any tick
+
+        async def finished() -> dict | None:
+            async with services.sessionmaker() as session:
+                detail = await describe(session, tid)
+            return detail if detail["state"] == "finished" else None
+
+        final = await _until(finished, "the resumed hand to finish the tournament")
+        (hand,) = await _hands(second, table_id)
+        async with services.sessionmaker() as session:
+            coins = {uid: c for uid, c in (await session.execute(select(User.id, User.coins))).all()}
+            await session.commit()
+    assert hand.actions[: len(journalled)] == journalled  # the same hand, picked up where it stopped
+    assert hand.practice and hand.settlement["coin_deltas"] == [0, 0, 0]
+    assert final["tables"][0]["points"] == hand.settlement["point_deltas"]
+    prizes = {s["user_id"]: s["prize"] for s in final["standings"]}
+    for p in players:
+        assert coins[p["id"]] == GRANT - FEE + prizes[p["id"]]

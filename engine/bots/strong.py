@@ -194,6 +194,9 @@ HASTE = 0.8  # how much one certainly-ready seat shortens the hand (own draws le
 MIN_RISK = 0.02  # below this chance of dealing in, normal's efficient discard stands
 
 
+DECLARE_MIJI = True  # Miji (8 台) on a discard that leaves the hand ready: measured in bench/results/bots.md
+
+
 def _miji(state: HandState, seat: int, legal: list[Action], choice: Action) -> Action:
     """Declare Miji with the chosen discard when it is offered (the discard leaves the hand ready)."""
     for a in legal:
@@ -208,11 +211,13 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
     """Normal play plus value steering and defence, from the seat's own sight."""
     legal = state.legal_actions(seat)
     kinds = by_kind(legal)
+    view = sight(state, seat)
+    values = VALUE_TABLES.get(state.variant.name, DEFAULT_VALUE)
+    if ActionKind.KILL_PIG in kinds and ActionKind.WIN not in kinds and _pig_can_wait(state, view):
+        del kinds[ActionKind.KILL_PIG]
     win = take_win(kinds)
     if win is not None:
         return win
-    view = sight(state, seat)
-    values = VALUE_TABLES.get(state.variant.name, DEFAULT_VALUE)
     if ActionKind.PASS in kinds:
         concealed = not any(m.claimed is not None for m in state.seats[seat].melds)
         allow_chow = not (values.concealed_bonus and concealed)
@@ -239,7 +244,7 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
             choice = defended_discard(state, seat, view, rng, plain, pen, values.defence_ratio)
     if choice is None:
         choice = best_discard(state, seat, view, rng, pen) or legal[0]
-    return _miji(state, seat, legal, choice)
+    return _miji(state, seat, legal, choice) if DECLARE_MIJI else choice
 
 
 def _paying_kong(view: Sight, kongs: list[Action]) -> Action | None:
@@ -260,6 +265,20 @@ def _paying_kong(view: Sight, kongs: list[Action]) -> Action | None:
         if not ready_now or after <= 1:
             return a
     return None
+
+
+PIG_WAIT_DRAWS = 2.0  # own draws left (before 分牌) from which a ready 杀猪 holding waits for 杀猪胡
+
+
+def _pig_can_wait(state: HandState, view: Sight) -> bool:
+    """Hold a plain 杀猪 (13 台, RULES.md §2.2) while the hand is ready with its discard: 杀猪胡 adds the
+    same 13 to the hand's own B and X (its 財神 alone are worth 10 or more), on a discard or by 自摸, and the
+    holding can still be declared on any later turn; a win by another seat meanwhile leaves this seat the
+    biggest B in the losers' settlement."""
+    if (state.wall.remaining - state.reserve()) / state.n < PIG_WAIT_DRAWS:
+        return False
+    nat = view.natural()
+    return best_after_discard(nat, codes(nat), view.jokers, need) <= 1
 
 
 FOLD_CLAIMS = True  # pass claims that leave a far hand while other seats are likely ready

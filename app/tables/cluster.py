@@ -186,13 +186,14 @@ class ClusterRuntime(RelayEnds, TableRuntime):
 
     async def _announce(self, table_id: str) -> None:
         """The table lives here now: the lobby (and the directory) hear of it with a newer version."""
-        assert self.state is not None
+        assert self.state is not None and self.directory is not None
         registry = self.state.registry
-        with contextlib.suppress(Exception):
-            actor = self.actors.get(table_id)
-            if actor is not None:
-                registry.set_version(table_id, actor.out.v)
+        try:
+            # Lobby clients drop events older than the last version they saw: go on from the former owner's.
+            registry.set_version(table_id, await self.directory.last_version(table_id))
             await registry.set_status(table_id, registry.get(table_id).status)
+        except Exception:
+            log.warning("table %s: the lobby did not hear of the take-over", table_id, exc_info=True)
 
     async def scan(self) -> int:
         """Take over every live table whose lease is free.  Returns how many were taken."""

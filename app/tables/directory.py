@@ -107,6 +107,11 @@ class TableDirectory:
         assert self.runtime.leases is not None
         return found if found["owner"] in await self.runtime.leases.alive([found["owner"]]) else None
 
+    async def last_version(self, table_id: str) -> int:
+        """The version the table's last owner published (0 if none), alive or not."""
+        raw = await self.redis.hget(self.key, table_id)
+        return int(json.loads(raw)["table"]["version"]) if raw else 0
+
     async def tables(self) -> list[TableInfo]:
         return [info_of(e["table"]) for e in await self.entries()]
 

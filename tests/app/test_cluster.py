@@ -160,6 +160,15 @@ async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
             events += message["type"] == "event"
 
 
+async def _lobby(url: str, token: str, table_id: str, out: list[dict]) -> None:
+    """The table as a lobby socket sees it: its entry in the snapshot, then each event about it."""
+    async with websockets.connect(url.replace("http", "ws", 1) + f"/ws/lobby?token={token}") as ws:
+        async for raw in ws:
+            message = json.loads(raw)
+            tables = message.get("tables") or ([message["table"]] if "table" in message else [])
+            out.extend(t for t in tables if t["id"] == table_id)
+
+
 async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, prefix: str, sig: int) -> None:
     urls = [s.url for s in servers]
     players = [await register(urls[i % 3], f"c{sig}p{i}") for i in range(4)]
@@ -191,6 +200,12 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         commitment = holder.commitments[hand_no]
         assert not any(hand_no in s.results for s in seats)
         holder.prompts_after_reconnect.clear()
+        # A lobby socket on a survivor: after the take-over it hears of the table with a newer version.
+        lobby_events: list[dict] = []
+        lobby = asyncio.create_task(_lobby(survivors[0].url, players[0]["token"], table_id, lobby_events))
+        tasks.append(lobby)
+        await _until(lambda: bool(lobby_events), 30, "the lobby snapshot", servers)
+        seen_version = lobby_events[0]["version"]
 
         owner.signal(sig)
         if sig != signal.SIGSTOP:
@@ -218,6 +233,8 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         assert result["commitment"] == commitment and not result["void"]
         await _until(lambda: any(hand_no + 1 in s.results for s in seats), 120,
                      f"hand {hand_no + 1} to be played after the take-over", servers, state)
+        await _until(lambda: any(e["version"] > seen_version for e in lobby_events[1:]), 60,
+                     "a lobby event of the taken-over table", servers)
         for server in survivors:  # the survivors list the table, now owned by one of them
             listed = await _listed(server.url, table_id)
             assert listed is not None and listed["status"] == "playing"

@@ -16,6 +16,7 @@ import contextlib
 import gc
 import logging
 import random
+import sys
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -64,6 +65,8 @@ class TableRuntime:
         if self.settler is None:
             self.settler = DatabaseSettler(state.sessionmaker, self.settings.settle_attempts,
                                            serial=state.settings.is_sqlite, lock=lock)
+        if self.settings.durable and state.settings.is_sqlite and self.settings.sqlite_switch_interval_ms:
+            sys.setswitchinterval(self.settings.sqlite_switch_interval_ms / 1000)
         if self.settings.durable:
             self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock,
                                         group_commit=self.settings.group_commit)

@@ -68,5 +68,11 @@ class TableSettings(BaseSettings):
     group_commit: bool = Field(default=True, description="durable tables: actions arriving while a journal "
                                "commit is in flight are committed together in the next one (each table still "
                                "sends only once its own actions are committed)")
+    # aiosqlite runs every statement in its own thread: each hand-off waits for the GIL, up to the switch
+    # interval (5 ms) while the event loop is busy, several times per commit (bench/results/durable.md).
+    sqlite_switch_interval_ms: float = Field(default=0.5, ge=0, description="durable tables on SQLite: the "
+                                             "interpreter's thread switch interval (sys.setswitchinterval), so "
+                                             "the SQLite driver's thread gets the GIL soon while the event loop "
+                                             "is busy; 0 keeps Python's 5 ms")
     resume_join_seconds: float = Field(default=10.0, ge=0, description="a table resumed after a restart waits "
                                        "this long for its players to reconnect before play goes on")

@@ -231,15 +231,19 @@ class TableJournal:
     """
 
     def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None,
-                 group_commit: bool = True, max_batch: int = 512) -> None:
+                 group_commit: bool = True, max_batch: int = 512, writers: int = 1) -> None:
         self.engine = engine
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
         self.group_commit = group_commit
         self.max_batch = max_batch
+        # Batches in flight at once (Postgres: while one commits, the next runs its statements, and the server
+        # flushes their commits together; SQLite has one writer, so 1).  A table has at most one write in
+        # flight, so concurrent batches never touch the same row.
+        self.writers = 1 if serial else max(1, writers)
         self.writes = 0  # units written (one per table command that changed the journal), for the bench
         self.commits = 0  # transactions committed (writes / commits: the mean batch)
         self._queue: list[tuple[list[Step], asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._writers: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
@@ -266,8 +270,9 @@ class TableJournal:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._queue.append((list(steps), done))
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write_queued(), name="journal-writer")
+        self._writers = {w for w in self._writers if not w.done()}  # done() is set as the writer returns
+        if len(self._writers) < self.writers:
+            self._writers.add(loop.create_task(self._write_queued(), name="journal-writer"))
         await done
 
     async def _write_queued(self) -> None:

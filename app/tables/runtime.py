@@ -69,7 +69,8 @@ class TableRuntime:
             sys.setswitchinterval(self.settings.sqlite_switch_interval_ms / 1000)
         if self.settings.durable:
             self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock,
-                                        group_commit=self.settings.group_commit)
+                                        group_commit=self.settings.group_commit,
+                                        writers=self.settings.journal_writers)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold)
         try:

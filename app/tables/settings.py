@@ -68,6 +68,8 @@ class TableSettings(BaseSettings):
     group_commit: bool = Field(default=True, description="durable tables: actions arriving while a journal "
                                "commit is in flight are committed together in the next one (each table still "
                                "sends only once its own actions are committed)")
+    journal_writers: int = Field(default=2, ge=1, le=16, description="durable tables on Postgres: group "
+                                 "commits in flight at once (SQLite: always 1)")
     # aiosqlite runs every statement in its own thread: each hand-off waits for the GIL, up to the switch
     # interval (5 ms) while the event loop is busy, several times per commit (bench/results/durable.md).
     sqlite_switch_interval_ms: float = Field(default=0.5, ge=0, description="durable tables on SQLite: the "

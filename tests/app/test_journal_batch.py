@@ -33,8 +33,9 @@ def _discard(seat: int, n: int) -> dict:
     return {"kind": "discard", "seat": seat % 3, "tile": f"{n % 9 + 1}m"}
 
 
-async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine) -> None:
-    journal = TableJournal(engine, serial=True)
+@pytest.mark.parametrize("writers", [1, 2])  # 2: two batches in flight at once (Postgres' default)
+async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine, writers: int) -> None:
+    journal = TableJournal(engine, serial=writers == 1, writers=writers)
     await _open(journal)
     commits, writes = journal.commits, journal.writes
 

@@ -44,6 +44,7 @@ function openTab(name) {
   clearError();
 }
 
+/** @param {Event} event */
 async function findPlayers(event) {
   event.preventDefault();
   clearError();

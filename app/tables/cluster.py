@@ -92,7 +92,8 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         self.relay = Relay(self.redis, self.process_id, self._on_record, prefix=self.prefix)
         self.relay.on_broken = self._relay_broken
         self.directory = TableDirectory(self)
-        self.handlers.update(sit=self._sit_here, stand=self._stand_here)
+        self.handlers.update(sit=self._sit_here, stand=self._stand_here, live_tables=self._live_here,
+                             close_table=self._close_here, freeze=self._freeze_here)
         await self.leases.beat()
         await self.relay.start()
         state.registry.directory = self.directory
@@ -320,6 +321,24 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         table = await self._here(a["table_id"]).sit(a["table_id"], user_id=int(a["user_id"]),
                                                     username=str(a["username"]), seat=a.get("seat"))
         return table.public()  # type: ignore[no-any-return]
+
+    async def _live_here(self, _a: dict[str, Any]) -> list[dict[str, Any]]:
+        from app.tables.admin import live_tables
+
+        assert self.state is not None
+        return live_tables(self.state.registry, self)
+
+    async def _close_here(self, a: dict[str, Any]) -> dict[str, Any]:
+        from app.tables.admin import close_table
+
+        return await close_table(self._here(a["table_id"]), a["table_id"], force=bool(a["force"]), runtime=self,
+                                 here=True)
+
+    async def _freeze_here(self, a: dict[str, Any]) -> str | None:
+        from app.tables.admin import apply_freeze
+
+        assert self.state is not None
+        return await apply_freeze(self.state.registry, self, int(a["user_id"]), here=True)
 
     async def _stand_here(self, a: dict[str, Any]) -> dict[str, Any] | None:
         table = await self._here(a["table_id"]).stand(a["table_id"], user_id=int(a["user_id"]))

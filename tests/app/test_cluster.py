@@ -169,6 +169,30 @@ async def _lobby(url: str, token: str, table_id: str, out: list[dict]) -> None:
             out.extend(t for t in tables if t["id"] == table_id)
 
 
+async def _operate_elsewhere(owner: str, other: str, table_id: str, operator: dict, name: str) -> None:
+    """The operators' table list from a process that does not own the table shows it with its hand; a
+    waiting table opened on one process is closed by an operator through another."""
+    waiting_player = await register(owner, name)
+    async with httpx.AsyncClient(timeout=30) as client:
+        made = await client.post(f"{owner}/api/rooms/beginner/tables", headers=waiting_player["headers"],
+                                 json={"variant": "tiantai", "options": OPTIONS})
+        assert made.status_code == 201, made.text
+        waiting = made.json()["id"]
+        rows = (await client.get(f"{other}/api/operator/tables", headers=operator["headers"])).json()
+        playing = next(r for r in rows if r["id"] == table_id)
+        assert playing["status"] == "playing" and playing["hand_no"] >= 1
+        assert any(r["id"] == waiting and r["status"] == "waiting" for r in rows)
+        closed = await client.post(f"{other}/api/operator/tables/{waiting}/close", headers=operator["headers"],
+                                   json={"reason": "cluster test", "force": False})
+        assert closed.status_code == 200, closed.text
+        refused = await client.post(f"{other}/api/operator/tables/{table_id}/close", headers=operator["headers"],
+                                    json={"reason": "cluster test", "force": False})
+        assert refused.status_code == 409 and refused.json()["code"] == "table_playing", refused.text
+        assert await _listed(other, waiting) is None and await _listed(owner, waiting) is None
+        me = (await client.get(f"{other}/api/me", headers=waiting_player["headers"])).json()
+        assert me["table"] is None
+
+
 async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, prefix: str, sig: int) -> None:
     urls = [s.url for s in servers]
     players = [await register(urls[i % 3], f"c{sig}p{i}") for i in range(4)]
@@ -186,6 +210,7 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         owner = next(s for s in servers if s.proc is not None and s.proc.pid == pid)
         survivors = [s for s in servers if s is not owner]
         await _spectate_elsewhere(survivors[0].url, table_id, players[0])
+        await _operate_elsewhere(owner.url, survivors[0].url, table_id, players[0], f"c{sig}w")
         # Stop the table mid-hand (after a dozen more events): the next turn of some seat stays open.
         seen = seats[0].events
         await _until(lambda: seats[0].events > seen + 12, 120, "more play", servers, state)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -60,7 +60,7 @@ class AppCollector(Collector):
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         state = self.app.state.services
         runtime = getattr(self.app.state, "table_runtime", None)
         tables = state.registry.all_tables()
@@ -83,6 +83,23 @@ class AppCollector(Collector):
         yield inbox
         yield GaugeMetricFamily("mahjong_hands_last_minute", "hands settled in the last 60 s (hands per minute)",
                                 value=hands_last_minute())
+        if getattr(runtime, "active", False):  # one of several processes (app.tables.cluster)
+            yield from _cluster_metrics(runtime)
+
+
+def _cluster_metrics(runtime: Any) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+    relayed = GaugeMetricFamily("mahjong_cluster_relayed_sockets", "sockets relayed between processes: held here "
+                                "for tables owned elsewhere, or held elsewhere for tables owned here", labels=["side"])
+    relayed.add_metric(["held_here"], len(runtime.held))
+    relayed.add_metric(["owned_here"], len(runtime.remote) + len(runtime.watching))
+    yield relayed
+    yield CounterMetricFamily("mahjong_cluster_tables_taken_over", "tables this process took over from the journal "
+                              "(their owner died, stopped or lost its lease)", value=runtime.taken_over)
+    frames = CounterMetricFamily("mahjong_cluster_relay_records", "relay traffic of this process", labels=["kind"])
+    if runtime.relay is not None:
+        frames.add_metric(["frames_published"], runtime.relay.published)
+        frames.add_metric(["records_received"], runtime.relay.records_in)
+    yield frames
 
 
 def render(app: Any) -> bytes:

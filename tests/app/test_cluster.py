@@ -152,7 +152,9 @@ async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
     async with websockets.connect(ws_url, max_size=2**22) as ws:
         snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert snapshot["type"] == "snapshot" and snapshot["table"]["seat"] == -1
-        assert all(p["concealed"] is None for p in (snapshot["view"] or {}).get("players", []))
+        view = snapshot["view"] or {}
+        if "result" not in view:  # a finished hand is public; a hand in play shows no concealed tile
+            assert all(p["concealed"] is None for p in view.get("players", []))
         events = 0
         while events < 3:
             message = json.loads(await asyncio.wait_for(ws.recv(), 60))
@@ -246,6 +248,18 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
             await asyncio.sleep(0.1)
         new_pid = await _owner_pid(redis, prefix, table_id)
         assert new_pid in {s.proc.pid for s in survivors if s.proc}
+        new_owner = next(s for s in survivors if s.proc is not None and s.proc.pid == new_pid)
+
+        async def taken_over() -> float:  # the new owner's /metrics counts the take-over once it has resumed
+            async with httpx.AsyncClient(timeout=30) as client:
+                metrics = (await client.get(f"{new_owner.url}/metrics")).text
+            return max([float(line.split()[-1]) for line in metrics.splitlines()
+                        if line.startswith("mahjong_cluster_tables_taken_over_total ")], default=0.0)
+
+        deadline = asyncio.get_running_loop().time() + 60
+        while await taken_over() < 1:
+            assert asyncio.get_running_loop().time() < deadline, "the take-over is not in the new owner's metrics"
+            await asyncio.sleep(0.2)
         if sig == signal.SIGSTOP:
             owner.signal(signal.SIGCONT)  # the former owner wakes up believing it still owns the table
 

@@ -5,6 +5,7 @@
     python bench/server_bench.py --tables 200 --durable both     # the action log's cost, same run
     python bench/server_bench.py --tables 100 --durable all      # off, one commit per write, group commit
     python bench/server_bench.py --durable both --database-url postgresql+asyncpg://postgres@127.0.0.1/bench
+    python bench/server_bench.py --pace production --tables 1000,3000 --durable both   # throughput, side by side
 
 The server (uvicorn, uvloop) runs in this process on 127.0.0.1 with a random port; the clients run in a
 child process (the machine's second core).  Each table has one client-played seat and server bots in the
@@ -12,9 +13,15 @@ others (``--bots`` level, default normal; ``--suggest`` adds the practice sugges
 prompt).  The bench shrinks the server's timers (``--time-scale``, ``--bot-delay``, ``--hold``,
 ``--hand-pause``); clients answer every prompt at once (``--think`` to slow them).
 
+``--pace production`` keeps the server's own timers (``TableSettings``' defaults: bot thinking time,
+claim hold, hand pause, real turn times) instead.
+
 Reported: tables, hands finished, messages/s and actions/s received by the clients, and the latency from
 a client's discard to the server's discard event coming back (p50/p99/max, measured in the client), plus
-the server's event-loop lag.  Bounded: at most 5,000 tables and 600 s; it stops by itself.
+the server's event-loop lag and its CPU: per message queued and per table-second, the figures a loaded
+machine inflates least.  ``--tables`` takes a list (``1000,3000``): every size runs in every ``--durable``
+mode, and a table puts them side by side at the end, with the load average of each run.  Bounded: at most
+5,000 tables and 600 s per run; it stops by itself.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import os
 import random
 import sys
 import tempfile
@@ -37,9 +45,11 @@ SECRET = "bench-secret-" + "x" * 40
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--tables", default="100", help="tables, or a comma-separated list of sizes to run")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured run time after setup")
     parser.add_argument("--variant", default="mix", choices=["mix", "tiantai", "taipao", "taiwan"])
+    parser.add_argument("--pace", default="bench", choices=["bench", "production"],
+                        help="production: the server's default timers (the four options below are ignored)")
     parser.add_argument("--time-scale", type=float, default=0.1, help="multiplies turn/claim seconds")
     parser.add_argument("--bot-delay", type=float, default=0.2, help="server bot thinking time, s")
     parser.add_argument("--hold", type=float, default=0.1, help="claim hold after each discard, s")
@@ -59,7 +69,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--profile", default=None, help="cProfile the server over the measured run into this "
                         "file (one per mode: FILE.off, FILE.on, ...); read it with python -m pstats")
     args = parser.parse_args(argv)
-    args.tables = max(1, min(args.tables, 5000))
+    args.sizes = [max(1, min(int(n), 5000)) for n in str(args.tables).split(",")]
+    args.tables = args.sizes[0]
+    if args.pace == "production":
+        from app.tables.settings import TableSettings
+
+        fields = TableSettings.model_fields
+        args.time_scale = fields["time_scale"].default
+        args.bot_delay = fields["bot_delay_seconds"].default
+        args.hold = fields["claim_hold_seconds"].default
+        args.hand_pause = fields["hand_pause_seconds"].default
     args.seconds = max(1.0, min(args.seconds, 600.0))
     return args
 
@@ -221,6 +240,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def cpu_per_message(stats: dict[str, Any], server_msgs: int) -> float:
+    """Server CPU µs per message queued (everything the server did, bots and journal included)."""
+    return stats["server_cpu"] * stats["elapsed"] / max(1, server_msgs) * 1e6
+
+
 def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], server_msgs: int) -> str:
     elapsed = stats["elapsed"]
     lat = stats["latency"]
@@ -239,7 +263,9 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
         f"server: action → messages queued  p50 {percentile(stats['server_latency'], 0.5):.2f} ms, "
         f"p99 {percentile(stats['server_latency'], 0.99):.2f} ms",
         f"server loop lag   p50 {percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms",
-        f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%})",
+        f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%}); "
+        f"{cpu_per_message(stats, server_msgs):.0f} µs per message queued, "
+        f"{stats['server_cpu'] / args.tables * 1000:.3f} ms per table-second",
         f"action log        {args.durable}: {stats['journal_writes'] / elapsed:,.0f} journal writes/s in "
         f"{stats['journal_commits'] / elapsed:,.0f} commits/s",
     ]
@@ -249,10 +275,28 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
 async def main(args: argparse.Namespace) -> int:
     modes = {"both": ["off", "on"], "all": ["off", "single", "on"]}.get(args.durable, [args.durable])
     code = 0
-    for mode in modes:
-        args.durable = mode
-        code |= await run_once(args)
+    rows: list[str] = []
+    for size in args.sizes:
+        for mode in modes:
+            args.tables, args.durable = size, mode
+            code |= await run_once(args, rows)
+    if len(rows) > 1:
+        print(f"\n{args.pace} pace, {args.variant}, {args.bots} bots, "
+              f"{'SQLite' if not args.database_url else args.database_url.split('@')[-1]}")
+        print("| tables | action log | discard → event p50 | p99 | max | server CPU | messages/s | CPU µs/message "
+              "| CPU ms/table-s | loop lag p99 | load (1 min) |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("\n".join(rows))
     return code
+
+
+def summary_row(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], server_msgs: int) -> str:
+    lat = stats["latency"]
+    return (f"| {args.tables:,} | {args.durable} | {percentile(lat, 0.5):.1f} ms | {percentile(lat, 0.99):.1f} ms "
+            f"| {max(lat, default=float('nan')):.1f} ms | {stats['server_cpu']:.0%} "
+            f"| {server_msgs / stats['elapsed']:,.0f} | {cpu_per_message(stats, server_msgs):.0f} "
+            f"| {stats['server_cpu'] / args.tables * 1000:.3f} | {percentile(lag, 0.99):.1f} ms "
+            f"| {os.getloadavg()[0]:.1f} |")
 
 
 async def _empty_postgres(url: str) -> None:
@@ -266,7 +310,7 @@ async def _empty_postgres(url: str) -> None:
     await engine.dispose()
 
 
-async def run_once(args: argparse.Namespace) -> int:
+async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
     from app.tables.outbox import Outbox
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -292,12 +336,15 @@ async def run_once(args: argparse.Namespace) -> int:
         if args.profile:
             import cProfile
 
-            profiler = cProfile.Profile()
+            # the loop thread's CPU time, not wall time: on a loaded machine wall time charges the OS's
+            # preemptions to whatever function happened to be running
+            profiler = cProfile.Profile(time.thread_time)
             profiler.enable()
         stats = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
         if profiler is not None:
             profiler.disable()
-            profiler.dump_stats(f"{args.profile}.{args.durable}")
+            profiler.dump_stats(f"{args.profile}.{args.durable}" if len(args.sizes) == 1
+                                else f"{args.profile}.{args.tables}.{args.durable}")
         server_msgs = Outbox.sent_total - sent_before
         stats["journal_writes"] = (runtime.journal.writes if runtime.journal else 0) - writes_before
         stats["journal_commits"] = (runtime.journal.commits if runtime.journal else 0) - commits_before
@@ -308,7 +355,8 @@ async def run_once(args: argparse.Namespace) -> int:
         proc.join(10)
         server.should_exit = True
         await asyncio.wait_for(serve_task, 30)
-    print(report(args, stats, lag, server_msgs))
+    print(report(args, stats, lag, server_msgs), flush=True)
+    rows.append(summary_row(args, stats, lag, server_msgs))
     return 0 if stats["failed"] == 0 else 1
 
 

@@ -42,10 +42,19 @@ def waits_in_sight(view: Sight) -> list[Wait]:
 
 def ready_waits(state: HandState, seat: int) -> list[Wait]:
     """The seat's waits while its concealed hand is 3n+1 (between its turns); empty otherwise."""
-    view = sight(state, seat)
-    if sum(view.counts) % 3 != 1:
+    counts = state.seats[seat].counts
+    if sum(counts) % 3 != 1:
         return []
-    return waits_in_sight(view)
+    # Most of the time the hand is not ready: tell from the seat's own tiles alone, before counting
+    # every public tile for the unseen copies (a table asks this after every discard).
+    wild = state.wildcards
+    nat = counts[:N_PLAY]
+    for w in wild:
+        if w < N_PLAY:
+            nat[w] = 0
+    if need(codes(nat), sum(counts[w] for w in set(wild))) != 1:
+        return []
+    return waits_in_sight(sight(state, seat))
 
 
 def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:

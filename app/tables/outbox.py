@@ -18,6 +18,19 @@ from app.ws.protocol import ActionOut, EventMessage, PromptMessage, TurnHintsOut
 from engine.actions import Action
 from engine.events import Event
 
+# Each distinct action's protocol part, built once: legal actions are interned by the engine
+# (``engine.actions.act``) and few (kinds × seats × tiles), and building a pydantic model per action per
+# prompt was most of a turn prompt's cost.  The parts are never mutated, only serialized.
+_ACTION_OUT: dict[Action, ActionOut] = {}
+
+
+def action_out(action: Action) -> ActionOut:
+    """The protocol form of an engine action (``Action.to_json``), shared by every prompt that offers it."""
+    found = _ACTION_OUT.get(action)
+    if found is None:
+        found = _ACTION_OUT[action] = ActionOut(**action.to_json())
+    return found
+
 
 @dataclass
 class OpenPrompt:
@@ -49,7 +62,7 @@ class OpenPrompt:
         left = max(0, round((self.deadline - clock.now()) * 1000))
         return PromptMessage(
             v=self.v, hand_no=self.hand_no, kind=self.kind,  # type: ignore[arg-type]
-            actions=[ActionOut(**a.to_json()) for a in self.actions],
+            actions=[action_out(a) for a in self.actions],
             deadline_ms=self.deadline_ms, expires_in_ms=left, auto_play=auto_play, hints=self.hints,
         )
 

@@ -63,24 +63,39 @@ def sight(state: HandState, seat: int) -> Sight:
     concealed tiles or the wall.  ``sight_from_view`` computes the same from ``state.view(seat)``.
     """
     own = state.seats[seat]
-    total = [0] * N_KINDS
-    for k in state.variant.kinds:
-        total[k] += 1
     seen = list(own.counts)
+    akong_revealed = state.variant.akong_revealed
     for i, s in enumerate(state.seats):
-        hide_akong = i != seat and not state.variant.akong_revealed
+        hide_akong = i != seat and not akong_revealed
         for m in s.melds:
             if hide_akong and m.kind is MeldKind.AKONG:
                 continue
             for t in m.tiles:
                 seen[t] += 1
-        for group in (s.river, s.flowers):
-            for t in group:
-                seen[t] += 1
+        for t in s.river:
+            seen[t] += 1
+        for t in s.flowers:
+            seen[t] += 1
     for t in state.indicators:
         seen[t] += 1
-    unseen = [max(0, total[k] - seen[k]) for k in range(N_PLAY)]
+    # ``seen`` runs on past the playable kinds (flowers); the totals stop at them
+    unseen = [n - k if n > k else 0 for n, k in zip(_totals(state.variant.kinds), seen, strict=False)]
     return Sight(seat, list(own.counts), frozenset(state.wildcards), unseen)
+
+
+# Copies of each playable kind in a variant's tile set, per ``Variant.kinds`` tuple (a handful of variants;
+# keyed by identity, checked, as hashing the 144-tuple costs about what counting it does).
+_TOTALS: dict[int, tuple[tuple[int, ...], list[int]]] = {}
+
+
+def _totals(kinds: tuple[int, ...]) -> list[int]:
+    entry = _TOTALS.get(id(kinds))
+    if entry is None or entry[0] is not kinds:
+        total = [0] * N_KINDS
+        for k in kinds:
+            total[k] += 1
+        entry = _TOTALS[id(kinds)] = (kinds, total[:N_PLAY])
+    return entry[1]
 
 
 def sight_from_view(view: dict[str, Any], kinds: Sequence[int]) -> Sight:

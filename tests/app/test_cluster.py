@@ -262,6 +262,10 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
             await asyncio.sleep(0.2)
         if sig == signal.SIGSTOP:
             owner.signal(signal.SIGCONT)  # the former owner wakes up believing it still owns the table
+            # ... and finds out: its lease renewal fails (or the database refuses its write): it stops.
+            await _until(lambda: f"table {table_id}: lease lost" in owner.tail(200_000)
+                         or f"table {table_id}: fence" in owner.tail(200_000), 60,
+                         "the former owner to stop acting for the table", servers)
 
         await _until(lambda: any(hand_no in s.results for s in seats), 120,
                      f"hand {hand_no} to be settled by the new owner", servers, state)

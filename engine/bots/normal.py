@@ -142,14 +142,15 @@ def claim_tiles(a: Action) -> list[int]:
 def choose_claim(state: HandState, seat: int, view: Sight, options: dict[ActionKind, list[Action]],
                  allow_chow: bool = True) -> Action | None:
     """The claim that lowers 向聽 or gains 台 the most, or ``None`` to pass."""
-    now = exchange_shanten(codes(view.natural()), view.jokers)
+    held = view.natural()
+    now = exchange_shanten(codes(held), view.jokers)
     best: tuple[int, int, Action] | None = None
     for kind in (ActionKind.KONG, ActionKind.PONG, ActionKind.CHOW):
         if kind is ActionKind.CHOW and not allow_chow:
             continue
         for a in options.get(kind, []):
             used = claim_tiles(a)
-            if any(view.natural()[t] < used.count(t) for t in set(used)):
+            if any(held[t] < used.count(t) for t in set(used)):
                 continue  # a claim with 財神 faces: leave it to the engine's own players
             if kind is ActionKind.KONG:
                 nat = view.natural()

@@ -137,12 +137,24 @@ def codes(natural: Sequence[int]) -> list[int]:
     return list(_hand.codes_of(natural))
 
 
+_TABLES: tuple[list[int], list[int], tuple[int, ...]] | None = None
+_KINDS = tuple((t, _GROUP[t], _WEIGHT[t]) for t in range(N_PLAY))  # (kind, its code group, its digit weight)
+
+
+def _tables() -> tuple[list[int], list[int], tuple[int, ...]]:
+    """The win tables, kept here once loaded: the bots ask ``need`` hundreds of times per decision."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _hand.win_tables()
+    return _TABLES
+
+
 def need(c: Sequence[int], jokers: int) -> int:
     """Fewest extra wildcards that make the concealed tiles (codes ``c`` + ``jokers``) a win.
 
     0 means a win already; for a 3n+1 hand, 1 means ready (聽牌) and the 向聽 is ``need − 1``.
     """
-    T, H, D = _hand.win_tables()
+    T, H, D = _TABLES or _tables()
     S = T[c[0]] + T[c[1]] + T[c[2]] + H[c[3]]
     x = (S >> 12) + D[S & 4095] - jokers
     if x < 0:  # leftover wildcards make wildcard-only sets: the size residue keeps x ≡ the target
@@ -162,22 +174,32 @@ def exchange_shanten(c: list[int], jokers: int) -> int:
     remove are chosen greedily (each time the one whose removal lowers the need most), which is exact for
     the usual shapes and never under-counts.  ``c`` is restored before returning.
     """
+    T, H, D = _TABLES or _tables()
+    # ``need`` is a sum of one table value per group: removing a tile changes only its group's term
+    tv = [T[c[0]], T[c[1]], T[c[2]], H[c[3]]]
+    S = tv[0] + tv[1] + tv[2] + tv[3]
     removed: list[int] = []
     best = need(c, jokers)
     r = 0
+    by_group = (T, T, T, H)
     while best > r + 1:
         pick, pick_need = -1, 99
-        for t in range(N_PLAY):
-            g, w = _GROUP[t], _WEIGHT[t]
-            if c[g] // w % 5:
-                c[g] -= w
-                x = need(c, jokers)
-                c[g] += w
+        for t, g, w in _KINDS:
+            old = c[g]
+            if old // w % 5:
+                S2 = S - tv[g] + by_group[g][old - w]
+                x = (S2 >> 12) + D[S2 & 4095] - jokers
+                if x < 0:
+                    x %= 3
                 if x < pick_need:
                     pick, pick_need = t, x
         if pick < 0:
             break
         remove(c, pick)
+        g = _GROUP[pick]
+        value = H[c[g]] if g == 3 else T[c[g]]
+        S += value - tv[g]
+        tv[g] = value
         removed.append(pick)
         r += 1
         best = pick_need
@@ -192,7 +214,7 @@ def improving_draws(c: list[int], jokers: int, unseen: Sequence[int]) -> tuple[i
     A drawn 財神 always helps; its unseen copies are counted by the caller if wanted, as the face of a
     wildcard is not a "kind" that completes a shape.
     """
-    T, H, D = _hand.win_tables()
+    T, H, D = _TABLES or _tables()
     tv = [T[c[0]], T[c[1]], T[c[2]], H[c[3]]]
     S = tv[0] + tv[1] + tv[2] + tv[3]
     base = (S >> 12) + D[S & 4095] - jokers

@@ -200,7 +200,10 @@ async def _update_rows(conn: AsyncConnection, guards: tuple[str, ...], values: A
     cols = list(rows[0])
     params: dict[str, Any] = {}
     tuples = []
-    for i, row in enumerate(rows):
+    # Padded to a power of two with rows that match no table (id ""): a handful of statement shapes, so
+    # the driver's prepared statements are reused instead of parsing and planning a new one per batch.
+    padded = rows + [{**rows[0], "id": ""}] * ((1 << (len(rows) - 1).bit_length()) - len(rows))
+    for i, row in enumerate(padded):
         tuples.append("(" + ", ".join(f"CAST(:{c}{i} AS {_TYPES[c]})" for c in cols) + ")")
         params.update({f"{c}{i}": row[c] for c in cols})
     where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))

@@ -42,7 +42,13 @@ async def run_mode(url: str, args: argparse.Namespace, group: bool) -> str:
         await _empty_postgres(url)
     engine = make_engine(url)
     await migrate(engine)
-    journal = TableJournal(engine, serial=url.startswith("sqlite"), group_commit=group)
+    from app.tables.settings import TableSettings
+
+    settings = TableSettings(_env_file=None)  # type: ignore[call-arg]
+    if url.startswith("sqlite"):  # as the runtime does for durable tables on SQLite
+        sys.setswitchinterval(settings.sqlite_switch_interval_ms / 1000)
+    journal = TableJournal(engine, serial=url.startswith("sqlite"), group_commit=group,
+                           writers=settings.journal_writers)
     match = MatchState(0, 0, 0, 0, 0, [0] * 4, [0] * 4)
     latencies: list[float] = []
     stop = time.monotonic() + args.warmup + args.seconds

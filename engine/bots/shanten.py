@@ -223,15 +223,15 @@ def improving_draws(c: list[int], jokers: int, unseen: Sequence[int]) -> tuple[i
     target = base - 1
     total = 0
     kinds = []
-    for u in range(N_PLAY):
+    by_group = (T, T, T, H)
+    for u, g, w in _KINDS:
         n = unseen[u]
         if not n:
             continue
-        g, w = _GROUP[u], _WEIGHT[u]
         old = c[g]
         if old // w % 5 == 4:
             continue
-        S2 = S - tv[g] + (H[old + w] if g == 3 else T[old + w])
+        S2 = S - tv[g] + by_group[g][old + w]
         x = (S2 >> 12) + D[S2 & 4095] - jokers
         if x < 0:
             x %= 3

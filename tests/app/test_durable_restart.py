@@ -62,7 +62,7 @@ async def _tables(base: str) -> tuple[dict[str, list[Seat]], list[dict]]:
         solo = await register(base, f"r{variant[:4]}p")
         practice_id = await open_table(base, [solo], variant, practice=True, **OPTIONS)
         # a steady pace, so the game (4 圈) outlasts both stops
-        tables[f"{variant}-practice"] = [Seat([base], practice_id, solo["token"], think=0.05)]
+        tables[f"{variant}-practice"] = [Seat([base], practice_id, solo["token"], think=0.1)]
     return tables, coin_players
 
 
@@ -85,8 +85,9 @@ def _ready(tables: dict[str, list[Seat]]) -> bool:
     for name, group in tables.items():
         if name.endswith("coin") and not any(s.hold_is_current() for s in group):
             return False
-        if name.endswith("practice") and not all(s.hand_no and s.hand_no not in s.results for s in group):
-            return False
+        if name.endswith("practice") and not all(s.game_over or (s.hand_no and s.hand_no not in s.results)
+                                                 for s in group):
+            return False  # (a practice game that ended has nothing left to interrupt)
     return True
 
 

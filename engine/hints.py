@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.actions import ActionKind
-from engine.bots.shanten import N_PLAY, Sight, codes, need, sight, winning_kinds
+from engine.bots.shanten import N_PLAY, Sight, add, codes, need, remove, sight, winning_kinds
 from engine.tiles import TILES, Tile
 
 if TYPE_CHECKING:
@@ -30,9 +30,11 @@ class Wait:
 
 def waits_in_sight(view: Sight) -> list[Wait]:
     """The waits of the 3n+1 hand in ``view`` (empty when it is not ready), natural tiles then 財神 faces."""
-    nat = view.natural()
-    c = codes(nat)
-    jokers = view.jokers
+    return _waits(codes(view.natural()), view.jokers, view)
+
+
+def _waits(c: list[int], jokers: int, view: Sight) -> list[Wait]:
+    """``waits_in_sight`` for the hand whose codes are ``c`` (``view`` gives the unseen copies and 財神)."""
     if need(c, jokers) != 1:
         return []
     kinds = [k for k in winning_kinds(c, jokers) if k not in view.wild]
@@ -61,6 +63,10 @@ def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     """For each plain discard the seat may make now, the waits it would leave (only discards that leave the
     hand ready are listed)."""
     view = sight(state, seat)
+    # a plain discard is never a 財神 (skipped below), so the held wildcards are the same after each one:
+    # the codes change by one tile and the joker count not at all
+    c = codes(view.natural())
+    jokers = view.jokers
     out: dict[Tile, list[Wait]] = {}
     for a in state.legal_actions(seat):
         if a.kind is not ActionKind.DISCARD or a.declare is not None or a.tile is None or a.tile in out:
@@ -68,11 +74,9 @@ def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
         t = a.tile
         if t in view.wild or t >= N_PLAY:
             continue
-        view.counts[t] -= 1
-        try:
-            found = waits_in_sight(view)
-        finally:
-            view.counts[t] += 1
+        remove(c, t)
+        found = _waits(c, jokers, view)
+        add(c, t)
         if found:
             out[t] = found
     return out

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import delete, insert, select, text, update
+from sqlalchemy import and_, bindparam, delete, insert, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.core.db import WRITE
@@ -132,7 +132,19 @@ class AppendStep(_Batched):
                  "action": a} for i, a in enumerate(self.actions)]
 
 
-_KINDS = (OpenGameStep, HandStartStep, AppendStep)  # a unit's batched steps, in this order; other steps after
+@dataclass(frozen=True)
+class HandCloseStep(_Batched):
+    """The hand is settled (or voided): the match moves on and its log is no longer needed.  Fenced."""
+
+    table_id: str
+    fence: int
+    game_id: str
+    hand_no: int
+    match: MatchState
+    v: int
+
+
+_KINDS = (OpenGameStep, HandStartStep, AppendStep, HandCloseStep)  # batched, in this order; other steps after
 
 
 async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
@@ -147,6 +159,11 @@ async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dic
             continue
         if kind is OpenGameStep:
             await _open_games(conn, [step.row for step in batch.values()])  # type: ignore[attr-defined]
+            continue
+        if kind is HandCloseStep:
+            for i in await _close_hands(conn, batch):  # type: ignore[arg-type]
+                fenced[i] = Fenced(f"table {batch[i].table_id}: fence {batch[i].fence} is no "  # type: ignore[attr-defined]
+                                   "longer current")
             continue
         if kind is HandStartStep:
             ok = await _update_rows(conn, ("fence",), (
@@ -174,6 +191,38 @@ async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dic
                     await step(conn)
         except Fenced as exc:
             fenced[i] = exc
+
+
+async def _close_hands(conn: AsyncConnection, batch: dict[int, HandCloseStep]) -> list[int]:
+    """Close every hand of the batch: lock the rows and read their fences (one SELECT … FOR UPDATE; SQLite's
+    write transaction holds the whole database), then one UPDATE per row in a single executemany and one
+    DELETE of their logs.  Returns the units whose fence no longer holds (nothing of theirs is written)."""
+    ids = [h.table_id for h in batch.values()]
+    fences = dict((await conn.execute(select(_T.c.id, _T.c.fence).where(_T.c.id.in_(ids)).with_for_update())).all())
+    fenced = [i for i, h in batch.items() if fences.get(h.table_id) != h.fence]
+    good = [h for i, h in batch.items() if i not in fenced]
+    if len(set(ids)) < len(ids):  # a table twice in one batch (never from an actor): one by one
+        fenced, good = [], []
+        for i, h in batch.items():
+            result = await conn.execute(update(_T).where(_T.c.id == h.table_id, _T.c.fence == h.fence).values(
+                hand_closed=True, v=h.v, **h.match.columns()))
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                fenced.append(i)
+                continue
+            await conn.execute(delete(_A).where(_A.c.table_id == h.table_id, _A.c.game_id == h.game_id,
+                                                _A.c.hand_no <= h.hand_no))
+        return fenced
+    if good:
+        columns = list(good[0].match.columns())
+        await conn.execute(
+            update(_T).where(_T.c.id == bindparam("b_id"))
+            .values(hand_closed=True, v=bindparam("b_v"), **{c: bindparam(f"b_{c}") for c in columns}),
+            [{"b_id": h.table_id, "b_v": h.v, **{f"b_{c}": x for c, x in h.match.columns().items()}}
+             for h in good])
+        await conn.execute(delete(_A).where(or_(*(
+            and_(_A.c.table_id == h.table_id, _A.c.game_id == h.game_id, _A.c.hand_no <= h.hand_no)
+            for h in good))))
+    return fenced
 
 
 async def _open_games(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
@@ -345,11 +394,7 @@ class TableJournal:
     def hand_closed_step(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
                          v: int) -> Step:
         """The hand is settled (or voided): the match moves on and its log is no longer needed."""
-        async def step(conn: AsyncConnection) -> None:
-            await self._guard(conn, table_id, fence, hand_closed=True, v=v, **match.columns())
-            await conn.execute(delete(_A).where(_A.c.table_id == table_id, _A.c.game_id == game_id,
-                                                _A.c.hand_no <= hand_no))
-        return step
+        return HandCloseStep(table_id, fence, game_id, hand_no, match, v)
 
     def game_closed_step(self, table_id: str, fence: int) -> Step:
         async def step(conn: AsyncConnection) -> None:

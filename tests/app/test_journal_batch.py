@@ -100,3 +100,22 @@ async def test_new_games_and_new_hands_of_many_tables_are_written_together(engin
         else:
             assert result is None and (game.hand_no, game.wall, game.v, game.hand_closed) == (1, walls[table_id],
                                                                                           3, False)
+
+
+async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(engine) -> None:
+    journal = TableJournal(engine, serial=True)
+    await _open(journal)
+    await asyncio.gather(*(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1)], v=2) for t in TABLES))
+    assert await journal.claim("t7") == 2  # another owner took t7 over
+    closed = MatchState(dealer=1, dealer_streak=0, round_wind=0, hands_played=1, voided=0, points=[8, -8, 0],
+                        coins=[800, -800, 0])
+    results = await asyncio.gather(*(journal.hand_closed(t, 1, "g1", 1, closed, v=9) for t in TABLES),
+                                   return_exceptions=True)
+    for table_id, result in zip(TABLES, results, strict=True):
+        game = await journal.load(table_id)
+        assert game is not None
+        if table_id == "t7":  # refused: still open, its log and match as they were
+            assert isinstance(result, Fenced) and not game.hand_closed and game.actions == [_discard(0, 1)]
+            assert game.match == MATCH
+        else:
+            assert result is None and game.hand_closed and game.actions == [] and game.match == closed and game.v == 9

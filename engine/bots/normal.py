@@ -1,7 +1,10 @@
 """The ``normal`` bot: plays for tile efficiency (牌效) from its own sight only.
 
 * Discards: the fewest wildcards still needed (``need``, see ``engine.bots.shanten``), then the most
-  useful draws (進張) counted against the tiles this seat has not seen, then the loneliest tile.
+  useful draws (進張) counted against the tiles this seat has not seen, then the loneliest tile.  Where the
+  variant has :data:`DRAW_WEIGHTS` (天台: 胡 × 2^台), a discard's 進張 count double for each 台 the hand
+  left keeps in reach (dragon / seat-wind pairs and pungs, a one-suit shape): a tie-break by value among
+  discards of equal need, never a step away from ready.
 * Claims (吃 碰 槓) only when the claim lowers the 向聽 (counted in exchanges) or gains 台 (a pung of a
   dragon or of the own seat / round wind); kongs when they do not cost shape.
 * Takes every win (胡, 杀猪); never declares 聽 / 眼牌 / Miji.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
@@ -50,11 +54,55 @@ def value_pung(state: HandState, seat: int, t: int) -> bool:
     return t in _DRAGONS or t == HONOUR_BASE + state.seat_winds[seat] or t == HONOUR_BASE + state.round_wind
 
 
+@dataclass(frozen=True)
+class DrawWeights:
+    """How ``normal`` weighs 進張 among discards of equal need by the 台 the hand left keeps (台 material).
+
+    Each 台 doubles a win where scores are 胡 × 2^台 (天台, RULES.md §1.2), so there a draw of a hand that
+    keeps a dragon / seat-wind pung, pair or a one-suit shape is worth more than one of a plainer hand.
+    The weight of a discard's 進張 is ``2 ** (estimated 台)``; the need still comes first, so this only
+    breaks ties between equally efficient discards.  Variants not listed count plain 進張 (weight 1).
+    """
+
+    pung: float = 1.0  # 台 of a held or melded pung of a dragon / own seat wind (三元 / 座風碰)
+    pair: float = 0.5  # the same for a pair of them (a pong away from that 台; 2 胡 as the pair)
+    one_suit: float = 2.0  # every suited tile (hand and melds) in one suit: 混一色 1 / 清一色 3 台 in reach
+    off_decay: float = 0.5  # each off-suit tile left multiplies ``one_suit`` by this ...
+    reach: int = 2  # ... up to this many off-suit tiles; with more, no one-suit value is counted
+
+
+DRAW_WEIGHTS: dict[str, DrawWeights] = {
+    "tiantai": DrawWeights(),
+}
+
+
+def tai_material(state: HandState, seat: int, nat: Sequence[int], w: DrawWeights) -> float:
+    """The estimated 台 of a concealed hand ``nat`` (34 counts) with the seat's melds, by ``w``."""
+    values = _DRAGONS | {HONOUR_BASE + state.seat_winds[seat]}
+    melds = state.seats[seat].melds
+    tai = 0.0
+    for t in values:
+        n = nat[t] + sum(len(m.tiles) for m in melds if m.tiles[0] == t)
+        tai += w.pung if n >= 3 else w.pair if n == 2 else 0.0
+    per = [0, 0, 0]
+    for t in range(HONOUR_BASE):
+        per[t // 9] += nat[t]
+    for m in melds:
+        if m.tiles[0] < HONOUR_BASE:
+            per[m.tiles[0] // 9] += len(m.tiles)
+    off = sum(per) - max(per)
+    if off <= w.reach:
+        tai += w.one_suit * w.off_decay ** off
+    return tai
+
+
 def rank_discards(view: Sight, candidates: Sequence[int], rng: random.Random,
-                  penalty: dict[int, float] | None = None) -> list[int]:
+                  penalty: dict[int, float] | None = None,
+                  weight: Callable[[list[int]], float] | None = None) -> list[int]:
     """Candidate discard kinds ordered best first: need, then 進張 (unseen), then isolation.
 
-    ``penalty`` adds to a tile's need (strong uses it for danger and value steering).
+    ``penalty`` adds to a tile's need (strong uses it for danger and value steering); ``weight`` scales a
+    discard's 進張 by the hand it leaves (natural counts), see :class:`DrawWeights`.
     """
     nat = view.natural()
     c = codes(nat)
@@ -76,19 +124,26 @@ def rank_discards(view: Sight, candidates: Sequence[int], rng: random.Random,
         remove(c, t)
         draws, _kinds = improving_draws(c, jokers, view.unseen)
         add(c, t)
+        if weight is not None:
+            nat[t] -= 1
+            draws *= weight(nat)
+            nat[t] += 1
         ranked.append((key, -draws, -isolation(view.counts, t), rng.random(), t))
     ranked.sort()
     return [r[-1] for r in ranked]
 
 
 def best_discard(state: HandState, seat: int, view: Sight, rng: random.Random,
-                 penalty: dict[int, float] | None = None) -> Action | None:
-    """The plain discard ``rank_discards`` likes best among the legal ones."""
+                 penalty: dict[int, float] | None = None, weighted: bool = False) -> Action | None:
+    """The plain discard ``rank_discards`` likes best among the legal ones (``weighted``: 進張 weighted
+    by the variant's :data:`DRAW_WEIGHTS`, when it has one)."""
     plain: dict[int, Action] = {int(a.tile): a for a in state.legal_actions(seat)
                                 if a.kind is ActionKind.DISCARD and a.declare is None and a.tile is not None}
     if not plain:
         return None
-    order = rank_discards(view, list(plain), rng, penalty)
+    w = DRAW_WEIGHTS.get(state.variant.name) if weighted else None
+    weight = (lambda nat: 2.0 ** tai_material(state, seat, nat, w)) if w is not None else None
+    order = rank_discards(view, list(plain), rng, penalty, weight)
     return plain[order[0]] if order else next(iter(plain.values()))
 
 
@@ -205,4 +260,4 @@ def normal_policy(state: HandState, seat: int, rng: random.Random) -> Action:
         kong = own_kong(view, kinds[ActionKind.KONG])
         if kong is not None:
             return kong
-    return best_discard(state, seat, view, rng) or legal[0]
+    return best_discard(state, seat, view, rng, weighted=True) or legal[0]

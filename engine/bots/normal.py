@@ -66,9 +66,9 @@ class DrawWeights:
 
     pung: float = 1.0  # 台 of a held or melded pung of a dragon / own seat wind (三元 / 座風碰)
     pair: float = 0.5  # the same for a pair of them (a pong away from that 台; 2 胡 as the pair)
-    one_suit: float = 2.0  # every suited tile (hand and melds) in one suit: 混一色 1 / 清一色 3 台 in reach
+    one_suit: float = 1.0  # every suited tile (hand and melds) in one suit: 混一色 (1 台) in reach
     off_decay: float = 0.5  # each off-suit tile left multiplies ``one_suit`` by this ...
-    reach: int = 2  # ... up to this many off-suit tiles; with more, no one-suit value is counted
+    reach: int = 1  # ... up to this many off-suit tiles; with more, no one-suit value is counted
 
 
 DRAW_WEIGHTS: dict[str, DrawWeights] = {
@@ -94,6 +94,14 @@ def tai_material(state: HandState, seat: int, nat: Sequence[int], w: DrawWeights
     if off <= w.reach:
         tai += w.one_suit * w.off_decay ** off
     return tai
+
+
+def draw_weight(state: HandState, seat: int) -> Callable[[list[int]], float] | None:
+    """The variant's 進張 weight for ``rank_discards`` (``2 ** tai_material``), or ``None`` without one."""
+    w = DRAW_WEIGHTS.get(state.variant.name)
+    if w is None:
+        return None
+    return lambda nat: 2.0 ** tai_material(state, seat, nat, w)
 
 
 def rank_discards(view: Sight, candidates: Sequence[int], rng: random.Random,
@@ -122,7 +130,8 @@ def rank_discards(view: Sight, candidates: Sequence[int], rng: random.Random,
         if key >= best + 0.5:
             continue
         remove(c, t)
-        draws, _kinds = improving_draws(c, jokers, view.unseen)
+        n_draws, _kinds = improving_draws(c, jokers, view.unseen)
+        draws = float(n_draws)
         add(c, t)
         if weight is not None:
             nat[t] -= 1
@@ -141,9 +150,7 @@ def best_discard(state: HandState, seat: int, view: Sight, rng: random.Random,
                                 if a.kind is ActionKind.DISCARD and a.declare is None and a.tile is not None}
     if not plain:
         return None
-    w = DRAW_WEIGHTS.get(state.variant.name) if weighted else None
-    weight = (lambda nat: 2.0 ** tai_material(state, seat, nat, w)) if w is not None else None
-    order = rank_discards(view, list(plain), rng, penalty, weight)
+    order = rank_discards(view, list(plain), rng, penalty, draw_weight(state, seat) if weighted else None)
     return plain[order[0]] if order else next(iter(plain.values()))
 
 

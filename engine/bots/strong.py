@@ -1,6 +1,7 @@
 """The ``strong`` bot: ``normal``'s tile efficiency plus value (做牌) and defence (防守).
 
-* **Value**: close to a one-suit hand (清一色 / 混一色) it throws the other suits first, as hard as the
+* **Value**: normal's 進張 weighted by the 台 in reach where the variant has ``DRAW_WEIGHTS`` (天台); close
+  to a one-suit hand (清一色 / 混一色) it throws the other suits first, as hard as the
   variant pays for it (``VALUE_TABLES``); where 門清 pays enough (``concealed_bonus``, no variant today:
   台灣's 底 outweighs its 1 台) it claims a chow only when that makes the hand ready; it declares Miji
   (台灣, 8 台) on a discard that leaves the hand ready.  台炮 聽 has no scoring effect (RULES.md B-23)
@@ -31,6 +32,7 @@ from engine.bots.normal import (
     by_kind,
     choose_claim,
     claim_tiles,
+    draw_weight,
     own_kong,
     rank_discards,
     shanten_after_claim,
@@ -162,7 +164,7 @@ def defended_discard(state: HandState, seat: int, view: Sight, rng: random.Rando
     threats = threat_map(state, seat)
     if not threats:
         return None
-    order = rank_discards(view, list(plain), rng, pen)
+    order = rank_discards(view, list(plain), rng, pen, draw_weight(state, seat))
     if not order:
         return None
     if deal_in_chance(view, order[0], threats) < MIN_RISK:
@@ -243,7 +245,7 @@ def strong_policy(state: HandState, seat: int, rng: random.Random) -> Action:
         if plain:
             choice = defended_discard(state, seat, view, rng, plain, pen, values.defence_ratio)
     if choice is None:
-        choice = best_discard(state, seat, view, rng, pen) or legal[0]
+        choice = best_discard(state, seat, view, rng, pen, weighted=True) or legal[0]
     return _miji(state, seat, legal, choice) if DECLARE_MIJI else choice
 
 

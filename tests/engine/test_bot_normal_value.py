@@ -12,7 +12,7 @@ import random
 
 import pytest
 from bot_helpers import states_along
-from conftest import TIANTAI, K, rig, t
+from flow_helpers import TIANTAI, K, rig, t
 
 from engine.bots import POLICIES
 from engine.bots.normal import DRAW_WEIGHTS, best_discard, rank_discards, tai_material
@@ -27,12 +27,12 @@ def _need_after(state, tile: int) -> int:
 
 
 @pytest.mark.parametrize(("dealer_hand", "plain", "weighted"), [
-    # all but 5p 5p 6p in 萬: throw a 筒 towards 混一色 / 清一色, not the lone seat wind (東, dealer)
-    ("1m 2m 3m 4m 4m 6m 6m 7m 8m 5p 5p 6p 1z 4z", "1z", "5p"),
-    # 5p is the last off-suit tile: throwing it keeps 混一色 with the dragons 中 / 白 that could pung
+    # 5p is the last off-suit tile: throwing it keeps 混一色 in reach with 中 / 白 that could pung
     ("2m 2m 2m 3m 4m 5m 6m 7m 9m 5p 2z 3z 6z 7z", "7z", "5p"),
-    # 9m is the only 萬; the 發 pair (6z) and the 筒 stay
-    ("3m 3m 9m 2p 2p 3p 4p 6p 6p 7p 1z 1z 6z 6z", "2p", "9m"),
+    # 1m is the only 萬: throw it and keep the lone 白 (a pong away from 1 台), where plain 進張 throws 白
+    ("1m 1p 2p 2p 3p 3p 3p 4p 5p 6p 7p 8p 9p 7z", "7z", "1m"),
+    # 1p 5p are off-suit: throwing one leaves one off-suit tile, where plain 進張 throws 北 (no 台 here)
+    ("1m 1m 2m 2m 3m 3m 5m 6m 7m 1p 5p 4z 5z 6z", "4z", "1p"),
 ])
 def test_tiantai_normal_keeps_tai_among_equally_efficient_discards(dealer_hand, plain, weighted):
     state = rig(TIANTAI, [dealer_hand, "", ""])
@@ -45,10 +45,9 @@ def test_tiantai_normal_keeps_tai_among_equally_efficient_discards(dealer_hand, 
 
 
 @pytest.mark.parametrize(("dealer_hand", "tai"), [
-    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 2m 3m 4m", 2.0),  # one suit, no off-suit tile
-    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 2m 3m 4p", 1.0),  # one off-suit tile: halved
-    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 2m 4p 4p", 0.5),
-    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 4p 4p 4p", 0.0),  # three off: out of reach
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 2m 3m 4m", 1.0),  # one suit, no off-suit tile
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 2m 3m 4p", 0.5),  # one off-suit tile: halved
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 2m 4p 4p", 0.0),  # two off: out of reach
     ("5z 5z 5z 6z 6z 1m 2m 3m 4p 5p 6p 7p 8p", 1.5),  # 中 pung 1 + 發 pair 0.5; two suits of 3+ tiles
     ("1z 1z 3z 3z 1m 2m 3m 4p 5p 6p 7p 8p 9p", 0.5),  # own seat wind 東 pair counts, 西 (no seat) does not
 ])

@@ -96,7 +96,8 @@ def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
 def shown_board(page: Page, period: str, looks: int = 5) -> list[dict]:
     """The lobby panel's leaderboard, once it matches the server's.  The board is global and the e2e server's
     other tables (earlier tests' coin tables on 托管) settle hands meanwhile, so a panel loaded a moment before
-    the API call may differ by those hands: look again (a reload fetches the panel afresh), a few times."""
+    the API call may differ by those hands: look again a few times.  (The hands list and back reloads the panel;
+    a page reload would not: it returns the player to their live table.)"""
     panel = page.locator(".card.progress")
     for _ in range(looks):
         panel.locator(f".tab-{period}").click()
@@ -106,7 +107,8 @@ def shown_board(page: Page, period: str, looks: int = 5) -> list[dict]:
         board = api_get(page, f"/api/leaderboard?period={period}")
         if shown == [x["username"] for x in board]:
             return board
-        page.reload()
+        page.goto("/#/hands")
+        page.goto("/#/lobby")
     raise AssertionError(f"the {period} leaderboard shown {shown} is not the server's {board}")
 
 

@@ -15,8 +15,11 @@ from tests.app.test_ws_spy import _check_event, _replay
 
 
 async def _spectator(h, table_id: str, player: dict) -> SeatClient:
+    """A spectator that is watching: its snapshot has arrived (kept in ``received``).  The socket is accepted
+    before the token is checked, so without waiting the players could start and finish a hand first."""
     client = SeatClient(h.app, f"/ws/spectate/{table_id}", f"token={player['token']}")
     await client.connect()
+    assert (await client.recv(30))["type"] == "snapshot"
     return client
 
 

@@ -17,6 +17,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app.state import AppState
 from app.tables.relay import HeldLink
 from app.ws.guard import TOO_MANY, client_address, expiry, refuse
+from app.ws.inbound import client_messages
 
 if TYPE_CHECKING:
     from app.tables.cluster import ClusterRuntime
@@ -57,23 +58,7 @@ async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterR
 
 
 async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:
-    from app.ws.table_socket import RateLimit
-
-    settings = runtime.settings
-    limit = RateLimit(settings.rate_limit_messages, settings.rate_limit_seconds, runtime.clock)
-    while not link.closed:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        raw = message.get("text")
-        if raw is None:
-            raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > settings.max_message_bytes:
-            link.close(1009, "message too big")
-            return
-        if not limit.allow():
-            link.close(1008, "rate limit: too many messages")
-            return
+    async for raw in client_messages(websocket, link, runtime.settings, runtime.clock):
         if runtime.relay is None:
             return
         runtime.relay.send(link.owner, {"k": "in", "l": link.link_id, "m": raw})

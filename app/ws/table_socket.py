@@ -10,41 +10,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from app.api.deps import StateDep
 from app.tables.actor import TableActor
-from app.tables.clock import Clock
 from app.tables.cluster import MOVING, ClusterRuntime
 from app.tables.commands import Inbound, Join, Leave
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
 from app.tables.settings import TableSettings
 from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
+from app.ws.inbound import client_messages
 from app.ws.protocol import ErrorMessage, client_message
 from app.ws.relayed import serve_relayed
 
 router = APIRouter(tags=["tables"])
-
-
-class RateLimit:
-    """At most ``limit`` messages in any ``window`` seconds (lila: 100 per 20 s on play sockets)."""
-
-    def __init__(self, limit: int, window: float, clock: Clock) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
-        self.times: deque[float] = deque()
-
-    def allow(self) -> bool:
-        now = self.clock.now()
-        while self.times and self.times[0] <= now - self.window:
-            self.times.popleft()
-        if len(self.times) >= self.limit:
-            return False
-        self.times.append(now)
-        return True
 
 
 @router.websocket("/ws/table/{table_id}")
@@ -115,20 +97,7 @@ async def send_outbox(websocket: WebSocket, link: SeatLink) -> None:
 
 async def _receive(websocket: WebSocket, actor: TableActor, seat: int, link: SeatLink,
                    settings: TableSettings) -> None:
-    limit = RateLimit(settings.rate_limit_messages, settings.rate_limit_seconds, actor.clock)
-    while not link.closed:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        raw = message.get("text")
-        if raw is None:
-            raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > settings.max_message_bytes:
-            link.close(1009, "message too big")
-            return
-        if not limit.allow():
-            link.close(1008, "rate limit: too many messages")
-            return
+    async for raw in client_messages(websocket, link, settings, actor.clock):
         _forward(actor, seat, link, raw)
 
 

@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from fastapi import FastAPI
 
 from app.api.errors import install_error_handlers
+from app.api.gate import ThrottleGate
 from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
     )
 
     install_error_handlers(app)
+    app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime

@@ -52,6 +52,25 @@ async def test_logins_are_throttled_per_ip(strict_app):
         assert (await b.post("/api/auth/login", json={"username": "other", "password": "x"})).status_code == 401
 
 
+async def test_a_throttled_address_is_refused_before_routing(strict_app, monkeypatch):
+    """The per-IP gate answers before FastAPI parses the body or opens a database session, so a login storm's
+    refusals cost the event loop next to nothing (app.api.gate; the bench's discard → event figure)."""
+    async with await _client(strict_app, "10.0.0.5") as a:
+        for i in range(3):
+            assert (await a.post("/api/auth/login", json={"username": f"n{i}", "password": "wrong pass"})
+                    ).status_code == 401
+        opened: list[int] = []
+        state = strict_app.state.services
+        real = state.sessionmaker
+        monkeypatch.setattr(state, "sessionmaker", lambda *a, **k: opened.append(1) or real(*a, **k))
+        # not even valid JSON: refused by the gate (429), not by validation (422)
+        refused = await a.post("/api/auth/login", content=b"{not json", headers={"content-type": "application/json"})
+        _limited(refused, "ip")
+        assert opened == []
+        # the gate only watches POST: other methods still route (405)
+        assert (await a.get("/api/auth/login")).status_code == 405
+
+
 async def test_failed_logins_are_throttled_per_username_across_addresses(strict_app):
     async with await _client(strict_app, "10.0.0.9") as owner:
         assert (await owner.post("/api/auth/register", json={"username": "victim", "password": PASSWORD})

@@ -2,13 +2,14 @@ from __future__ import annotations
 
 import unicodedata
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, status
 from pydantic import BaseModel, Field
 
 from app.api.deps import SessionDep, SettingsDep, StateDep
+from app.api.gate import refusal
 from app.core.config import Settings
 from app.core.security import create_access_token
-from app.core.throttle import Throttle, retry_after
+from app.core.throttle import Throttle
 from app.models import User
 from app.schemas import Credentials, MeOut, RegisterIn, TokenOut
 from app.services import accounts
@@ -20,17 +21,11 @@ router = APIRouter(prefix="/api/auth", tags=["auth"])
 BAD_LOGIN = "incorrect username or password"
 
 
-def client_ip(request: Request) -> str:
-    """The peer address (behind a proxy, run uvicorn with --proxy-headers so this is the client's)."""
-    return request.client.host if request.client else "unknown"
-
-
-def _throttled(throttle: Throttle, key: str, scope: str, *, count: bool = True) -> None:
-    wait = throttle.hit(key) if count else throttle.wait(key)
+def _throttled_user(throttle: Throttle, key: str) -> None:
+    wait = throttle.wait(key)
     if wait:
-        seconds = retry_after(wait)
-        raise RateLimited(f"too many attempts; try again in {seconds} s", scope=scope, retry_after=seconds,
-                          headers={"Retry-After": str(seconds)})
+        detail, params, headers = refusal(wait, "username")
+        raise RateLimited(detail, headers=headers, **params)
 
 
 def _token(user: User, settings: Settings) -> TokenOut:
@@ -61,10 +56,9 @@ async def account_rules() -> AccountRules:
 
 @router.post("/register", status_code=status.HTTP_201_CREATED,
              responses={409: {"description": "name taken"}, 429: {"description": "too many registrations"}})
-async def register(body: RegisterIn, request: Request, session: SessionDep, settings: SettingsDep,
+async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep,
                    state: StateDep) -> TokenOut:
-    """Create an account (with the welcome grant of coins) and log it in.  Throttled per IP."""
-    _throttled(state.throttles.register_ip, client_ip(request), "ip")
+    """Create an account (with the welcome grant of coins) and log it in.  Throttled per IP (app.api.gate)."""
     user = await accounts.register(
         session,
         username=body.username,
@@ -75,13 +69,12 @@ async def register(body: RegisterIn, request: Request, session: SessionDep, sett
 
 
 @router.post("/login", responses={401: {"description": BAD_LOGIN}, 429: {"description": "too many attempts"}})
-async def login(body: Credentials, request: Request, session: SessionDep, settings: SettingsDep,
+async def login(body: Credentials, session: SessionDep, settings: SettingsDep,
                 state: StateDep) -> TokenOut:
-    """Throttled per IP (every attempt) and per username (failed attempts): 429 with Retry-After."""
+    """Throttled per IP (every attempt, app.api.gate) and per username (failed attempts): 429 with Retry-After."""
     throttles = state.throttles
     name_key = unicodedata.normalize("NFKC", body.username).casefold()
-    _throttled(throttles.login_ip, client_ip(request), "ip")
-    _throttled(throttles.login_user, name_key, "username", count=False)
+    _throttled_user(throttles.login_user, name_key)
     user = await accounts.authenticate(session, username=body.username, password=body.password)
     if user is None:
         throttles.login_user.hit(name_key)

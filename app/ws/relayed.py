@@ -8,16 +8,15 @@ the client reconnects: the new owner's snapshot puts it back in step.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import TYPE_CHECKING
 
-from fastapi import WebSocket, WebSocketDisconnect
+from fastapi import WebSocket
 
 from app.state import AppState
 from app.tables.relay import HeldLink
-from app.ws.guard import TOO_MANY, client_address, expiry, refuse
+from app.ws.guard import TOO_MANY, client_address, refuse
 from app.ws.inbound import client_messages
+from app.ws.serve import serve_link
 
 if TYPE_CHECKING:
     from app.tables.cluster import ClusterRuntime
@@ -25,8 +24,6 @@ if TYPE_CHECKING:
 
 async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterRuntime, table_id: str,
                         owner: str, user_id: int, expires_in: float) -> None:
-    from app.ws.table_socket import send_outbox  # the same sender as a local socket
-
     assert runtime.relay is not None
     with state.sockets.hold(user_id, client_address(websocket)) as over:
         if over is not None:
@@ -36,25 +33,13 @@ async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterR
         link = runtime.hold_link(table_id, owner)
         relay = runtime.relay
         relay.send(owner, {"k": "join", "t": table_id, "u": user_id, "l": link.link_id, "h": runtime.process_id})
-        sender = asyncio.create_task(send_outbox(websocket, link))
-        receiver = asyncio.create_task(_receive(websocket, runtime, link))
-        expired = asyncio.create_task(expiry(expires_in))
-        try:
-            await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
-            if expired.done():
-                link.close(1008, "token expired; log in again")
-        finally:
+
+        def left() -> None:
             runtime.drop_link(link)
             if runtime.relay is not None:
                 runtime.relay.send(owner, {"k": "leave", "l": link.link_id})
-            if not link.closed:
-                link.close(1000, "bye")
-            for task in (receiver, expired):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                    await task
-            with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
-                await asyncio.wait_for(sender, 5)
+
+        await serve_link(websocket, link, _receive(websocket, runtime, link), left=left, expires_in=expires_in)
 
 
 async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:

@@ -8,10 +8,7 @@ operator or admin, 4004 no game running at that table.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from app.api.deps import StateDep, user_from_token
 from app.services.roles import Role, has_role
@@ -19,7 +16,7 @@ from app.tables.cluster import MOVING, ClusterRuntime
 from app.tables.commands import Unwatch, Watch
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
-from app.ws.table_socket import send_outbox
+from app.ws.serve import serve_link
 
 router = APIRouter(tags=["tables"])
 
@@ -52,19 +49,7 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
         return
     link = SeatLink(runtime.settings.outbox_size)
     actor.post(Watch(link))
-    sender = asyncio.create_task(send_outbox(websocket, link))
-    receiver = asyncio.create_task(_drain(websocket))
-    try:
-        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        actor.post(Unwatch(link))
-        if not link.closed:
-            link.close(1000, "bye")
-        receiver.cancel()
-        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-            await receiver
-        with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
-            await asyncio.wait_for(sender, 5)
+    await serve_link(websocket, link, _drain(websocket), left=lambda: actor.post(Unwatch(link)))
 
 
 async def _drain(websocket: WebSocket) -> None:
@@ -77,18 +62,10 @@ async def _watch_relayed(websocket: WebSocket, runtime: ClusterRuntime, table_id
     assert runtime.relay is not None
     link = runtime.hold_link(table_id, owner)
     runtime.relay.send(owner, {"k": "watch", "t": table_id, "l": link.link_id, "h": runtime.process_id})
-    sender = asyncio.create_task(send_outbox(websocket, link))
-    receiver = asyncio.create_task(_drain(websocket))
-    try:
-        await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
+
+    def left() -> None:
         runtime.drop_link(link)
         if runtime.relay is not None:
             runtime.relay.send(owner, {"k": "unwatch", "l": link.link_id})
-        if not link.closed:
-            link.close(1000, "bye")
-        receiver.cancel()
-        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-            await receiver
-        with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
-            await asyncio.wait_for(sender, 5)
+
+    await serve_link(websocket, link, _drain(websocket), left=left)

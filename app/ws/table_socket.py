@@ -7,11 +7,9 @@ over the rate limit) are handled here; everything else by the actor.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from app.api.deps import StateDep
@@ -21,10 +19,11 @@ from app.tables.commands import Inbound, Join, Leave
 from app.tables.runtime import TableRuntime
 from app.tables.seats import SeatLink
 from app.tables.settings import TableSettings
-from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
+from app.ws.guard import TOO_MANY, client_address, refuse, token_owner
 from app.ws.inbound import client_messages
 from app.ws.protocol import ErrorMessage, client_message
 from app.ws.relayed import serve_relayed
+from app.ws.serve import serve_link
 
 router = APIRouter(tags=["tables"])
 
@@ -68,31 +67,8 @@ async def _serve(websocket: WebSocket, actor: TableActor, seat: int, settings: T
                  expires_in: float) -> None:
     link = SeatLink(settings.outbox_size)
     actor.post(Join(seat, link))
-    sender = asyncio.create_task(send_outbox(websocket, link))
-    receiver = asyncio.create_task(_receive(websocket, actor, seat, link, settings))
-    expired = asyncio.create_task(expiry(expires_in))
-    try:
-        await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
-        if expired.done():
-            link.close(1008, "token expired; log in again")
-    finally:
-        actor.post(Leave(seat, link))
-        if not link.closed:
-            link.close(1000, "bye")
-        for task in (receiver, expired):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await task
-        with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
-            await asyncio.wait_for(sender, 5)
-
-
-async def send_outbox(websocket: WebSocket, link: SeatLink) -> None:
-    """Forward a link's queued messages to its socket until the actor closes the link, then close the socket
-    with the link's code (seats and spectators alike)."""
-    while (text := await link.queue.get()) is not None:
-        await websocket.send_text(text)
-    await websocket.close(code=link.close_code or 1000, reason=link.close_reason)
+    await serve_link(websocket, link, _receive(websocket, actor, seat, link, settings),
+                     left=lambda: actor.post(Leave(seat, link)), expires_in=expires_in)
 
 
 async def _receive(websocket: WebSocket, actor: TableActor, seat: int, link: SeatLink,

@@ -318,8 +318,8 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return self.state.registry
 
     async def _sit_here(self, a: dict[str, Any]) -> dict[str, Any]:
-        table = await self._here(a["table_id"]).sit(a["table_id"], user_id=int(a["user_id"]),
-                                                    username=str(a["username"]), seat=a.get("seat"))
+        table = await self._here(a["table_id"]).sit_here(a["table_id"], user_id=int(a["user_id"]),
+                                                         username=str(a["username"]), seat=a.get("seat"))
         return table.public()  # type: ignore[no-any-return]
 
     async def _live_here(self, _a: dict[str, Any]) -> list[dict[str, Any]]:

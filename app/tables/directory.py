@@ -10,30 +10,42 @@ playing one where its lease is).  With several processes a request may land on a
   when a survivor takes them over (it rewrites the entry), its waiting tables are gone with it;
 * ``sit`` / ``stand`` on a table owned elsewhere are forwarded to the owner (``ClusterRuntime.call``), which
   runs them on its registry; its refusals come back as the same typed errors;
-* one table per account: a process also looks in the hash before it seats someone.
+* one table per account: a process also looks in the hash before it seats someone, holding the account's
+  seating lock (``seating``) from that look until the hash shows the new seat, so two requests of one
+  account on two processes cannot both find it free.
 
 Lobby *events* still fan out through the lobby channel (``app.lobby.broker``), published by the owner.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.services import errors
-from app.services.errors import ErrorCode, NotFound, Unavailable
+from app.services.errors import Conflict, ErrorCode, NotFound, Unavailable
 from app.tables.registry import TableInfo, TableStatus
 
 if TYPE_CHECKING:
     from app.tables.cluster import ClusterRuntime
 
 log = logging.getLogger(__name__)
+
+# The seating lock: held for one create or sit (a forwarded sit waits at most remote.call's 5 s), expiring
+# by itself if its holder dies; a second request of the account waits for it this long, then gets a 409.
+SEATING_LOCK_SECONDS = 15.0
+SEATING_WAIT_SECONDS = 6.0
+# Delete the lock only if it is still ours (it may have expired and been taken by another request).
+_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 
 def info_of(public: dict[str, Any]) -> TableInfo:
@@ -114,6 +126,22 @@ class TableDirectory:
 
     async def tables(self) -> list[TableInfo]:
         return [info_of(e["table"]) for e in await self.entries()]
+
+    @contextlib.asynccontextmanager
+    async def seating(self, user_id: int) -> AsyncIterator[None]:
+        """The account's seating lock (入座鎖) across processes, held while one request checks that the account
+        sits nowhere and seats it (Redis ``SET NX`` with an expiry)."""
+        key, token = f"{self.runtime.prefix}:seating:{user_id}", secrets.token_hex(8)
+        deadline = time.monotonic() + SEATING_WAIT_SECONDS
+        while not await self.redis.set(key, token, nx=True, px=int(SEATING_LOCK_SECONDS * 1000)):
+            if time.monotonic() > deadline:
+                raise Conflict("another request is seating this account; try again", ErrorCode.CONFLICT)
+            await asyncio.sleep(0.02)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # it expires anyway
+                await self.redis.eval(_RELEASE, 1, key, token)
 
     async def table_of(self, user_id: int) -> tuple[str, int] | None:
         """(table id, seat) of the account's table on any process."""

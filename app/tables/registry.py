@@ -24,11 +24,13 @@ the registry, so the lobby hears about every change.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -174,6 +176,11 @@ class TableRegistry:
         tables.update((t.id, t) for t in local)
         return list(tables.values())
 
+    def _seating(self, user_id: int) -> AbstractAsyncContextManager[Any]:
+        """With several processes, the account's seating lock (``TableDirectory.seating``) around a create or
+        a sit; one process needs none (no await between its look at ``_seated`` and the seat taken)."""
+        return contextlib.nullcontext() if self.directory is None else self.directory.seating(user_id)
+
     async def _check_free_elsewhere(self, user_id: int) -> None:
         """One table per account across processes (the local check is ``_check_free``)."""
         if self.directory is None or user_id in self._seated:
@@ -189,13 +196,14 @@ class TableRegistry:
         self, *, room: RoomKey, variant: Variant, options: dict[str, Any], user_id: int, username: str
     ) -> TableInfo:
         """Open a lobby table with its creator in seat 0 (an empty table would only linger)."""
-        await self._check_free_elsewhere(user_id)
-        self._check_open()
-        self._check_free(user_id)
-        table = self._new(room=room, variant=variant, options=options, practice=False)
-        table.creator = user_id
-        self._place(table, 0, user_id, username)
-        await self._changed(table, "table_created")
+        async with self._seating(user_id):
+            await self._check_free_elsewhere(user_id)
+            self._check_open()
+            self._check_free(user_id)
+            table = self._new(room=room, variant=variant, options=options, practice=False)
+            table.creator = user_id
+            self._place(table, 0, user_id, username)
+            await self._changed(table, "table_created")
         return await self._start_if_full(table)
 
     async def create_practice_table(
@@ -203,14 +211,15 @@ class TableRegistry:
         bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = "normal",
     ) -> TableInfo:
         """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
-        await self._check_free_elsewhere(user_id)
-        self._check_open()
-        self._check_free(user_id)
-        table = self._new(room=None, variant=variant, options=options, practice=True)
-        table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
-        table.bots = list(range(1, len(table.seats)))
-        self._place(table, 0, user_id, username)
-        return await self._start_if_full(table)
+        async with self._seating(user_id):
+            await self._check_free_elsewhere(user_id)
+            self._check_open()
+            self._check_free(user_id)
+            table = self._new(room=None, variant=variant, options=options, practice=True)
+            table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
+            table.bots = list(range(1, len(table.seats)))
+            self._place(table, 0, user_id, username)
+            return await self._start_if_full(table)
 
     async def create_tournament_table(
         self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str] | None],
@@ -238,13 +247,20 @@ class TableRegistry:
         return await self._start_if_full(table)
 
     async def sit(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:
-        if table_id not in self._tables and self.directory is not None:  # owned by another process
-            await self._check_free_elsewhere(user_id)
-            if self._seated.get(user_id) is not None:
-                self._check_free(user_id)
-            sat = await self.directory.forward(table_id, "sit", user_id=user_id, username=username, seat=seat)
-            assert sat is not None
-            return sat  # type: ignore[no-any-return]
+        """Take a seat (the first free one if ``seat`` is None), here or on the process that owns the table."""
+        async with self._seating(user_id):
+            if table_id not in self._tables and self.directory is not None:  # owned by another process
+                await self._check_free_elsewhere(user_id)
+                if self._seated.get(user_id) is not None:
+                    self._check_free(user_id)
+                sat = await self.directory.forward(table_id, "sit", user_id=user_id, username=username, seat=seat)
+                assert sat is not None
+                return sat  # type: ignore[no-any-return]
+            return await self.sit_here(table_id, user_id=user_id, username=username, seat=seat)
+
+    async def sit_here(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:
+        """``sit`` at a table of this process; run directly for a sit forwarded by another process, which
+        holds the account's seating lock."""
         await self._check_free_elsewhere(user_id)
         table = self._get(table_id)
         if table.practice:

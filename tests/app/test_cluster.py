@@ -312,3 +312,43 @@ async def test_a_table_survives_the_end_of_its_owner(cluster, sig: int) -> None:
 async def test_a_paused_owner_loses_its_table_and_plays_no_further(cluster) -> None:  # noqa: ANN001
     servers, redis, prefix = cluster
     await _play_then_stop_owner(servers, redis, prefix, signal.SIGSTOP)
+
+
+@pytest.mark.timeout(300)
+async def test_an_account_racing_itself_on_two_processes_gets_one_seat(cluster) -> None:  # noqa: ANN001
+    """One table per account across processes: two requests of one account reach two processes at once (two
+    tabs behind a round-robin balancer).  Each process looked in the directory, found the account free and
+    seated it; now the account's seating lock makes the second request see the first's seat (409)."""
+    servers, _redis, _prefix = cluster
+    urls = [s.url for s in servers]
+    hosts = [await register(urls[i], f"host{i}") for i in range(2)]
+    async with httpx.AsyncClient(timeout=30) as client:
+        waiting = []  # two waiting lobby tables, on two different processes
+        for i, host in enumerate(hosts):
+            made = await client.post(f"{urls[i]}/api/rooms/beginner/tables", headers=host["headers"],
+                                     json={"variant": "taiwan", "options": OPTIONS})
+            assert made.status_code == 201, made.text
+            waiting.append(made.json()["id"])
+        for round_ in range(6):
+            racer = await register(urls[round_ % 3], f"racer{round_}")
+            one, other = urls[round_ % 3], urls[(round_ + 1) % 3]
+            if round_ % 3 == 0:  # open a practice table here, a lobby table there
+                requests = (client.post(f"{one}/api/practice", headers=racer["headers"], json={"variant": "tiantai"}),
+                            client.post(f"{other}/api/rooms/beginner/tables", headers=racer["headers"],
+                                        json={"variant": "taiwan", "options": OPTIONS}))
+            else:  # sit at the two waiting tables, each through a process that does not own it
+                requests = (client.post(f"{urls[2]}/api/tables/{waiting[0]}/sit", headers=racer["headers"]),
+                            client.post(f"{urls[0]}/api/tables/{waiting[1]}/sit", headers=racer["headers"]))
+            answers = await asyncio.gather(*requests)
+            ok = [r for r in answers if r.status_code < 300]
+            refused = [r for r in answers if r.status_code == 409]
+            assert len(ok) == 1 and len(refused) == 1, [(r.status_code, r.text) for r in answers]
+            body = refused[0].json()
+            assert body["code"] == "already_seated", body
+            for url in urls:  # every process agrees on the one table
+                me = (await client.get(f"{url}/api/me", headers=racer["headers"])).json()
+                assert me["table"]["table_id"] == body["params"]["table_id"]
+            if round_ % 3:  # stand up again, so the next racer finds the seat free
+                stood = await client.post(f"{urls[1]}/api/tables/{body['params']['table_id']}/stand",
+                                          headers=racer["headers"])
+                assert stood.status_code == 200, stood.text

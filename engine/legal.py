@@ -117,7 +117,7 @@ def _own_kongs(state: HandState, seat: int) -> list[Action]:
 def default_action(state: HandState, seat: int, auto_play: bool = False) -> Action | None:
     """RULES.md §8: a timeout passes a claim or discards the drawn tile (after a claim, the rightmost
     tile); 托管 also declares any available win, and never chows, pongs or kongs."""
-    legal = legal_actions(state, seat)
+    legal = state.legal_actions(seat)  # the state's cache: a prompt asks for both, bots for them again
     if not legal:
         return None
     if auto_play:

@@ -15,6 +15,16 @@ _PROMPT = "() => { const s = window.__mj.state(); return s.prompt ? {kind: s.pro
           " actions: s.prompt.actions.map((a) => a.kind)} : null; }"
 
 
+# After the discard: the result dialog ("over"), or the strip's 聽牌： label with exactly the expected waits,
+# taken from the client's state and the strip in the same instant (a bot's next move cannot slip between).
+_STRIP = "() => ({label: document.querySelector('.hints .hint-label')?.textContent ?? null," \
+         " waits: (window.__mj.state().waits ?? []).map((w) => w.tile)," \
+         " shown: [...document.querySelectorAll('.hints .hint-wait')].map((e) => e.dataset.tile)})"
+_READY = "(expected) => { if (document.querySelector('#result-dialog[open]')) return 'over';" \
+         f" const s = ({_STRIP})(); const same = (a) => JSON.stringify(a) === JSON.stringify(expected);" \
+         " return s.label === '聽牌：' && same(s.waits) && same(s.shown) ? s : null; }"
+
+
 def _suggested_discard(page: Page, prompt: dict) -> None:
     """Play the suggestion (or the last tile): click it twice, as a player lifts then discards."""
     suggestion = (prompt["hints"] or {}).get("suggestion") or {}
@@ -61,14 +71,14 @@ def test_selecting_a_discard_shows_its_waits_and_a_ready_hand_shows_its_own(page
                 expect(strip.locator(f".hint-wait[data-tile='{w['tile']}'] .hint-count")).to_have_text(f"×{w['unseen']}")
             page.screenshot(path=str(artifacts / "hints-selected-discard.png"))
             tile.click(timeout=1500)  # discard it: now the hand is ready and shows its own waits
-            page.wait_for_function("() => window.__mj.state().waits?.length"
-                                   " || document.querySelector('#result-dialog[open]')", timeout=10_000)
-            if page.locator("#result-dialog[open]").count():
+            expected = [w["tile"] for w in choice["waits"]]
+            try:  # one look at state and strip together: the hand may end on this very discard (a win)
+                seen = page.wait_for_function(_READY, arg=expected, timeout=10_000).json_value()
+            except PlaywrightError as exc:
+                raise AssertionError(f"after discarding {choice['tile']} the strip never showed 聽牌： "
+                                     f"{expected}: {page.evaluate(_STRIP)}") from exc
+            if seen == "over":
                 continue  # somebody won at once: try again next hand
-            expect(strip.locator(".hint-label")).to_have_text("聽牌：", timeout=5000)
-            waits = page.evaluate("() => window.__mj.state().waits")
-            assert waits and [w["tile"] for w in waits] == [w["tile"] for w in choice["waits"]]
-            expect(strip.locator(".hint-wait")).to_have_count(len(waits))
             page.screenshot(path=str(artifacts / "hints-ready.png"))
             shown = True
         except PlaywrightError:

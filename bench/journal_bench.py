@@ -48,7 +48,7 @@ async def run_mode(url: str, args: argparse.Namespace, group: bool) -> str:
     if url.startswith("sqlite"):  # as the runtime does for durable tables on SQLite
         sys.setswitchinterval(settings.sqlite_switch_interval_ms / 1000)
     journal = TableJournal(engine, serial=url.startswith("sqlite"), group_commit=group,
-                           writers=settings.journal_writers)
+                           writers=settings.journal_writers, hold_connections=not url.startswith("sqlite"))
     match = MatchState(0, 0, 0, 0, 0, [0] * 4, [0] * 4)
     latencies: list[float] = []
     stop = time.monotonic() + args.warmup + args.seconds
@@ -82,6 +82,7 @@ async def run_mode(url: str, args: argparse.Namespace, group: bool) -> str:
     writes, commits, cpu = journal.writes, journal.commits, time.process_time()
     await asyncio.gather(*tasks)
     writes, commits, cpu = journal.writes - writes, journal.commits - commits, time.process_time() - cpu
+    await journal.close()
     await engine.dispose()
     s = args.seconds
     return (f"{'group commit' if group else 'one commit per write':22s} {writes / s:7,.0f} writes/s in "

@@ -70,7 +70,8 @@ class TableRuntime:
         if self.settings.durable:
             self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock,
                                         group_commit=self.settings.group_commit,
-                                        writers=self.settings.journal_writers)
+                                        writers=self.settings.journal_writers,
+                                        hold_connections=not state.settings.is_sqlite)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold)
         try:
@@ -184,6 +185,8 @@ class TableRuntime:
             for task in late:
                 task.cancel()
         self.actors.clear()
+        if self.journal is not None:
+            await self.journal.close()
 
 
 _warm = False

@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import text
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.tables.fairness import new_wall_seed
 from app.tables.journal import Fenced, MatchState, TableJournal
 from app.tables.registry import TableInfo
+from tests.app.conftest import TEST_DATABASE_URL
 
 MATCH = MatchState(dealer=0, dealer_streak=0, round_wind=0, hands_played=0, voided=0, points=[0] * 3,
                    coins=[0] * 3)
@@ -33,9 +35,10 @@ def _discard(seat: int, n: int) -> dict:
     return {"kind": "discard", "seat": seat % 3, "tile": f"{n % 9 + 1}m"}
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["pooled", "held"])  # held: connections kept between commits
 @pytest.mark.parametrize("writers", [1, 2])  # 2: two batches in flight at once (Postgres' default)
-async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine, writers: int) -> None:
-    journal = TableJournal(engine, serial=writers == 1, writers=writers)
+async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine, writers: int, held: bool) -> None:
+    journal = TableJournal(engine, serial=writers == 1, writers=writers, hold_connections=held)
     await _open(journal)
     commits, writes = journal.commits, journal.writes
 
@@ -49,6 +52,24 @@ async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine, w
     for i, table_id in enumerate(TABLES):
         game = await journal.load(table_id)
         assert game is not None and game.actions == [_discard(i + n, n) for n in range(5)] and game.v == 6
+    await journal.close()
+
+
+@pytest.mark.skipif(TEST_DATABASE_URL is None, reason="held connections are the Postgres runtime's (CI sets "
+                    "TEST_DATABASE_URL); SQLite's writes take the pool's")
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_a_held_connection_the_server_dropped_is_replaced_without_failing_a_write(engine) -> None:
+    """Held connections (the runtime's choice on Postgres) skip the pool's pre-ping, so a connection the
+    server closed while it sat idle (a restart, an idle timeout) must not fail the next table's write."""
+    journal = TableJournal(engine, hold_connections=True)
+    await _open(journal)
+    async with engine.connect() as admin:  # the server drops every other connection of this database
+        await admin.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                                 "datname = current_database() AND pid <> pg_backend_pid()"))
+    await journal.append("t0", 1, "g1", 1, 0, [_discard(0, 1)], v=2)
+    game = await journal.load("t0")
+    assert game is not None and game.actions == [_discard(0, 1)] and game.v == 2
+    await journal.close()
 
 
 async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine) -> None:

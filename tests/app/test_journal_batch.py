@@ -61,7 +61,7 @@ async def test_writes_that_arrive_together_share_a_commit_and_all_land(engine, w
 async def test_a_held_connection_the_server_dropped_is_replaced_without_failing_a_write(engine) -> None:
     """Held connections (the runtime's choice on Postgres) skip the pool's pre-ping, so a connection the
     server closed while it sat idle (a restart, an idle timeout) must not fail the next table's write."""
-    journal = TableJournal(engine, hold_connections=True)
+    journal = TableJournal(engine, hold_connections=True, writers=2)  # as the runtime on Postgres
     await _open(journal)
     async with engine.connect() as admin:  # the server drops every other connection of this database
         await admin.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
@@ -72,8 +72,9 @@ async def test_a_held_connection_the_server_dropped_is_replaced_without_failing_
     await journal.close()
 
 
-async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine) -> None:
-    journal = TableJournal(engine, serial=True)
+@pytest.mark.parametrize("held", [False, True], ids=["pooled", "held"])  # held on Postgres: asyncpg's own writes
+async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine, held: bool) -> None:
+    journal = TableJournal(engine, serial=True, hold_connections=held)
     await _open(journal)
     assert await journal.claim("t3") == 2  # another owner took t3 over
     wall = new_wall_seed()
@@ -92,6 +93,7 @@ async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine) -> None:
             assert game.hand_no == 1 and game.actions == []
         else:
             assert game.actions == [_discard(0, 1)]
+    await journal.close()
 
 
 @pytest.mark.parametrize("group_commit", [True, False])

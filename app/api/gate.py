@@ -51,14 +51,11 @@ class ThrottleGate:
         self.app, self.gated = app, gated
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            pick = self.gated.get((scope["method"], scope["path"]))
-            state = getattr(scope["app"].state, "services", None) if pick is not None else None
-            if pick is not None and state is not None:
-                wait = pick(state).hit(client_host(scope))
-                if wait:
-                    detail, params, headers = refusal(wait)
-                    response = error_response(ErrorCode.RATE_LIMITED, detail, params, headers=headers)
-                    await response(scope, receive, send)
-                    return
-        await self.app(scope, receive, send)
+        pick = self.gated.get((scope["method"], scope["path"])) if scope["type"] == "http" else None
+        state = None if pick is None else getattr(scope["app"].state, "services", None)  # set by the lifespan
+        wait = 0.0 if pick is None or state is None else pick(state).hit(client_host(scope))
+        if not wait:
+            await self.app(scope, receive, send)
+            return
+        detail, params, headers = refusal(wait)
+        await error_response(ErrorCode.RATE_LIMITED, detail, params, headers=headers)(scope, receive, send)

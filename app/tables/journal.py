@@ -245,58 +245,49 @@ _SETS = {"hand_no": "hand_no", "seed": "seed", "salt": "salt", "commitment": "co
          "v": "v"}  # batch column -> live_tables column it sets (``start`` only guards: log_len = start)
 
 
-async def _update_rows(conn: AsyncConnection, guards: tuple[str, ...], values: Any) -> list[bool]:
+async def _update_rows(conn: AsyncConnection | Any, guards: tuple[str, ...], values: Any) -> list[bool]:
     """Update live_tables rows by id where the guard columns still match (``start`` guards ``log_len``);
     returns, per row, whether it moved.  One ``WITH batch AS (VALUES …) UPDATE … FROM batch … RETURNING``
-    statement (Postgres, and SQLite since 3.35) however many rows; one by one if a table repeats."""
+    statement (Postgres, and SQLite since 3.35) however many rows; one by one if a table repeats.  ``conn``:
+    a SQLAlchemy connection, or asyncpg's own (numbered parameters)."""
     rows = list(values)
     if len({r["id"] for r in rows}) < len(rows):
         return [(await _update_rows(conn, guards, [r]))[0] for r in rows]
-    if not isinstance(conn, AsyncConnection):
-        return await _update_rows_driver(conn, guards, rows)
     cols = tuple(rows[0])
     # Padded to a power of two with rows that match no table (id ""): a handful of statement shapes, so
     # the driver's prepared statements are reused instead of parsing and planning a new one per batch.
     size = 1 << (len(rows) - 1).bit_length()
     padded = rows + [{**rows[0], "id": ""}] * (size - len(rows))
-    params = {f"{c}{i}": row[c] for i, row in enumerate(padded) for c in cols}
-    result = await conn.execute(_update_statement(cols, guards, size), params)
-    moved = {r[0] for r in result}
-    return [r["id"] in moved for r in rows]
-
-
-@functools.lru_cache(maxsize=128)
-def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int) -> TextClause:
-    """The batch UPDATE for ``size`` rows of ``cols``, built once per shape: building a ``text()`` parses
-    its bind parameters with a regular expression, which cost more CPU than the round trip at low batch
-    sizes (journal_bench, 300 tables)."""
-    tuples = ", ".join("(" + ", ".join(f"CAST(:{c}{i} AS {_TYPES[c]})" for c in cols) + ")" for i in range(size))
-    where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
-    sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
-    extra = ", hand_closed = false" if "seed" in cols else ""
-    return text(f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
-                f"FROM batch WHERE {where} RETURNING live_tables.id")
-
-
-async def _update_rows_driver(driver: Any, guards: tuple[str, ...], rows: list[dict[str, Any]]) -> list[bool]:
-    """``_update_rows`` on the driver's connection (asyncpg): the same statement with numbered parameters."""
-    cols = tuple(rows[0])
-    size = 1 << (len(rows) - 1).bit_length()
-    padded = rows + [{**rows[0], "id": ""}] * (size - len(rows))
-    found = await driver.fetch(_driver_update(cols, guards, size), *(row[c] for row in padded for c in cols))
+    if isinstance(conn, AsyncConnection):
+        params = {f"{c}{i}": row[c] for i, row in enumerate(padded) for c in cols}
+        found: Any = await conn.execute(_update_statement(cols, guards, size), params)
+    else:
+        found = await conn.fetch(_update_sql(cols, guards, size, numbered=True),
+                                 *(row[c] for row in padded for c in cols))
     moved = {r[0] for r in found}
     return [r["id"] in moved for r in rows]
 
 
-@functools.lru_cache(maxsize=128)
-def _driver_update(cols: tuple[str, ...], guards: tuple[str, ...], size: int) -> str:
-    numbered = iter(range(1, size * len(cols) + 1))
-    tuples = ", ".join("(" + ", ".join(f"${next(numbered)}::{_TYPES[c]}" for c in cols) + ")" for _ in range(size))
+@functools.lru_cache(maxsize=256)
+def _update_sql(cols: tuple[str, ...], guards: tuple[str, ...], size: int, *, numbered: bool) -> str:
+    """The batch UPDATE for ``size`` rows of ``cols``: named parameters (``:hand_no3``, SQLAlchemy) or
+    numbered ones (``$7``, asyncpg)."""
+    def cell(i: int, j: int, c: str) -> str:
+        return f"${i * len(cols) + j + 1}::{_TYPES[c]}" if numbered else f"CAST(:{c}{i} AS {_TYPES[c]})"
+
+    tuples = ", ".join("(" + ", ".join(cell(i, j, c) for j, c in enumerate(cols)) + ")" for i in range(size))
     where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
     sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
     extra = ", hand_closed = false" if "seed" in cols else ""
     return (f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
             f"FROM batch WHERE {where} RETURNING live_tables.id")
+
+
+@functools.lru_cache(maxsize=128)
+def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int) -> TextClause:
+    """``_update_sql`` as a ``text()``, built once per shape: building one parses its bind parameters with a
+    regular expression, which cost more CPU than the round trip at low batch sizes (journal_bench)."""
+    return text(_update_sql(cols, guards, size, numbered=False))
 
 
 _INSERT_ACTIONS = "INSERT INTO table_actions (table_id, game_id, hand_no, seq, action) VALUES ($1, $2, $3, $4, $5)"
@@ -353,14 +344,8 @@ class TableJournal:
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
         """One write transaction (on SQLite BEGIN IMMEDIATE, see ``app.core.db.begin_write``)."""
-        if self.hold_connections:
-            async with self.lock, self._held_connection() as conn, conn.begin():
-                yield conn
-        else:
-            async with self.lock, self.engine.connect() as conn:
-                conn = await conn.execution_options(**{WRITE: True})
-                async with conn.begin():
-                    yield conn
+        async with self.lock, self._connection() as conn, conn.begin():
+            yield conn
         self.commits += 1
 
     @contextlib.asynccontextmanager
@@ -368,7 +353,7 @@ class TableJournal:
         """One write transaction on the driver's own connection (asyncpg), under a held SQLAlchemy connection:
         a batch of new hands and appends, the journal's steady traffic, costs about half the CPU without
         SQLAlchemy's execution layer (bench/results/throughput.md)."""
-        async with self.lock, self._held_connection() as conn:
+        async with self.lock, self._connection() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
             async with driver.transaction():
                 yield driver
@@ -379,7 +364,9 @@ class TableJournal:
                                           for steps in units for step in steps)
 
     @contextlib.asynccontextmanager
-    async def _held_connection(self) -> AsyncIterator[AsyncConnection]:
+    async def _connection(self) -> AsyncIterator[AsyncConnection]:
+        """A writer's connection: from the pool and back, or (``hold_connections``) kept for the next commit
+        unless something failed on it."""
         if self._held:
             conn = self._held.pop()
         else:  # SQLAlchemy 2 sets execution options on the connection itself: once is enough
@@ -390,7 +377,10 @@ class TableJournal:
             with contextlib.suppress(Exception):
                 await conn.close()
             raise
-        self._held.append(conn)
+        if self.hold_connections:
+            self._held.append(conn)
+        else:
+            await conn.close()
 
     async def close(self) -> None:
         """Give back the connections held between commits (at shutdown, after the last write)."""

@@ -46,8 +46,12 @@ class RelayEnds:
         self.held[link.link_id] = link
         return link
 
-    def drop_link(self, link: HeldLink) -> None:
+    def drop_link(self, link: HeldLink, tell: str) -> None:
+        """The socket of a held link ended: forget the link and tell its owner (``leave`` for a seat,
+        ``unwatch`` for a spectator)."""
         self.held.pop(link.link_id, None)
+        if self.relay is not None:
+            self.relay.send(link.owner, {"k": tell, "l": link.link_id})
 
     def _on_record(self, header: dict[str, Any], texts: list[str]) -> None:
         kind = header.get("k")

@@ -33,13 +33,8 @@ async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterR
         link = runtime.hold_link(table_id, owner)
         relay = runtime.relay
         relay.send(owner, {"k": "join", "t": table_id, "u": user_id, "l": link.link_id, "h": runtime.process_id})
-
-        def left() -> None:
-            runtime.drop_link(link)
-            if runtime.relay is not None:
-                runtime.relay.send(owner, {"k": "leave", "l": link.link_id})
-
-        await serve_link(websocket, link, _receive(websocket, runtime, link), left=left, expires_in=expires_in)
+        await serve_link(websocket, link, _receive(websocket, runtime, link),
+                         left=lambda: runtime.drop_link(link, "leave"), expires_in=expires_in)
 
 
 async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:

@@ -62,10 +62,4 @@ async def _watch_relayed(websocket: WebSocket, runtime: ClusterRuntime, table_id
     assert runtime.relay is not None
     link = runtime.hold_link(table_id, owner)
     runtime.relay.send(owner, {"k": "watch", "t": table_id, "l": link.link_id, "h": runtime.process_id})
-
-    def left() -> None:
-        runtime.drop_link(link)
-        if runtime.relay is not None:
-            runtime.relay.send(owner, {"k": "unwatch", "l": link.link_id})
-
-    await serve_link(websocket, link, _drain(websocket), left=left)
+    await serve_link(websocket, link, _drain(websocket), left=lambda: runtime.drop_link(link, "unwatch"))

@@ -26,13 +26,17 @@ class Match:
     dealer_streak: int = 0
     round_wind: int = 0
     hands_played: int = 0
-    finished: bool = False
 
     def __post_init__(self) -> None:
         # The whole option table (play and scoring, types and ranges): bad options fail here, not mid-game.
         self.options = resolve_room_options(self.variant.name, self.options)
         if self.dealer < 0:
             self.dealer = self.first_dealer
+
+    @property
+    def finished(self) -> bool:
+        """The last 圈 is over: the game ends (derived, so a match rebuilt from its dealer and 圈 knows it)."""
+        return self.round_wind >= int(self.options["rounds"])
 
     def new_hand(self, seed: int | str | bytes) -> HandState:
         if self.finished:
@@ -54,5 +58,3 @@ class Match:
         self.dealer, self.dealer_streak = nxt, 0
         if nxt == self.first_dealer:
             self.round_wind += 1
-            if self.round_wind >= int(self.options["rounds"]):
-                self.finished = True

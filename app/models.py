@@ -191,6 +191,8 @@ class LiveTable(Base):
     hand_closed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     log_len: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     v: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    # The closed hand's ``hand_result`` message, sent again to whoever (re)connects before the next deal.
+    last_result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, server_default=func.now()
     )

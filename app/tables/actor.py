@@ -45,6 +45,7 @@ from app.ws.protocol import (
     BackMessage,
     ErrorCode,
     ErrorMessage,
+    HandResultMessage,
     PingMessage,
     PongMessage,
     ResyncMessage,
@@ -117,6 +118,9 @@ class TableActor(HandFlow):
         self.end_reason: str | None = None  # set when the game must end (game_over runs after the command)
         self.voided = 0
         self.settled_hand: HandState | None = None
+        # 結算: the settled hand's result, sent again with every snapshot until the next deal (a player who
+        # reconnects in the pause, even to a restarted process, still sees how the hand ended)
+        self.last_result: HandResultMessage | None = None
         self.points = [0] * len(self.slots)
         self.coins = [0] * len(self.slots)
         self.handled = 0
@@ -297,6 +301,8 @@ class TableActor(HandFlow):
         self.out.watchers.append(link)
         link.synced = True
         link.send(self.spectator_snapshot().model_dump_json())
+        if self.last_result is not None:
+            link.send(self.last_result.model_dump_json())
 
     def _freeze(self, user_id: int) -> None:
         """托管 for a frozen account's seat until the hand ends (``flow.finish_hand`` stands it up)."""
@@ -409,8 +415,9 @@ class TableActor(HandFlow):
             steps.append(journal.append_step(self.id, self.fence, self.game_id, self.hand_no, self.logged, new,
                                              self.out.v))
         if self.close_due:
+            result = self.last_result.model_dump(mode="json") if self.last_result else None
             steps.append(journal.hand_closed_step(self.id, self.fence, self.game_id, self.hand_no,
-                                                  self.match_state(), self.out.v))
+                                                  self.match_state(), self.out.v, result))
         if not steps:
             return
         try:
@@ -445,8 +452,10 @@ class TableActor(HandFlow):
         self.voided, self.points, self.coins = m.voided, list(m.points), list(m.coins)
         self.out.v = game.v + V_GAP
         self.started = game.hand_no > 0
+        self.wall = game.wall  # a closed hand's too: the snapshot names its commitment until the next deal
+        if game.last_result is not None:
+            self.last_result = HandResultMessage.model_validate(game.last_result)
         if game.wall is not None and not game.hand_closed:
-            self.wall = game.wall
             try:
                 self.hand = HandState.replay(
                     self.match.variant, [Action.from_json(a) for a in game.actions], seed=game.wall.seed,
@@ -476,5 +485,9 @@ class TableActor(HandFlow):
             self.hand_ended = True  # it ended before the crash: settle it (idempotent by hand key)
         elif hand is not None:
             self.void_hand()
-        elif not self.match.finished:
+        elif self.rounds_complete():  # the last hand was settled, but the game's end never reached the journal
+            self.end_reason = "rounds_complete"
+        elif self.last_result is not None:  # it was settled: its result is shown for the usual pause first
+            self.timer(self.settings.hand_pause_seconds, Tick("next_hand", self.hand_no))
+        else:
             self.new_hand()

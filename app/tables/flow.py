@@ -80,7 +80,7 @@ class HandFlow:
         wall = new_wall_seed()
         hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
         self.hand_no += 1
-        self.wall, self.hand = wall, hand
+        self.wall, self.hand, self.last_result = wall, hand, None
         self.start_due, self.logged = True, 0  # journalled before hand_start goes out
         self.taken, self.hold_until = 0, 0.0
         self.pending.clear()
@@ -281,6 +281,8 @@ class HandFlow:
         self.snapshot_due.discard(seat)
         link.synced = True
         self.out.send(seat, self._snapshot(seat))
+        if self.last_result is not None:  # between hands: how the last one ended, which it may have missed
+            self.out.send(seat, self.last_result)
         self.slots[seat].waits_sent = None  # a fresh client knows no waits yet
         if self.hand is not None:
             self._send_waits(self.hand)
@@ -328,7 +330,8 @@ class HandFlow:
         self.settled_hand = hand  # exactly once, whatever happens next
         key = f"{self.id}:{self.game_id}:{self.hand_no}"
         settlement = await self.services.settle(self.info, key, hand, wall, self.hand_no)
-        self.out.send_all(self._hand_result(hand, wall, settlement))
+        result = self._hand_result(hand, wall, settlement)
+        self.out.send_all(result)
         if settlement is None:
             await self.game_over("server_error")
             return
@@ -336,14 +339,19 @@ class HandFlow:
         for seat in range(len(self.slots)):
             self.points[seat] += settlement.point_deltas[seat]
             self.coins[seat] += settlement.coin_deltas[seat]
-        self.close_due = True  # the journal's match moves on with this hand
+        self.close_due = True  # the journal's match moves on with this hand, and keeps its result
+        self.last_result = result
         stood_up = await self._unseat_broke(settlement)
         if stood_up:
             await self.game_over("player_left", stood_up)
-        elif self.match.finished or (self.info.hands_limit and self.match.hands_played >= self.info.hands_limit):
+        elif self.rounds_complete():
             await self.game_over("rounds_complete")
         elif not self.closed:
             self.timer(self.settings.hand_pause_seconds, Tick("next_hand", self.hand_no))
+
+    def rounds_complete(self: TableActor) -> bool:
+        """The game has played all it should: its 圈 (RULES.md), or the table's hand limit."""
+        return self.match.finished or bool(self.info.hands_limit and self.match.hands_played >= self.info.hands_limit)
 
     def _hand_result(self: TableActor, hand: HandState, wall: WallSeed,
                      settlement: Settlement | None) -> HandResultMessage:

@@ -5,7 +5,8 @@ The owner of a table writes, in order:
 * ``open_game`` when the game starts (the table row: room, variant, options, seats, match state);
 * ``hand_started`` before ``hand_start`` is sent (the wall's seed, salt and commitment);
 * ``append`` for every accepted action, **before** its events are sent (one small insert per action);
-* ``hand_closed`` after the hand is settled or voided (the match moves on: dealer, 連莊, 圈);
+* ``hand_closed`` after the hand is settled or voided (the match moves on: dealer, 連莊, 圈), with the settled
+  hand's ``hand_result`` message, sent again to whoever (re)connects before the next deal;
 * ``game_closed`` when the game ends (the row and its log go; ``hands`` keeps every settled hand).
 
 A restarted process reads ``load_live`` and rebuilds each hand with ``HandState.replay``.
@@ -84,6 +85,7 @@ class LiveGame:
     hand_closed: bool
     v: int
     actions: list[dict[str, Any]] = field(default_factory=list)
+    last_result: dict[str, Any] | None = None  # the closed hand's hand_result message, if it was settled
 
 
 # One write of the journal: statements run inside the batch's transaction.  A step that finds its guard no
@@ -147,6 +149,11 @@ class HandCloseStep(_Batched):
     hand_no: int
     match: MatchState
     v: int
+    result: dict[str, Any] | None = None  # the hand_result message (None: voided)
+
+    def columns(self) -> dict[str, Any]:
+        """What the row becomes: the match moved on, the hand closed with its result."""
+        return {"hand_closed": True, "v": self.v, "last_result": self.result, **self.match.columns()}
 
 
 _KINDS = (OpenGameStep, HandStartStep, AppendStep, HandCloseStep)  # batched, in this order; other steps after
@@ -211,7 +218,7 @@ async def _close_hands(conn: AsyncConnection, batch: dict[int, HandCloseStep]) -
         fenced, good = [], []
         for i, h in batch.items():
             result = await conn.execute(update(_T).where(_T.c.id == h.table_id, _T.c.fence == h.fence).values(
-                hand_closed=True, v=h.v, **h.match.columns()))
+                **h.columns()))
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 fenced.append(i)
                 continue
@@ -219,12 +226,10 @@ async def _close_hands(conn: AsyncConnection, batch: dict[int, HandCloseStep]) -
                                                 _A.c.hand_no <= h.hand_no))
         return fenced
     if good:
-        columns = list(good[0].match.columns())
+        columns = list(good[0].columns())
         await conn.execute(
-            update(_T).where(_T.c.id == bindparam("b_id"))
-            .values(hand_closed=True, v=bindparam("b_v"), **{c: bindparam(f"b_{c}") for c in columns}),
-            [{"b_id": h.table_id, "b_v": h.v, **{f"b_{c}": x for c, x in h.match.columns().items()}}
-             for h in good])
+            update(_T).where(_T.c.id == bindparam("b_id")).values(**{c: bindparam(f"b_{c}") for c in columns}),
+            [{"b_id": h.table_id, **{f"b_{c}": x for c, x in h.columns().items()}} for h in good])
         await conn.execute(delete(_A).where(or_(*(
             and_(_A.c.table_id == h.table_id, _A.c.game_id == h.game_id, _A.c.hand_no <= h.hand_no)
             for h in good))))
@@ -278,7 +283,7 @@ def _update_sql(cols: tuple[str, ...], guards: tuple[str, ...], size: int, *, nu
     tuples = ", ".join("(" + ", ".join(cell(i, j, c) for j, c in enumerate(cols)) + ")" for i in range(size))
     where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
     sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
-    extra = ", hand_closed = false" if "seed" in cols else ""
+    extra = ", hand_closed = false, last_result = NULL" if "seed" in cols else ""  # a new hand: its own result
     return (f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
             f"FROM batch WHERE {where} RETURNING live_tables.id")
 
@@ -483,9 +488,10 @@ class TableJournal:
         return AppendStep(table_id, fence, game_id, hand_no, start, list(actions), v)
 
     def hand_closed_step(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
-                         v: int) -> Step:
-        """The hand is settled (or voided): the match moves on and its log is no longer needed."""
-        return HandCloseStep(table_id, fence, game_id, hand_no, match, v)
+                         v: int, result: dict[str, Any] | None = None) -> Step:
+        """The hand is settled (with its ``hand_result`` message) or voided: the match moves on and its log is
+        no longer needed."""
+        return HandCloseStep(table_id, fence, game_id, hand_no, match, v, result)
 
     def game_closed_step(self, table_id: str, fence: int) -> Step:
         async def step(conn: AsyncConnection) -> None:
@@ -507,8 +513,8 @@ class TableJournal:
         await self.write([self.append_step(table_id, fence, game_id, hand_no, start, actions, v)])
 
     async def hand_closed(self, table_id: str, fence: int, game_id: str, hand_no: int, match: MatchState,
-                          v: int) -> None:
-        await self.write([self.hand_closed_step(table_id, fence, game_id, hand_no, match, v)])
+                          v: int, result: dict[str, Any] | None = None) -> None:
+        await self.write([self.hand_closed_step(table_id, fence, game_id, hand_no, match, v, result)])
 
     async def game_closed(self, table_id: str, fence: int) -> None:
         await self.write([self.game_closed_step(table_id, fence)])
@@ -569,4 +575,5 @@ def _live_game(row: Any, actions: list[dict[str, Any]]) -> LiveGame:
                        row["voided"], list(row["points"]), list(row["coins"]))
     wall = WallSeed(row["seed"], row["salt"]) if row["seed"] else None
     return LiveGame(info=info, game_id=row["game_id"], fence=row["fence"], match=match, hand_no=row["hand_no"],
-                    wall=wall, hand_closed=row["hand_closed"], v=row["v"], actions=actions)
+                    wall=wall, hand_closed=row["hand_closed"], v=row["v"], actions=actions,
+                    last_result=row["last_result"] if row["hand_closed"] else None)

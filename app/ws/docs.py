@@ -37,7 +37,8 @@ this file or `protocol.schema.json` is stale).
 
 `GET /ws/table/{table_id}?token=ACCESS_TOKEN` (the bearer token from `/api/auth/login`), once the table is
 playing (the lobby reports `status: "playing"`).  One socket per seat: a new socket for the same account
-replaces the old one, which is closed with 4001.  The first message is always a `snapshot`.
+replaces the old one, which is closed with 4001.  The first message is always a `snapshot`; between two
+hands (until the next `hand_start`) it is followed by the last hand's `hand_result` again.
 
 Refusals are close codes sent after the handshake (the server accepts, then closes), never an HTTP error:
 1008 for a missing, forged or expired token, 4003 when you are not seated at the table, 4004 when no game

@@ -187,7 +187,9 @@ class PaymentOut(BaseModel):
 
 
 class HandResultMessage(_ServerMessage):
-    """The settled hand: scores, payments in points and coins, and the wall's seed revealed."""
+    """The settled hand: scores, payments in points and coins, and the wall's seed revealed.  Sent again after
+    every snapshot until the next hand is dealt (a reconnect in the pause may have missed it; the same
+    message, so a client that has it already can tell by ``hand_id``)."""
 
     type: Literal["hand_result"] = "hand_result"
     hand_no: int

@@ -106,8 +106,12 @@ function onTableMessage(msg) {
     if (msg.event?.type === "discard") app.ui.fresh = "discard";
     if (["chow", "pong", "kong"].includes(msg.event?.type) && typeof msg.event.seat === "number") app.ui.freshMeld = msg.event.seat;
   }
-  if (msg.type === "hand_result" && (msg.result?.winners ?? []).length) { play("call-hu"); play("win"); }
-  if (msg.type === "hand_result") {
+  // A snapshot in the pause between hands is followed by the last result again (it may never have
+  // arrived: a dropped socket, a restarted server); one this visit already has is not shown twice.
+  const freshResult = msg.type === "hand_result"
+    && !app.results.some((e) => e.msg.hand_no === msg.hand_no && e.msg.hand_id === msg.hand_id);
+  if (freshResult && (msg.result?.winners ?? []).length) { play("call-hu"); play("win"); }
+  if (freshResult) {
     const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
     app.results.push(entry);
     verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { entry.verified = ok; renderResult(); });

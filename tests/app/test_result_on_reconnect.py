@@ -1,0 +1,121 @@
+"""A player who (re)connects between two hands is sent the last hand's result again, even from a restarted
+process: the process that settled the hand may have stopped after the journal had the settlement and before
+the player's socket had the result (a kill -9 in that window lost hand 1's result in CI, and with it the
+player's only view of how the hand ended and what it paid).
+
+Until the next deal every snapshot is followed by the settled hand's ``hand_result`` (the same message:
+its hand id, seed and salt), for seats and spectators alike; the next deal ends that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from app.core.config import Settings
+from app.main import create_app
+from app.models import Hand, LiveTable
+from app.tables.runtime import TableRuntime
+from app.tables.settings import TableSettings
+from tests.app.conftest import PASSWORD, grant_role
+from tests.app.table_harness import SeatClient, choose, harness, is_event, is_type
+
+DURABLE = {"join_seconds": 0.0, "resume_join_seconds": 30.0, "auto_play_delay_seconds": 0.0,
+           "bot_delay_seconds": 0.0, "claim_hold_seconds": 0.0, "grace_seconds": 0.0, "freeze_gc": False,
+           "durable": True}
+
+
+async def _play_one_hand(seat: SeatClient) -> dict[str, Any]:
+    """Answer every prompt until the hand's result arrives; returns it."""
+    rng = random.Random(7)
+    while True:
+        message = await seat.recv(30)
+        prompt = message.get("prompt") if message["type"] == "snapshot" else message
+        if prompt and prompt["type"] == "prompt":
+            await seat.send({"type": "action", "v": prompt["v"], "action": choose(prompt, rng)})
+        elif message["type"] == "hand_result":
+            return message
+
+
+async def _register(client: httpx.AsyncClient, name: str) -> dict[str, Any]:
+    body = (await client.post("/api/auth/register", json={"username": name, "password": PASSWORD})).json()
+    return {"id": body["user"]["id"], "token": body["access_token"],
+            "headers": {"Authorization": f"Bearer {body['access_token']}"}}
+
+
+async def test_a_seat_and_a_spectator_that_come_in_the_pause_see_the_last_result(settings: Settings) -> None:
+    async with harness(settings, hand_pause_seconds=600.0) as h:
+        alice, watcher = await h.register("alice"), await h.register("watcher")
+        await grant_role(h.app, watcher["id"], "operator")
+        table_id = (await h.client.post("/api/practice", headers=alice["headers"],
+                                        json={"variant": "tiantai"})).json()["id"]
+        seat = await h.connect(table_id, alice)
+        result = await _play_one_hand(seat)
+        await seat.disconnect()
+
+        again = await h.connect(table_id, alice)  # back in the pause: the snapshot, then the same result
+        snapshot = await again.recv()
+        assert snapshot["type"] == "snapshot" and snapshot["table"]["hand_no"] == result["hand_no"] == 1
+        assert snapshot["commitment"] == result["commitment"]
+        resent = await again.recv_until(is_type("hand_result"))
+        assert resent == result
+
+        spectator = SeatClient(h.app, f"/ws/spectate/{table_id}", f"token={watcher['token']}")
+        await spectator.connect()
+        assert (await spectator.recv(30))["type"] == "snapshot"
+        assert await spectator.recv_until(is_type("hand_result")) == result
+
+        await again.send({"type": "resync"})  # a resync in the pause is a snapshot and the result too
+        assert (await again.recv_until(is_type("snapshot")))["table"]["hand_no"] == 1
+        assert await again.recv_until(is_type("hand_result")) == result
+
+        h.clock.advance(600.0)  # the next deal: from now on a snapshot comes alone
+        await again.recv_until(is_event("hand_start"))
+        await again.send({"type": "resync"})
+        snapshot = await again.recv_until(is_type("snapshot"))
+        assert snapshot["table"]["hand_no"] == 2
+        await again.send({"type": "ping"})
+        assert (await again.recv_until(lambda m: m["type"] in ("pong", "hand_result")))["type"] == "pong"
+
+
+async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(settings: Settings) -> None:
+    """The journal keeps the settled hand's result with the closed hand; the resumed table sends it after the
+    snapshot and deals the next hand after the usual pause, not at once."""
+    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 600.0}))  # type: ignore[call-arg]
+    first = create_app(settings, table_runtime=runtime)
+    async with first.router.lifespan_context(first), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
+        alice = await _register(client, "alice")
+        table_id = (await client.post("/api/practice", headers=alice["headers"],
+                                      json={"variant": "taipao"})).json()["id"]
+        seat = SeatClient(first, f"/ws/table/{table_id}", f"token={alice['token']}")
+        await seat.connect()
+        result = await _play_one_hand(seat)
+        async with first.state.services.sessionmaker() as session:  # the hand is closed in the journal
+            row = await session.get(LiveTable, table_id)
+            assert row is not None and row.hand_closed and row.last_result == result
+
+    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 0.3}))  # type: ignore[call-arg]
+    second = create_app(settings, table_runtime=runtime)
+    async with second.router.lifespan_context(second):
+        seat = SeatClient(second, f"/ws/table/{table_id}", f"token={alice['token']}")
+        await seat.connect()
+        snapshot = await seat.recv()
+        assert snapshot["type"] == "snapshot" and snapshot["table"]["hand_no"] == 1
+        assert snapshot["view"] is None and snapshot["commitment"] == result["commitment"]
+        resent = await seat.recv_until(is_type("hand_result"))
+        assert resent == result
+        start = await seat.recv_until(is_event("hand_start"), timeout=30)  # after the pause
+        assert start["hand_no"] == 2
+        async with second.state.services.sessionmaker() as session:
+            hands = list(await session.scalars(select(Hand).where(Hand.table_id == table_id)))
+            row = await session.get(LiveTable, table_id)
+            assert [h.id for h in hands] == [result["hand_id"]]  # hand 1 settled once, before the restart
+            await asyncio.sleep(0)
+            assert row is not None and not row.hand_closed  # hand 2 is in play …
+            assert row.last_result is None  # … and hand 1's result is no longer the table's to send
+        await seat.disconnect()

@@ -119,3 +119,37 @@ async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(se
             assert row is not None and not row.hand_closed  # hand 2 is in play …
             assert row.last_result is None  # … and hand 1's result is no longer the table's to send
         await seat.disconnect()
+
+
+async def test_a_resumed_table_whose_last_round_was_settled_ends_its_game(settings: Settings) -> None:
+    """The process stopped after the journal closed the game's last hand and before it recorded the game's
+    end: the resumed table ends the game (``rounds_complete``) instead of waiting for a deal that never comes."""
+    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 600.0}))  # type: ignore[call-arg]
+    first = create_app(settings, table_runtime=runtime)
+    async with first.router.lifespan_context(first), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
+        alice = await _register(client, "alice")
+        table_id = (await client.post("/api/practice", headers=alice["headers"],
+                                      json={"variant": "tiantai", "options": {"rounds": 1}})).json()["id"]
+        seat = SeatClient(first, f"/ws/table/{table_id}", f"token={alice['token']}")
+        await seat.connect()
+        result = await _play_one_hand(seat)
+        async with first.state.services.sessionmaker() as session:  # as if hand 1 had ended the only 圈
+            row = await session.get(LiveTable, table_id)
+            assert row is not None and row.hand_closed
+            row.round_wind = 1
+            await session.commit()
+
+    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 0.0}))  # type: ignore[call-arg]
+    second = create_app(settings, table_runtime=runtime)
+    async with second.router.lifespan_context(second):
+        seat = SeatClient(second, f"/ws/table/{table_id}", f"token={alice['token']}")
+        await seat.connect()
+        assert (await seat.recv())["type"] == "snapshot"
+        assert await seat.recv_until(is_type("hand_result")) == result
+        over = await seat.recv_until(is_type("game_over"))
+        assert over["reason"] == "rounds_complete" and over["hands_played"] == 1
+        async with second.state.services.sessionmaker() as session:
+            assert await session.get(LiveTable, table_id) is None  # the game left the journal
+            hands = list(await session.scalars(select(Hand).where(Hand.table_id == table_id)))
+            assert [h.id for h in hands] == [result["hand_id"]]  # and dealt no hand past its last 圈

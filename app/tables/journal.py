@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +37,7 @@ from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import LiveTable, TableAction
 from app.tables.fairness import WallSeed
+from app.tables.journal_statement import RowWrite, batch_arguments
 from app.tables.registry import TableInfo, TableStatus
 from engine.match import Match
 
@@ -159,12 +159,11 @@ class HandCloseStep(_Batched):
 _KINDS = (OpenGameStep, HandStartStep, AppendStep, HandCloseStep)  # batched, in this order; other steps after
 
 
-async def _run_batch(conn: AsyncConnection | Any, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
+async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
     """Run the units' steps in one transaction: every unit's new game, then every new hand, then every append
     (each kind in a few statements for the whole batch), then the units' other steps one by one (closed
     hands and games).  A unit whose guard fails is put in ``fenced`` and goes no further (the caller rolls
-    the batch back if any did).  ``conn`` is a SQLAlchemy connection, or for a batch of only new hands and
-    appends on Postgres the driver's own (``TableJournal._driver_tx``)."""
+    the batch back if any did)."""
     for kind in _KINDS:
         batch = {i: step for i, steps in enumerate(units) if i not in fenced
                  for step in steps if isinstance(step, kind)}
@@ -250,11 +249,10 @@ _SETS = {"hand_no": "hand_no", "seed": "seed", "salt": "salt", "commitment": "co
          "v": "v"}  # batch column -> live_tables column it sets (``start`` only guards: log_len = start)
 
 
-async def _update_rows(conn: AsyncConnection | Any, guards: tuple[str, ...], values: Any) -> list[bool]:
+async def _update_rows(conn: AsyncConnection, guards: tuple[str, ...], values: Any) -> list[bool]:
     """Update live_tables rows by id where the guard columns still match (``start`` guards ``log_len``);
     returns, per row, whether it moved.  One ``WITH batch AS (VALUES …) UPDATE … FROM batch … RETURNING``
-    statement (Postgres, and SQLite since 3.35) however many rows; one by one if a table repeats.  ``conn``:
-    a SQLAlchemy connection, or asyncpg's own (numbered parameters)."""
+    statement (Postgres, and SQLite since 3.35) however many rows; one by one if a table repeats."""
     rows = list(values)
     if len({r["id"] for r in rows}) < len(rows):
         return [(await _update_rows(conn, guards, [r]))[0] for r in rows]
@@ -263,47 +261,56 @@ async def _update_rows(conn: AsyncConnection | Any, guards: tuple[str, ...], val
     # the driver's prepared statements are reused instead of parsing and planning a new one per batch.
     size = 1 << (len(rows) - 1).bit_length()
     padded = rows + [{**rows[0], "id": ""}] * (size - len(rows))
-    if isinstance(conn, AsyncConnection):
-        params = {f"{c}{i}": row[c] for i, row in enumerate(padded) for c in cols}
-        found: Any = await conn.execute(_update_statement(cols, guards, size), params)
-    else:
-        found = await conn.fetch(_update_sql(cols, guards, size, numbered=True),
-                                 *(row[c] for row in padded for c in cols))
+    params = {f"{c}{i}": row[c] for i, row in enumerate(padded) for c in cols}
+    found = await conn.execute(_update_statement(cols, guards, size), params)
     moved = {r[0] for r in found}
     return [r["id"] in moved for r in rows]
 
 
-@functools.lru_cache(maxsize=256)
-def _update_sql(cols: tuple[str, ...], guards: tuple[str, ...], size: int, *, numbered: bool) -> str:
-    """The batch UPDATE for ``size`` rows of ``cols``: named parameters (``:hand_no3``, SQLAlchemy) or
-    numbered ones (``$7``, asyncpg)."""
-    def cell(i: int, j: int, c: str) -> str:
-        return f"${i * len(cols) + j + 1}::{_TYPES[c]}" if numbered else f"CAST(:{c}{i} AS {_TYPES[c]})"
-
-    tuples = ", ".join("(" + ", ".join(cell(i, j, c) for j, c in enumerate(cols)) + ")" for i in range(size))
+@functools.lru_cache(maxsize=128)
+def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int) -> TextClause:
+    """The batch UPDATE for ``size`` rows of ``cols``, built once per shape: building a ``text()`` parses its
+    bind parameters with a regular expression, which cost more CPU than the round trip at low batch sizes
+    (journal_bench)."""
+    tuples = ", ".join("(" + ", ".join(f"CAST(:{c}{i} AS {_TYPES[c]})" for c in cols) + ")" for i in range(size))
     where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
     sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
     extra = ", hand_closed = false, last_result = NULL" if "seed" in cols else ""  # a new hand: its own result
-    return (f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
-            f"FROM batch WHERE {where} RETURNING live_tables.id")
+    return text(f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
+                f"FROM batch WHERE {where} RETURNING live_tables.id")
 
 
-@functools.lru_cache(maxsize=128)
-def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int) -> TextClause:
-    """``_update_sql`` as a ``text()``, built once per shape: building one parses its bind parameters with a
-    regular expression, which cost more CPU than the round trip at low batch sizes (journal_bench)."""
-    return text(_update_sql(cols, guards, size, numbered=False))
+async def _insert_actions(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    await conn.execute(insert(_A), rows)
 
 
-_INSERT_ACTIONS = "INSERT INTO table_actions (table_id, game_id, hand_no, seq, action) VALUES ($1, $2, $3, $4, $5)"
-
-
-async def _insert_actions(conn: AsyncConnection | Any, rows: list[dict[str, Any]]) -> None:
-    if isinstance(conn, AsyncConnection):
-        await conn.execute(insert(_A), rows)
-    else:  # SQLAlchemy's asyncpg dialect gives json columns a codec that takes the JSON text
-        await conn.executemany(_INSERT_ACTIONS, [(r["table_id"], r["game_id"], r["hand_no"], r["seq"],
-                                                  json.dumps(r["action"])) for r in rows])
+def _row_writes(units: list[list[Step]]) -> list[RowWrite] | None:
+    """The batch as one row write per table (``app.tables.journal_statement``), when it is only new hands and
+    appends, each unit a new hand, an append, or a new hand and its first actions, one unit per table."""
+    rows = []
+    for steps in units:
+        if not steps or len(steps) > 2:
+            return None
+        first = steps[0]
+        if isinstance(first, AppendStep) and len(steps) == 1:
+            rows.append(RowWrite(first.table_id, first.fence, first.game_id, first.hand_no, first.start, first.v,
+                                 actions=first.actions))
+            continue
+        if not isinstance(first, HandStartStep):
+            return None
+        wall = (first.wall.seed, first.wall.salt, first.wall.commitment)
+        if len(steps) == 1:
+            rows.append(RowWrite(first.table_id, first.fence, "", first.hand_no, 0, first.v, wall))
+            continue
+        then = steps[1]
+        if not isinstance(then, AppendStep) or (then.table_id, then.fence, then.hand_no, then.start) != (
+                first.table_id, first.fence, first.hand_no, 0):
+            return None
+        rows.append(RowWrite(first.table_id, first.fence, then.game_id, first.hand_no, 0, max(first.v, then.v),
+                             wall, then.actions))
+    if len({r.table_id for r in rows}) < len(rows):
+        return None
+    return rows
 
 
 class _RollBack(Exception):
@@ -332,7 +339,8 @@ class TableJournal:
         # connection that saw an error is closed, and the next commit takes a fresh one.  ``close`` ends them.
         self.hold_connections = hold_connections
         self._held: list[AsyncConnection] = []
-        # With held connections on Postgres, batches of only new hands and appends go through asyncpg itself.
+        # With held connections on Postgres, batches of only new hands and appends are one statement on
+        # asyncpg's own connection (``app.tables.journal_statement``).
         self.driver_writes = hold_connections and engine.dialect.driver == "asyncpg"
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
         self.group_commit = group_commit
@@ -353,20 +361,20 @@ class TableJournal:
             yield conn
         self.commits += 1
 
-    @contextlib.asynccontextmanager
-    async def _driver_tx(self) -> AsyncIterator[Any]:
-        """One write transaction on the driver's own connection (asyncpg), under a held SQLAlchemy connection:
-        a batch of new hands and appends, the journal's steady traffic, costs about half the CPU without
-        SQLAlchemy's execution layer (bench/results/throughput.md)."""
+    async def _statement(self, units: list[list[Step]]) -> dict[int, Fenced] | None:
+        """Write a batch of new hands and appends as one statement on asyncpg's own connection (under a held
+        SQLAlchemy connection), which commits by itself: returns the units whose guard failed (nothing of
+        theirs was written, the others are durable), or None when the batch is not of that shape."""
+        rows = _row_writes(units) if self.driver_writes else None
+        statement = batch_arguments(rows) if rows else None
+        if rows is None or statement is None:
+            return None
         async with self.lock, self._connection() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
-            async with driver.transaction():
-                yield driver
+            moved = {row[0] for row in await driver.fetch(statement[0], *statement[1])}
         self.commits += 1
-
-    def _driver_batch(self, units: list[list[Step]]) -> bool:
-        return self.driver_writes and all(isinstance(step, (HandStartStep, AppendStep))
-                                          for steps in units for step in steps)
+        return {i: Fenced(f"table {r.table_id}: fence {r.fence} (hand {r.hand_no}) is no longer current")
+                for i, r in enumerate(rows) if r.table_id not in moved}
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[AsyncConnection]:
@@ -434,10 +442,16 @@ class TableJournal:
             fenced: dict[int, Fenced] = {}
             steps_of = [steps for steps, _done in units]
             try:
-                async with self._driver_tx() if self._driver_batch(steps_of) else self._tx() as conn:
-                    await _run_batch(conn, steps_of, fenced)
-                    if fenced:
-                        raise _RollBack
+                refused = await self._statement(steps_of)
+                if refused is not None:  # written, but for the refused units
+                    for i, exc in refused.items():
+                        _finish(units[i][1], exc)
+                    units = [unit for i, unit in enumerate(units) if i not in refused]
+                else:
+                    async with self._tx() as conn:
+                        await _run_batch(conn, steps_of, fenced)
+                        if fenced:
+                            raise _RollBack
             except _RollBack:
                 for i, exc in fenced.items():
                     _finish(units[i][1], exc)

@@ -96,6 +96,48 @@ async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine, held: bool) 
     await journal.close()
 
 
+@pytest.mark.skipif(TEST_DATABASE_URL is None, reason="the one-statement batch is the Postgres runtime's (CI sets "
+                    "TEST_DATABASE_URL); SQLite's batches take the transaction")
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_new_hands_and_appends_are_one_statement_and_a_refused_unit_writes_nothing(engine) -> None:
+    """The steady traffic (app.tables.journal_statement): every batch of new hands and appends is one
+    statement, which commits by itself; a unit whose fence is no longer current writes nothing and fails
+    alone, and a new hand logged with its first actions lands whole."""
+    journal = TableJournal(engine, serial=True, hold_connections=True)
+    await _open(journal)
+    assert await journal.claim("t3") == 2  # another owner took t3 over
+    batches: list[object] = []
+    statement = journal._statement
+
+    async def spy(units):  # noqa: ANN001, ANN202
+        batches.append(await statement(units))
+        return batches[-1]
+
+    journal._statement = spy  # type: ignore[method-assign]
+    walls = {t: new_wall_seed() for t in TABLES[6:]}
+    results = await asyncio.gather(
+        *(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1), _discard(1, 2)], v=2) for t in TABLES[:6]),
+        *(journal.write([journal.hand_started_step(t, 1, 2, walls[t], v=5),
+                         journal.append_step(t, 1, "g1", 2, 0, [_discard(2, 3)], v=5)]) for t in TABLES[6:]),
+        return_exceptions=True)
+    assert batches and all(b is not None for b in batches)  # every batch was the one statement
+    for table_id, result in zip(TABLES, results, strict=True):
+        game = await journal.load(table_id)
+        assert game is not None
+        if table_id == "t3":  # refused, and nothing of it written
+            assert isinstance(result, Fenced) and (game.hand_no, game.actions, game.v) == (1, [], 1)
+        elif table_id in walls:
+            assert result is None and (game.hand_no, game.wall, game.v, game.hand_closed) == (2, walls[table_id], 5,
+                                                                                          False)
+            assert game.actions == [_discard(2, 3)]
+        else:
+            assert result is None and game.actions == [_discard(0, 1), _discard(1, 2)] and game.v == 2
+    await journal.append("t7", 1, "g1", 2, 1, [_discard(0, 4)], v=6)  # the log goes on from its length
+    game = await journal.load("t7")
+    assert game is not None and game.actions == [_discard(2, 3), _discard(0, 4)]
+    await journal.close()
+
+
 @pytest.mark.parametrize("group_commit", [True, False])
 async def test_a_caller_returns_only_once_its_rows_are_committed(engine, group_commit: bool) -> None:
     journal = TableJournal(engine, serial=True, group_commit=group_commit)

@@ -1,0 +1,104 @@
+"""The journal's steady traffic in one SQL statement per batch (Postgres, on asyncpg's own connection).
+
+Most of what the journal writes is new hands and appended actions (``app.tables.journal``).  A batch of only
+those, one unit per table, needs no explicit transaction: one ``WITH … UPDATE … RETURNING, INSERT …``
+statement is atomic by itself, so the batch costs one round trip instead of BEGIN, an UPDATE per kind, the
+INSERT and COMMIT — about a third of the loop's CPU per commit (bench/results/throughput.md).
+
+Each table's unit becomes one guarded UPDATE of its row: a new hand (guarded by the fence; the hand's
+actions, if the same command logged some, counted in the same row update) or an append (guarded by the
+fence, the hand and the log's length).  The actions are inserted only for the rows the UPDATEs returned, so
+a unit whose guard no longer holds writes nothing, and the rest of the batch commits without it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+# Postgres refuses more bind parameters than this in one statement; a larger batch takes the general path.
+MAX_PARAMETERS = 32_767
+
+
+@dataclass
+class RowWrite:
+    """One table's unit of a batch: a new hand (``wall`` = seed, salt, commitment) and/or actions from
+    ``start``; ``v`` the event number the row records."""
+
+    table_id: str
+    fence: int
+    game_id: str
+    hand_no: int
+    start: int
+    v: int
+    wall: tuple[str, str, str] | None = None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+
+_NEW = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
+_APPEND = ("id", "fence", "hand_no", "start", "log_len", "v")
+_ACTION = ("table_id", "game_id", "hand_no", "seq", "action")
+_TYPES = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
+          "start": "INTEGER", "log_len": "INTEGER", "seq": "INTEGER", "v": "BIGINT", "seed": "TEXT",
+          "salt": "TEXT", "commitment": "TEXT", "action": "JSON"}
+
+
+def _padded(size: int) -> int:
+    """Row counts padded to a power of two (with rows that match nothing), so a handful of statement
+    shapes cover every batch and asyncpg's prepared statements are reused."""
+    return 0 if size == 0 else 1 << (size - 1).bit_length()
+
+
+@functools.lru_cache(maxsize=512)
+def batch_sql(new: int, append: int, actions: int) -> str:
+    """The statement for ``new`` new-hand rows, ``append`` append rows and ``actions`` action rows (each
+    already padded), parameters numbered in that order."""
+    counter = iter(range(1, MAX_PARAMETERS + 1))
+
+    def values(cols: tuple[str, ...], rows: int) -> str:
+        return ", ".join("(" + ", ".join(f"${next(counter)}::{_TYPES[c]}" for c in cols) + ")"
+                         for _ in range(rows))
+
+    parts, moved = [], []
+    if new:
+        parts.append(f"n({', '.join(_NEW)}) AS (VALUES {values(_NEW, new)})")
+        parts.append("started AS (UPDATE live_tables t SET hand_no = n.hand_no, seed = n.seed, salt = n.salt, "
+                     "commitment = n.commitment, log_len = n.log_len, v = n.v, hand_closed = false, "
+                     "last_result = NULL FROM n WHERE t.id = n.id AND t.fence = n.fence RETURNING t.id)")
+        moved.append("SELECT id FROM started")
+    if append:
+        parts.append(f"a({', '.join(_APPEND)}) AS (VALUES {values(_APPEND, append)})")
+        parts.append("appended AS (UPDATE live_tables t SET log_len = a.log_len, v = a.v FROM a WHERE t.id = a.id "
+                     "AND t.fence = a.fence AND t.hand_no = a.hand_no AND t.log_len = a.start RETURNING t.id)")
+        moved.append("SELECT id FROM appended")
+    if actions:
+        parts.append(f"r({', '.join(_ACTION)}) AS (VALUES {values(_ACTION, actions)})")
+        parts.append(f"logged AS (INSERT INTO table_actions ({', '.join(_ACTION)}) SELECT {', '.join(_ACTION)} "
+                     f"FROM r WHERE r.table_id IN ({' UNION ALL '.join(moved)}))")
+    return f"WITH {', '.join(parts)} {' UNION ALL '.join(moved)}"
+
+
+def batch_arguments(rows: Sequence[RowWrite]) -> tuple[str, list[Any]] | None:
+    """The statement and its arguments for ``rows`` (one per table), or None when they do not fit in one."""
+    new = [r for r in rows if r.wall is not None]
+    append = [r for r in rows if r.wall is None]
+    logged = [(r, i) for r in rows for i in range(len(r.actions))]
+    sizes = (_padded(len(new)), _padded(len(append)), _padded(len(logged)))
+    if sizes[0] * len(_NEW) + sizes[1] * len(_APPEND) + sizes[2] * len(_ACTION) > MAX_PARAMETERS:
+        return None
+    args: list[Any] = []
+    for k in range(sizes[0]):  # padding rows repeat the last real row with a blank id: they match no table
+        r = new[min(k, len(new) - 1)]
+        assert r.wall is not None
+        args += [r.table_id if k < len(new) else "", r.fence, r.hand_no, *r.wall, len(r.actions), r.v]
+    for k in range(sizes[1]):
+        r = append[min(k, len(append) - 1)]
+        args += [r.table_id if k < len(append) else "", r.fence, r.hand_no, r.start, r.start + len(r.actions), r.v]
+    for r, i in logged:
+        # the JSON column's codec (SQLAlchemy's asyncpg dialect) takes the JSON text
+        args += [r.table_id, r.game_id, r.hand_no, r.start + i, json.dumps(r.actions[i])]
+    args += ["", "", 0, 0, "null"] * (sizes[2] - len(logged))
+    return batch_sql(*sizes), args

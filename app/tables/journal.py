@@ -37,7 +37,7 @@ from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import LiveTable, TableAction
 from app.tables.fairness import WallSeed
-from app.tables.journal_statement import RowWrite, batch_arguments
+from app.tables.journal_statement import SQL_TYPES, RowWrite, batch_arguments, padded_size
 from app.tables.registry import TableInfo, TableStatus
 from engine.match import Match
 
@@ -193,7 +193,7 @@ async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dic
         if kind is AppendStep:
             rows = [row for i, a in batch.items() if i not in fenced for row in a.rows()]  # type: ignore[attr-defined]
             if rows:
-                await _insert_actions(conn, rows)
+                await conn.execute(insert(_A), rows)
     for i, steps in enumerate(units):
         if i in fenced:
             continue
@@ -242,9 +242,6 @@ async def _open_games(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None
     await conn.execute(insert(_T), rows)
 
 
-# SQL types of the values a batched update compares or sets (Postgres types the VALUES list by them)
-_TYPES = {"id": "VARCHAR(64)", "fence": "BIGINT", "hand_no": "INTEGER", "start": "INTEGER", "log_len": "INTEGER",
-          "v": "INTEGER", "seed": "TEXT", "salt": "TEXT", "commitment": "TEXT"}
 _SETS = {"hand_no": "hand_no", "seed": "seed", "salt": "salt", "commitment": "commitment", "log_len": "log_len",
          "v": "v"}  # batch column -> live_tables column it sets (``start`` only guards: log_len = start)
 
@@ -257,9 +254,7 @@ async def _update_rows(conn: AsyncConnection, guards: tuple[str, ...], values: A
     if len({r["id"] for r in rows}) < len(rows):
         return [(await _update_rows(conn, guards, [r]))[0] for r in rows]
     cols = tuple(rows[0])
-    # Padded to a power of two with rows that match no table (id ""): a handful of statement shapes, so
-    # the driver's prepared statements are reused instead of parsing and planning a new one per batch.
-    size = 1 << (len(rows) - 1).bit_length()
+    size = padded_size(len(rows))  # the padding rows match no table (id "")
     padded = rows + [{**rows[0], "id": ""}] * (size - len(rows))
     params = {f"{c}{i}": row[c] for i, row in enumerate(padded) for c in cols}
     found = await conn.execute(_update_statement(cols, guards, size), params)
@@ -272,16 +267,12 @@ def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int)
     """The batch UPDATE for ``size`` rows of ``cols``, built once per shape: building a ``text()`` parses its
     bind parameters with a regular expression, which cost more CPU than the round trip at low batch sizes
     (journal_bench)."""
-    tuples = ", ".join("(" + ", ".join(f"CAST(:{c}{i} AS {_TYPES[c]})" for c in cols) + ")" for i in range(size))
+    tuples = ", ".join("(" + ", ".join(f"CAST(:{c}{i} AS {SQL_TYPES[c]})" for c in cols) + ")" for i in range(size))
     where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
     sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
     extra = ", hand_closed = false, last_result = NULL" if "seed" in cols else ""  # a new hand: its own result
     return text(f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
                 f"FROM batch WHERE {where} RETURNING live_tables.id")
-
-
-async def _insert_actions(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    await conn.execute(insert(_A), rows)
 
 
 def _row_writes(units: list[list[Step]]) -> list[RowWrite] | None:
@@ -366,7 +357,7 @@ class TableJournal:
         SQLAlchemy connection), which commits by itself: returns the units whose guard failed (nothing of
         theirs was written, the others are durable), or None when the batch is not of that shape."""
         rows = _row_writes(units) if self.driver_writes else None
-        statement = batch_arguments(rows) if rows else None
+        statement = batch_arguments(rows) if rows is not None else None
         if rows is None or statement is None:
             return None
         async with self.lock, self._connection() as conn:

@@ -3,7 +3,7 @@
 Most of what the journal writes is new hands and appended actions (``app.tables.journal``).  A batch of only
 those, one unit per table, needs no explicit transaction: one ``WITH … UPDATE … RETURNING, INSERT …``
 statement is atomic by itself, so the batch costs one round trip instead of BEGIN, an UPDATE per kind, the
-INSERT and COMMIT — about a third of the loop's CPU per commit (bench/results/throughput.md).
+INSERT and COMMIT: about a quarter less CPU in journal_bench (bench/results/throughput.md).
 
 Each table's unit becomes one guarded UPDATE of its row: a new hand (guarded by the fence; the hand's
 actions, if the same command logged some, counted in the same row update) or an append (guarded by the
@@ -41,15 +41,17 @@ class RowWrite:
 _NEW = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
 _APPEND = ("id", "fence", "hand_no", "start", "log_len", "v")
 _ACTION = ("table_id", "game_id", "hand_no", "seq", "action")
-_TYPES = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
-          "start": "INTEGER", "log_len": "INTEGER", "seq": "INTEGER", "v": "BIGINT", "seed": "TEXT",
-          "salt": "TEXT", "commitment": "TEXT", "action": "JSON"}
+# SQL types of the values a batched statement compares or sets (Postgres types a VALUES list by them)
+SQL_TYPES = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
+             "start": "INTEGER", "log_len": "INTEGER", "seq": "INTEGER", "v": "BIGINT", "seed": "TEXT",
+             "salt": "TEXT", "commitment": "TEXT", "action": "JSON"}
 
 
-def _padded(size: int) -> int:
-    """Row counts padded to a power of two (with rows that match nothing), so a handful of statement
-    shapes cover every batch and asyncpg's prepared statements are reused."""
-    return 0 if size == 0 else 1 << (size - 1).bit_length()
+def padded_size(rows: int) -> int:
+    """A batch's row count padded to a power of two (with rows that match nothing), so a handful of statement
+    shapes cover every batch and the driver's prepared statements are reused instead of parsing and planning
+    a new one per batch."""
+    return 0 if rows == 0 else 1 << (rows - 1).bit_length()
 
 
 @functools.lru_cache(maxsize=512)
@@ -59,7 +61,7 @@ def batch_sql(new: int, append: int, actions: int) -> str:
     counter = iter(range(1, MAX_PARAMETERS + 1))
 
     def values(cols: tuple[str, ...], rows: int) -> str:
-        return ", ".join("(" + ", ".join(f"${next(counter)}::{_TYPES[c]}" for c in cols) + ")"
+        return ", ".join("(" + ", ".join(f"${next(counter)}::{SQL_TYPES[c]}" for c in cols) + ")"
                          for _ in range(rows))
 
     parts, moved = [], []
@@ -86,7 +88,7 @@ def batch_arguments(rows: Sequence[RowWrite]) -> tuple[str, list[Any]] | None:
     new = [r for r in rows if r.wall is not None]
     append = [r for r in rows if r.wall is None]
     logged = [(r, i) for r in rows for i in range(len(r.actions))]
-    sizes = (_padded(len(new)), _padded(len(append)), _padded(len(logged)))
+    sizes = (padded_size(len(new)), padded_size(len(append)), padded_size(len(logged)))
     if sizes[0] * len(_NEW) + sizes[1] * len(_APPEND) + sizes[2] * len(_ACTION) > MAX_PARAMETERS:
         return None
     args: list[Any] = []

@@ -9,11 +9,13 @@ its hand id, seed and salt), for seats and spectators alike; the next deal ends 
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+from fastapi import FastAPI
 from sqlalchemy import select
 
 from app.core.config import Settings
@@ -82,25 +84,35 @@ async def test_a_seat_and_a_spectator_that_come_in_the_pause_see_the_last_result
         assert (await again.recv_until(lambda m: m["type"] in ("pong", "hand_result")))["type"] == "pong"
 
 
-async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(settings: Settings) -> None:
-    """The journal keeps the settled hand's result with the closed hand; the resumed table sends it after the
-    snapshot and deals the next hand after the usual pause, not at once."""
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 600.0}))  # type: ignore[call-arg]
-    first = create_app(settings, table_runtime=runtime)
+def _durable_app(settings: Settings, hand_pause_seconds: float) -> FastAPI:
+    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": hand_pause_seconds}))  # type: ignore[call-arg]
+    return create_app(settings, table_runtime=runtime)
+
+
+@contextlib.asynccontextmanager
+async def _first_hand_played(settings: Settings, practice: dict[str, Any]) -> AsyncIterator[
+        tuple[FastAPI, str, dict[str, Any], dict[str, Any]]]:
+    """A first process (durable tables) whose practice table has played hand 1 and waits in the pause after
+    it; yields the app, the table id, its player and hand 1's result.  The process stops on leaving."""
+    first = _durable_app(settings, hand_pause_seconds=600.0)
     async with first.router.lifespan_context(first), httpx.AsyncClient(
             transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
         alice = await _register(client, "alice")
-        table_id = (await client.post("/api/practice", headers=alice["headers"],
-                                      json={"variant": "taipao"})).json()["id"]
+        table_id = (await client.post("/api/practice", headers=alice["headers"], json=practice)).json()["id"]
         seat = SeatClient(first, f"/ws/table/{table_id}", f"token={alice['token']}")
         await seat.connect()
-        result = await _play_one_hand(seat)
-        async with first.state.services.sessionmaker() as session:  # the hand is closed in the journal
-            row = await session.get(LiveTable, table_id)
-            assert row is not None and row.hand_closed and row.last_result == result
+        yield first, table_id, alice, await _play_one_hand(seat)
 
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 0.3}))  # type: ignore[call-arg]
-    second = create_app(settings, table_runtime=runtime)
+
+async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(settings: Settings) -> None:
+    """The journal keeps the settled hand's result with the closed hand; the resumed table sends it after the
+    snapshot and deals the next hand after the usual pause, not at once."""
+    async with (_first_hand_played(settings, {"variant": "taipao"}) as (first, table_id, alice, result),
+                first.state.services.sessionmaker() as session):  # the hand is closed in the journal
+        row = await session.get(LiveTable, table_id)
+        assert row is not None and row.hand_closed and row.last_result == result
+
+    second = _durable_app(settings, hand_pause_seconds=0.3)
     async with second.router.lifespan_context(second):
         seat = SeatClient(second, f"/ws/table/{table_id}", f"token={alice['token']}")
         await seat.connect()
@@ -115,7 +127,6 @@ async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(se
             hands = list(await session.scalars(select(Hand).where(Hand.table_id == table_id)))
             row = await session.get(LiveTable, table_id)
             assert [h.id for h in hands] == [result["hand_id"]]  # hand 1 settled once, before the restart
-            await asyncio.sleep(0)
             assert row is not None and not row.hand_closed  # hand 2 is in play …
             assert row.last_result is None  # … and hand 1's result is no longer the table's to send
         await seat.disconnect()
@@ -124,24 +135,15 @@ async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(se
 async def test_a_resumed_table_whose_last_round_was_settled_ends_its_game(settings: Settings) -> None:
     """The process stopped after the journal closed the game's last hand and before it recorded the game's
     end: the resumed table ends the game (``rounds_complete``) instead of waiting for a deal that never comes."""
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 600.0}))  # type: ignore[call-arg]
-    first = create_app(settings, table_runtime=runtime)
-    async with first.router.lifespan_context(first), httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
-        alice = await _register(client, "alice")
-        table_id = (await client.post("/api/practice", headers=alice["headers"],
-                                      json={"variant": "tiantai", "options": {"rounds": 1}})).json()["id"]
-        seat = SeatClient(first, f"/ws/table/{table_id}", f"token={alice['token']}")
-        await seat.connect()
-        result = await _play_one_hand(seat)
-        async with first.state.services.sessionmaker() as session:  # as if hand 1 had ended the only 圈
-            row = await session.get(LiveTable, table_id)
-            assert row is not None and row.hand_closed
-            row.round_wind = 1
-            await session.commit()
+    practice = {"variant": "tiantai", "options": {"rounds": 1}}
+    async with (_first_hand_played(settings, practice) as (first, table_id, alice, result),
+                first.state.services.sessionmaker() as session):  # as if hand 1 had ended the only 圈
+        row = await session.get(LiveTable, table_id)
+        assert row is not None and row.hand_closed
+        row.round_wind = 1
+        await session.commit()
 
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": 0.0}))  # type: ignore[call-arg]
-    second = create_app(settings, table_runtime=runtime)
+    second = _durable_app(settings, hand_pause_seconds=0.0)
     async with second.router.lifespan_context(second):
         seat = SeatClient(second, f"/ws/table/{table_id}", f"token={alice['token']}")
         await seat.connect()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -9,7 +11,13 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from app.core.config import PROJECT_ROOT
 
@@ -69,6 +77,47 @@ async def begin_write(session: AsyncSession) -> None:
             return  # already a writer
         await session.commit()  # end the read transaction (expire_on_commit=False: objects stay loaded)
     await session.connection(execution_options={WRITE: True})
+
+
+class HeldConnections:
+    """Connections a background writer keeps between statements (the journal, the settler on Postgres).
+
+    A pool checkout costs a pre-ping round trip and the pool's bookkeeping every time: ~0.5 ms of CPU per
+    commit on the bench machine.  With ``hold`` a connection goes back to this list instead of the pool,
+    unless something failed on it (then it is closed, and the next use takes a fresh one).  ``options`` are
+    set once on each new connection.  ``close`` gives them back (at shutdown).
+    """
+
+    def __init__(self, engine: AsyncEngine, *, hold: bool = True, **options: Any) -> None:
+        self.engine = engine
+        self.hold = hold
+        self.options = options
+        self._held: list[AsyncConnection] = []
+
+    @contextlib.asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncConnection]:
+        if self._held:
+            conn = self._held.pop()
+        else:  # SQLAlchemy 2 sets execution options on the connection itself: once is enough
+            conn = await self.engine.connect()
+            if self.options:
+                conn = await conn.execution_options(**self.options)
+        try:
+            yield conn
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await conn.close()
+            raise
+        if self.hold:
+            self._held.append(conn)
+        else:
+            await conn.close()
+
+    async def close(self) -> None:
+        held, self._held = self._held, []
+        for conn in held:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -187,6 +187,8 @@ class TableRuntime:
         self.actors.clear()
         if self.journal is not None:
             await self.journal.close()
+        if isinstance(self.settler, DatabaseSettler):
+            await self.settler.close()
 
 
 _warm = False

@@ -153,7 +153,9 @@ async def test_log_format_json_writes_one_json_line_per_event_with_the_table_and
             hand, wall = _played_hand(3)
             info = TableInfo(id="t-json", room=None, variant=Variant.TIANTAI, options={}, seats=[None, None, None],
                              bots=[0, 1, 2], practice=True)
-            settled = await DatabaseSettler(app.state.services.sessionmaker)(info, "t-json:g:5", hand, wall, 5)
+            settler = DatabaseSettler(app.state.services.sessionmaker)
+            settled = await settler(info, "t-json:g:5", hand, wall, 5)
+            await settler.close()
             assert settled is not None
         lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
         (line,) = [entry for entry in lines if entry["event"] == "hand settled"]

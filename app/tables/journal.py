@@ -32,7 +32,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import TextClause
 
-from app.core.db import WRITE
+from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import LiveTable, TableAction
@@ -276,13 +276,18 @@ def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int)
 
 
 def _row_writes(units: list[list[Step]]) -> list[RowWrite] | None:
-    """The batch as one row write per table (``app.tables.journal_statement``), when it is only new hands and
-    appends, each unit a new hand, an append, or a new hand and its first actions, one unit per table."""
+    """The batch as one row write per table (``app.tables.journal_statement``), when it is only new hands,
+    appends and closed hands, each unit a new hand, an append, a new hand and its first actions, or a closed
+    hand, one unit per table."""
     rows = []
     for steps in units:
         if not steps or len(steps) > 2:
             return None
         first = steps[0]
+        if isinstance(first, HandCloseStep) and len(steps) == 1:
+            rows.append(RowWrite(first.table_id, first.fence, first.game_id, first.hand_no, 0, first.v,
+                                 close=first.columns()))
+            continue
         if isinstance(first, AppendStep) and len(steps) == 1:
             rows.append(RowWrite(first.table_id, first.fence, first.game_id, first.hand_no, first.start, first.v,
                                  actions=first.actions))
@@ -329,7 +334,7 @@ class TableJournal:
         # pre-ping round trip, per commit: ~1.2 → ~0.7 ms of CPU per commit on the bench machine.  A
         # connection that saw an error is closed, and the next commit takes a fresh one.  ``close`` ends them.
         self.hold_connections = hold_connections
-        self._held: list[AsyncConnection] = []
+        self.connections = HeldConnections(engine, hold=hold_connections, **{WRITE: True})
         # With held connections on Postgres, batches of only new hands and appends are one statement on
         # asyncpg's own connection (``app.tables.journal_statement``).
         self.driver_writes = hold_connections and engine.dialect.driver == "asyncpg"
@@ -348,7 +353,7 @@ class TableJournal:
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
         """One write transaction (on SQLite BEGIN IMMEDIATE, see ``app.core.db.begin_write``)."""
-        async with self.lock, self._connection() as conn, conn.begin():
+        async with self.lock, self.connections.connection() as conn, conn.begin():
             yield conn
         self.commits += 1
 
@@ -360,38 +365,16 @@ class TableJournal:
         statement = batch_arguments(rows) if rows is not None else None
         if rows is None or statement is None:
             return None
-        async with self.lock, self._connection() as conn:
+        async with self.lock, self.connections.connection() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
             moved = {row[0] for row in await driver.fetch(statement[0], *statement[1])}
         self.commits += 1
         return {i: Fenced(f"table {r.table_id}: fence {r.fence} (hand {r.hand_no}) is no longer current")
                 for i, r in enumerate(rows) if r.table_id not in moved}
 
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[AsyncConnection]:
-        """A writer's connection: from the pool and back, or (``hold_connections``) kept for the next commit
-        unless something failed on it."""
-        if self._held:
-            conn = self._held.pop()
-        else:  # SQLAlchemy 2 sets execution options on the connection itself: once is enough
-            conn = await (await self.engine.connect()).execution_options(**{WRITE: True})
-        try:
-            yield conn
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await conn.close()
-            raise
-        if self.hold_connections:
-            self._held.append(conn)
-        else:
-            await conn.close()
-
     async def close(self) -> None:
         """Give back the connections held between commits (at shutdown, after the last write)."""
-        held, self._held = self._held, []
-        for conn in held:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        await self.connections.close()
 
     # -- writing: one unit at a time, or many per commit -------------------------------------------------
 

@@ -6,9 +6,11 @@ statement is atomic by itself, so the batch costs one round trip instead of BEGI
 INSERT and COMMIT: about a quarter less CPU in journal_bench (bench/results/throughput.md).
 
 Each table's unit becomes one guarded UPDATE of its row: a new hand (guarded by the fence; the hand's
-actions, if the same command logged some, counted in the same row update) or an append (guarded by the
-fence, the hand and the log's length).  The actions are inserted only for the rows the UPDATEs returned, so
-a unit whose guard no longer holds writes nothing, and the rest of the batch commits without it.
+actions, if the same command logged some, counted in the same row update), an append (guarded by the
+fence, the hand and the log's length) or a closed hand (guarded by the fence: the match moves on, the
+result is kept, and the hand's actions are deleted).  The actions are inserted or deleted only for the rows
+the UPDATEs returned, so a unit whose guard no longer holds writes nothing, and the rest of the batch
+commits without it.
 """
 
 from __future__ import annotations
@@ -36,15 +38,21 @@ class RowWrite:
     v: int
     wall: tuple[str, str, str] | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
+    close: dict[str, Any] | None = None  # a closed hand: the row's new columns (``HandCloseStep.columns``)
 
 
 _NEW = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
 _APPEND = ("id", "fence", "hand_no", "start", "log_len", "v")
 _ACTION = ("table_id", "game_id", "hand_no", "seq", "action")
+_MATCH = ("v", "last_result", "dealer", "dealer_streak", "round_wind", "hands_played", "voided", "points", "coins")
+_CLOSE = ("id", "fence", "game_id", "hand_no", *_MATCH)
 # SQL types of the values a batched statement compares or sets (Postgres types a VALUES list by them)
 SQL_TYPES = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
              "start": "INTEGER", "log_len": "INTEGER", "seq": "INTEGER", "v": "BIGINT", "seed": "TEXT",
-             "salt": "TEXT", "commitment": "TEXT", "action": "JSON"}
+             "salt": "TEXT", "commitment": "TEXT", "action": "JSON", "last_result": "JSON", "dealer": "INTEGER",
+             "dealer_streak": "INTEGER", "round_wind": "INTEGER", "hands_played": "INTEGER", "voided": "INTEGER",
+             "points": "JSON", "coins": "JSON"}
+_JSON = frozenset(c for c, t in SQL_TYPES.items() if t == "JSON")
 
 
 def padded_size(rows: int) -> int:
@@ -55,9 +63,9 @@ def padded_size(rows: int) -> int:
 
 
 @functools.lru_cache(maxsize=512)
-def batch_sql(new: int, append: int, actions: int) -> str:
-    """The statement for ``new`` new-hand rows, ``append`` append rows and ``actions`` action rows (each
-    already padded), parameters numbered in that order."""
+def batch_sql(new: int, append: int, actions: int, close: int = 0) -> str:
+    """The statement for ``new`` new-hand rows, ``append`` append rows, ``actions`` action rows and ``close``
+    closed-hand rows (each already padded), parameters numbered in that order."""
     counter = iter(range(1, MAX_PARAMETERS + 1))
 
     def values(cols: tuple[str, ...], rows: int) -> str:
@@ -80,16 +88,25 @@ def batch_sql(new: int, append: int, actions: int) -> str:
         parts.append(f"r({', '.join(_ACTION)}) AS (VALUES {values(_ACTION, actions)})")
         parts.append(f"logged AS (INSERT INTO table_actions ({', '.join(_ACTION)}) SELECT {', '.join(_ACTION)} "
                      f"FROM r WHERE r.table_id IN ({' UNION ALL '.join(moved)}))")
+    if close:
+        parts.append(f"c({', '.join(_CLOSE)}) AS (VALUES {values(_CLOSE, close)})")
+        sets = ", ".join(f"{col} = c.{col}" for col in _MATCH)
+        parts.append(f"closed AS (UPDATE live_tables t SET hand_closed = true, {sets} FROM c WHERE t.id = c.id "
+                     "AND t.fence = c.fence RETURNING t.id, c.game_id, c.hand_no)")
+        parts.append("dropped AS (DELETE FROM table_actions d USING closed WHERE d.table_id = closed.id AND "
+                     "d.game_id = closed.game_id AND d.hand_no <= closed.hand_no)")
+        moved.append("SELECT id FROM closed")
     return f"WITH {', '.join(parts)} {' UNION ALL '.join(moved)}"
 
 
 def batch_arguments(rows: Sequence[RowWrite]) -> tuple[str, list[Any]] | None:
     """The statement and its arguments for ``rows`` (one per table), or None when they do not fit in one."""
     new = [r for r in rows if r.wall is not None]
-    append = [r for r in rows if r.wall is None]
+    closed = [r for r in rows if r.close is not None]
+    append = [r for r in rows if r.wall is None and r.close is None]
     logged = [(r, i) for r in rows for i in range(len(r.actions))]
-    sizes = (padded_size(len(new)), padded_size(len(append)), padded_size(len(logged)))
-    if sizes[0] * len(_NEW) + sizes[1] * len(_APPEND) + sizes[2] * len(_ACTION) > MAX_PARAMETERS:
+    sizes = (padded_size(len(new)), padded_size(len(append)), padded_size(len(logged)), padded_size(len(closed)))
+    if sum(n * len(cols) for n, cols in zip(sizes, (_NEW, _APPEND, _ACTION, _CLOSE), strict=True)) > MAX_PARAMETERS:
         return None
     args: list[Any] = []
     for k in range(sizes[0]):  # padding rows repeat the last real row with a blank id: they match no table
@@ -103,4 +120,10 @@ def batch_arguments(rows: Sequence[RowWrite]) -> tuple[str, list[Any]] | None:
         # the JSON column's codec (SQLAlchemy's asyncpg dialect) takes the JSON text
         args += [r.table_id, r.game_id, r.hand_no, r.start + i, json.dumps(r.actions[i])]
     args += ["", "", 0, 0, "null"] * (sizes[2] - len(logged))
+    for k in range(sizes[3]):
+        r = closed[min(k, len(closed) - 1)]
+        assert r.close is not None
+        match = [r.close[c] for c in _MATCH]
+        args += [r.table_id if k < len(closed) else "", r.fence, r.game_id, r.hand_no,
+                 *(json.dumps(x) if c in _JSON and x is not None else x for c, x in zip(_MATCH, match, strict=True))]
     return batch_sql(*sizes), args

@@ -167,15 +167,28 @@ async def test_new_games_and_new_hands_of_many_tables_are_written_together(engin
                                                                                           3, False)
 
 
-async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(engine) -> None:
-    journal = TableJournal(engine, serial=True)
+@pytest.mark.parametrize("held", [False, True], ids=["pooled", "held"])  # held on Postgres: one statement
+async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(engine, held: bool) -> None:
+    journal = TableJournal(engine, serial=True, hold_connections=held)
     await _open(journal)
     await asyncio.gather(*(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1)], v=2) for t in TABLES))
     assert await journal.claim("t7") == 2  # another owner took t7 over
+    batches: list[object] = []
+    statement = journal._statement
+
+    async def spy(units):  # noqa: ANN001, ANN202
+        batches.append(await statement(units))
+        return batches[-1]
+
+    journal._statement = spy  # type: ignore[method-assign]
     closed = MatchState(dealer=1, dealer_streak=0, round_wind=0, hands_played=1, voided=0, points=[8, -8, 0],
                         coins=[800, -800, 0])
-    results = await asyncio.gather(*(journal.hand_closed(t, 1, "g1", 1, closed, v=9) for t in TABLES),
+    shown = {"type": "hand_result", "hand_no": 1, "winners": [0]}  # settled hands keep their result; t0 voided
+    results = await asyncio.gather(*(journal.hand_closed(t, 1, "g1", 1, closed, v=9,
+                                                         result=None if t == "t0" else shown) for t in TABLES),
                                    return_exceptions=True)
+    one_statement = held and engine.dialect.driver == "asyncpg"  # app.tables.journal_statement
+    assert batches and all((b is not None) == one_statement for b in batches)
     for table_id, result in zip(TABLES, results, strict=True):
         game = await journal.load(table_id)
         assert game is not None
@@ -183,4 +196,9 @@ async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(e
             assert isinstance(result, Fenced) and not game.hand_closed and game.actions == [_discard(0, 1)]
             assert game.match == MATCH
         else:
-            assert result is None and game.hand_closed and game.actions == [] and game.match == closed and game.v == 9
+            assert result is None and game.hand_closed and game.match == closed and game.v == 9
+            assert game.last_result == (None if table_id == "t0" else shown)
+    async with engine.connect() as conn:  # the closed hands' logs are gone, the refused table's stays
+        left = (await conn.execute(text("SELECT table_id, hand_no FROM table_actions"))).all()
+    assert [tuple(row) for row in left] == [("t7", 1)]
+    await journal.close()

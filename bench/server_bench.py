@@ -18,7 +18,7 @@ claim hold, hand pause, real turn times) instead.
 
 Reported: tables, hands finished, messages/s and actions/s received by the clients, and the latency from
 a client's discard to the server's discard event coming back (p50/p99/max, measured in the client), plus
-the server's event-loop lag and its CPU: per message queued and per table-second, the figures a loaded
+the server's event-loop lag, its cyclic-GC pauses and its CPU: per message queued and per table-second, the figures a loaded
 machine inflates least.  ``--tables`` takes a list (``1000,3000``): every size runs in every ``--durable``
 mode, and a table puts them side by side at the end, with the load average of each run.  Bounded: at most
 5,000 tables and 600 s per run; it stops by itself.
@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import gc
 import json
 import multiprocessing
 import os
@@ -57,6 +59,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds measured but not reported")
     parser.add_argument("--think", type=float, default=0.0, help="client thinking time, s")
     parser.add_argument("--gc-gen2", type=int, default=100, help="gc threshold2 (Python's default: 10)")
+    parser.add_argument("--gc-gen0", type=int, default=None, help="gc threshold0 (default: TableSettings')")
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file "
                         "(a Postgres database is emptied first)")
@@ -66,6 +69,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--bots", default="normal", choices=["easy", "normal", "strong"],
                         help="level of the server bots (app.bots.BotLevel)")
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
+    parser.add_argument("--gc-census", action="store_true", help="print the server's most common objects the "
+                        "cyclic GC tracks, at the end of the run")
     parser.add_argument("--profile", default=None, help="cProfile the server over the measured run into this "
                         "file (one per mode: FILE.off, FILE.on, ...); read it with python -m pstats")
     args = parser.parse_args(argv)
@@ -103,6 +108,7 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    claim_hold_seconds=args.hold, hand_pause_seconds=args.hand_pause,
                                    join_seconds=60.0, grace_seconds=0.2, rate_limit_messages=10_000,
                                    outbox_size=4096, gc_gen2_threshold=args.gc_gen2,
+                                   **({} if args.gc_gen0 is None else {"gc_gen0_threshold": args.gc_gen0}),
                                    durable=args.durable in ("on", "single"),
                                    group_commit=args.durable == "on")
     app = create_app(settings, table_runtime=TableRuntime(table_settings))
@@ -139,6 +145,37 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
             bot_level=args.bots, suggest_discard=args.suggest)
         seats.append((table.id, create_access_token(ids[name], secret_key=SECRET)))
     return seats
+
+
+class GcPauses:
+    """The server's cyclic-GC pauses per generation while ``on`` (a full collection stops every table)."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.on = False
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        elif self.on:
+            self.pauses[info["generation"]].append((time.perf_counter() - self._start) * 1000)
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def line(self) -> str:
+        return ", ".join(f"gen{g} {len(p)} × (max {max(p, default=0):.1f} ms, total {sum(p):.0f} ms)"
+                         for g, p in self.pauses.items())
+
+
+def gc_census(top: int = 15) -> str:
+    """The most common types among the objects the cyclic GC tracks (what a full collection walks)."""
+    objects = gc.get_objects()
+    counts = collections.Counter(type(o).__qualname__ for o in objects)
+    return f"{len(objects):,} tracked ({gc.get_freeze_count():,} frozen): " + ", ".join(
+        f"{name} {n:,}" for name, n in counts.most_common(top))
 
 
 async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
@@ -263,6 +300,7 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
         f"server: action → messages queued  p50 {percentile(stats['server_latency'], 0.5):.2f} ms, "
         f"p99 {percentile(stats['server_latency'], 0.99):.2f} ms",
         f"server loop lag   p50 {percentile(lag, 0.5):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms",
+        f"server GC pauses  {stats['gc']}",
         f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%}); "
         f"{cpu_per_message(stats, server_msgs):.0f} µs per message queued, "
         f"{stats['server_cpu'] / args.tables * 1000:.3f} ms per table-second",
@@ -325,8 +363,10 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
         stop = asyncio.Event()
         lag_task = asyncio.create_task(loop_lag(lag, stop))
         proc.start()
+        gc_pauses = GcPauses()
         await asyncio.sleep(args.warmup)
         lag.clear()
+        gc_pauses.on = True
         sent_before, cpu_before, wall_before = Outbox.sent_total, time.process_time(), time.monotonic()
         runtime = app.state.table_runtime
         writes_before = runtime.journal.writes if runtime.journal else 0
@@ -350,6 +390,10 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
         stats["journal_commits"] = (runtime.journal.commits if runtime.journal else 0) - commits_before
         stats["server_cpu"] = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
         stats["server_latency"] = [s * 1000 for s in app.state.table_runtime.latencies]
+        gc_pauses.close()
+        stats["gc"] = gc_pauses.line()
+        if args.gc_census:
+            stats["gc"] += "\n  census          " + gc_census()
         stop.set()
         await lag_task
         proc.join(10)

@@ -73,7 +73,7 @@ class TableRuntime:
                                         writers=self.settings.journal_writers,
                                         hold_connections=not state.settings.is_sqlite)
         if self.settings.freeze_gc:
-            warm_up(self.settings.gc_gen2_threshold)
+            warm_up(self.settings.gc_gen2_threshold, self.settings.gc_gen0_threshold)
         try:
             await self.resume_all()
             yield
@@ -194,7 +194,7 @@ class TableRuntime:
 _warm = False
 
 
-def warm_up(gen2_threshold: int = 0) -> None:
+def warm_up(gen2_threshold: int = 0, gen0_threshold: int = 0) -> None:
     """Load the engine's lazy tables, then take everything alive now out of the cyclic GC (``gc.freeze``).
 
     Without it a full collection walks the engine's and the frameworks' long-lived objects and stalls the
@@ -211,9 +211,8 @@ def warm_up(gen2_threshold: int = 0) -> None:
             hand.apply(greedy_policy(hand, hand.awaiting()[0], rng))
     gc.collect()
     gc.freeze()
-    if gen2_threshold:
-        gen0, gen1, _ = gc.get_threshold()
-        gc.set_threshold(gen0, gen1, gen2_threshold)
+    gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(gen0_threshold or gen0, gen1, gen2_threshold or gen2)
 
 
 def default_table_runtime() -> TableRuntime:

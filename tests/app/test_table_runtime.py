@@ -87,3 +87,23 @@ async def test_practice_runs_through_the_same_seam_without_coins(actors_client):
     (outcome,) = actors.outcomes
     assert outcome.practice and outcome.coin_deltas == [0, 0, 0, 0]
     assert (await client.get("/api/me", headers=headers)).json()["coins"] == 50_000
+
+
+def test_warm_up_sets_the_gc_thresholds_the_settings_declare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TABLE_GC_GEN0_THRESHOLD / TABLE_GC_GEN2_THRESHOLD reach the collector (0 keeps Python's own)."""
+    import gc
+
+    from app.tables import runtime as runtime_module
+
+    saved, frozen = gc.get_threshold(), gc.get_freeze_count()
+    try:
+        monkeypatch.setattr(runtime_module, "_warm", False)
+        runtime_module.warm_up(gen2_threshold=77, gen0_threshold=12_345)
+        assert gc.get_threshold() == (12_345, saved[1], 77) and gc.get_freeze_count() > 0
+        monkeypatch.setattr(runtime_module, "_warm", False)
+        runtime_module.warm_up(gen2_threshold=0, gen0_threshold=0)  # leaves them as they are
+        assert gc.get_threshold() == (12_345, saved[1], 77)
+    finally:
+        gc.set_threshold(*saved)
+        if not frozen:
+            gc.unfreeze()

@@ -152,6 +152,7 @@ class GcPauses:
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self.collected = [0, 0, 0]  # unreachable objects freed (cyclic garbage), per generation
         self.on = False
         self._start = 0.0
         gc.callbacks.append(self._callback)
@@ -161,21 +162,28 @@ class GcPauses:
             self._start = time.perf_counter()
         elif self.on:
             self.pauses[info["generation"]].append((time.perf_counter() - self._start) * 1000)
+            self.collected[info["generation"]] += info["collected"]
 
     def close(self) -> None:
         gc.callbacks.remove(self._callback)
 
     def line(self) -> str:
-        return ", ".join(f"gen{g} {len(p)} × (max {max(p, default=0):.1f} ms, total {sum(p):.0f} ms)"
-                         for g, p in self.pauses.items())
+        return ", ".join(f"gen{g} {len(p)} × (max {max(p, default=0):.1f} ms, total {sum(p):.0f} ms, "
+                         f"{self.collected[g]:,} freed)" for g, p in self.pauses.items())
 
 
 def gc_census(top: int = 15) -> str:
-    """The most common types among the objects the cyclic GC tracks (what a full collection walks)."""
+    """What the cyclic GC tracks: the young generations' sizes, what one young collection costs now, and the
+    most common types among every tracked object (what a full collection walks)."""
+    young = [len(gc.get_objects(g)) for g in (0, 1)]
+    started = time.perf_counter()
+    gc.collect(0)
+    young_ms = (time.perf_counter() - started) * 1000
     objects = gc.get_objects()
     counts = collections.Counter(type(o).__qualname__ for o in objects)
-    return f"{len(objects):,} tracked ({gc.get_freeze_count():,} frozen): " + ", ".join(
-        f"{name} {n:,}" for name, n in counts.most_common(top))
+    return (f"generations 0 / 1 hold {young[0]:,} / {young[1]:,} (a young collection now: {young_ms:.1f} ms); "
+            f"{len(objects):,} tracked ({gc.get_freeze_count():,} frozen): "
+            + ", ".join(f"{name} {n:,}" for name, n in counts.most_common(top)))
 
 
 async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:

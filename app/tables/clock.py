@@ -1,8 +1,8 @@
 """Table time: one injectable clock, so the actor never sleeps and tests never wait.
 
 ``now()`` is monotonic seconds (deadlines are computed with it); ``wall_ms()`` is the server's Unix time in
-ms (what prompts show as their deadline); ``call_at(when, callback)`` runs a plain callback at ``when`` on
-the event loop and returns a handle with ``cancel()``.  The actor only ever posts a command to its own
+ms (what prompts show as their deadline); ``call_at(when, callback, *args)`` runs a plain callback at ``when``
+on the event loop and returns a handle with ``cancel()``.  The actor only ever posts a command to its own
 inbox from a callback, so nothing runs concurrently with its handlers.
 
 ``FakeClock`` moves only when a test calls ``advance(seconds)``: due callbacks then run in time order.
@@ -15,7 +15,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class TimerHandle(Protocol):
@@ -27,7 +27,7 @@ class Clock(Protocol):
 
     def wall_ms(self) -> int: ...
 
-    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle: ...
+    def call_at(self, when: float, callback: Callable[..., None], *args: Any) -> TimerHandle: ...
 
 
 class RealClock:
@@ -39,15 +39,15 @@ class RealClock:
     def wall_ms(self) -> int:
         return int(time.time() * 1000)
 
-    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
-        return asyncio.get_running_loop().call_at(when, callback)
+    def call_at(self, when: float, callback: Callable[..., None], *args: Any) -> TimerHandle:
+        return asyncio.get_running_loop().call_at(when, callback, *args)
 
 
 class _FakeTimer:
-    __slots__ = ("when", "order", "callback", "cancelled")
+    __slots__ = ("when", "order", "callback", "args", "cancelled")
 
-    def __init__(self, when: float, order: int, callback: Callable[[], None]) -> None:
-        self.when, self.order, self.callback, self.cancelled = when, order, callback, False
+    def __init__(self, when: float, order: int, callback: Callable[..., None], args: tuple[Any, ...]) -> None:
+        self.when, self.order, self.callback, self.args, self.cancelled = when, order, callback, args, False
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -72,8 +72,8 @@ class FakeClock:
     def wall_ms(self) -> int:
         return self.WALL_EPOCH_MS + round(self._now * 1000)
 
-    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
-        timer = _FakeTimer(when, next(self._order), callback)
+    def call_at(self, when: float, callback: Callable[..., None], *args: Any) -> TimerHandle:
+        timer = _FakeTimer(when, next(self._order), callback, args)
         if when <= self._now:
             asyncio.get_running_loop().call_soon(self._fire, timer)
         else:
@@ -96,4 +96,4 @@ class FakeClock:
     def _fire(timer: _FakeTimer) -> None:
         if not timer.cancelled:
             timer.cancelled = True
-            timer.callback()
+            timer.callback(*timer.args)

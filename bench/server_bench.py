@@ -66,6 +66,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--durable", default="on", choices=["on", "off", "single", "both", "all"],
                         help="journal every action before its events go out, with group commit (on) or one "
                         "commit per write (single); both: off then on, all: off, single, on (same run)")
+    parser.add_argument("--synchronous-commit", default="on", choices=["on", "off"],
+                        help="the action log's commits wait for the WAL flush (Postgres; "
+                        "TableSettings.journal_synchronous_commit)")
     parser.add_argument("--bots", default="normal", choices=["easy", "normal", "strong"],
                         help="level of the server bots (app.bots.BotLevel)")
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
@@ -110,6 +113,7 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    outbox_size=4096, gc_gen2_threshold=args.gc_gen2,
                                    **({} if args.gc_gen0 is None else {"gc_gen0_threshold": args.gc_gen0}),
                                    durable=args.durable in ("on", "single"),
+                                   journal_synchronous_commit=args.synchronous_commit == "on",
                                    group_commit=args.durable == "on")
     app = create_app(settings, table_runtime=TableRuntime(table_settings))
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws=args.ws,
@@ -312,7 +316,8 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
         f"server CPU        {stats['server_cpu']:.0%} of one core (clients: {stats['client_cpu']:.0%}); "
         f"{cpu_per_message(stats, server_msgs):.0f} µs per message queued, "
         f"{stats['server_cpu'] / args.tables * 1000:.3f} ms per table-second",
-        f"action log        {args.durable}: {stats['journal_writes'] / elapsed:,.0f} journal writes/s in "
+        f"action log        {args.durable} (synchronous commit {args.synchronous_commit}): "
+        f"{stats['journal_writes'] / elapsed:,.0f} journal writes/s in "
         f"{stats['journal_commits'] / elapsed:,.0f} commits/s",
     ]
     return "\n".join(lines)

@@ -86,11 +86,16 @@ class HeldConnections:
     commit on the bench machine.  With ``hold`` a connection goes back to this list instead of the pool,
     unless something failed on it (then it is closed, and the next use takes a fresh one).  ``options`` are
     set once on each new connection.  ``close`` gives them back (at shutdown).
+
+    ``setup`` (Postgres session settings such as ``SET synchronous_commit = off``) runs once on each new
+    connection through the driver; such a connection is never given back to the pool (it is discarded), so
+    no other user of the engine ever inherits the setting.
     """
 
-    def __init__(self, engine: AsyncEngine, *, hold: bool = True, **options: Any) -> None:
+    def __init__(self, engine: AsyncEngine, *, hold: bool = True, setup: str | None = None, **options: Any) -> None:
         self.engine = engine
         self.hold = hold
+        self.setup = setup
         self.options = options
         self._held: list[AsyncConnection] = []
 
@@ -102,22 +107,32 @@ class HeldConnections:
             conn = await self.engine.connect()
             if self.options:
                 conn = await conn.execution_options(**self.options)
+            if self.setup:
+                try:
+                    await (await conn.get_raw_connection()).driver_connection.execute(self.setup)
+                except BaseException:
+                    await self._discard(conn)
+                    raise
         try:
             yield conn
         except BaseException:
-            with contextlib.suppress(Exception):
-                await conn.close()
+            await self._discard(conn)
             raise
         if self.hold:
             self._held.append(conn)
         else:
+            await self._discard(conn)
+
+    async def _discard(self, conn: AsyncConnection) -> None:
+        with contextlib.suppress(Exception):
+            if self.setup:
+                await conn.invalidate()  # its session settings must not reach the pool's other users
             await conn.close()
 
     async def close(self) -> None:
         held, self._held = self._held, []
         for conn in held:
-            with contextlib.suppress(Exception):
-                await conn.close()
+            await self._discard(conn)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

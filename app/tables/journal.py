@@ -328,13 +328,16 @@ class TableJournal:
 
     def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None,
                  group_commit: bool = True, max_batch: int = 512, writers: int = 1,
-                 hold_connections: bool = False) -> None:
+                 hold_connections: bool = False, synchronous_commit: bool = True) -> None:
         self.engine = engine
         # Keep the writers' connections between commits (Postgres) instead of a pool checkout, with its
         # pre-ping round trip, per commit: ~1.2 → ~0.7 ms of CPU per commit on the bench machine.  A
         # connection that saw an error is closed, and the next commit takes a fresh one.  ``close`` ends them.
         self.hold_connections = hold_connections
-        self.connections = HeldConnections(engine, hold=hold_connections, **{WRITE: True})
+        # ``synchronous_commit`` off (Postgres only, TableSettings.journal_synchronous_commit): commits return
+        # before the WAL flush; the setting lives on the journal's own connections only.
+        setup = None if synchronous_commit or engine.dialect.name != "postgresql" else "SET synchronous_commit = off"
+        self.connections = HeldConnections(engine, hold=hold_connections, setup=setup, **{WRITE: True})
         # With held connections on Postgres, batches of only new hands and appends are one statement on
         # asyncpg's own connection (``app.tables.journal_statement``).
         self.driver_writes = hold_connections and engine.dialect.driver == "asyncpg"

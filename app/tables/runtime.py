@@ -71,7 +71,8 @@ class TableRuntime:
             self.journal = TableJournal(state.engine, serial=state.settings.is_sqlite, lock=lock,
                                         group_commit=self.settings.group_commit,
                                         writers=self.settings.journal_writers,
-                                        hold_connections=not state.settings.is_sqlite)
+                                        hold_connections=not state.settings.is_sqlite,
+                                        synchronous_commit=self.settings.journal_synchronous_commit)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold, self.settings.gc_gen0_threshold)
         try:

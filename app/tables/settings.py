@@ -74,6 +74,14 @@ class TableSettings(BaseSettings):
                                "sends only once its own actions are committed)")
     journal_writers: int = Field(default=2, ge=1, le=16, description="durable tables on Postgres: group "
                                  "commits in flight at once (SQLite: always 1)")
+    # A commit waits for its WAL flush, and a shared cloud disk's flush can take hundreds of ms at p99
+    # (bench/journal_bench.py on the bench machine: p50 0.9 ms, p99 29-499 ms): every seat waits for it.
+    journal_synchronous_commit: bool = Field(default=True, description="durable tables on Postgres: each "
+                                             "action-log commit waits for the WAL flush.  Off: a commit returns "
+                                             "once Postgres holds it (a crash of this server loses nothing) and "
+                                             "the flush follows within ~0.6 s, so a crash of Postgres itself "
+                                             "may lose that last fraction of a second of actions (their tables "
+                                             "resume from before them).  Settlements always wait")
     # aiosqlite runs every statement in its own thread: each hand-off waits for the GIL, up to the switch
     # interval (5 ms) while the event loop is busy, several times per commit (bench/results/durable.md).
     sqlite_switch_interval_ms: float = Field(default=0.5, ge=0, description="durable tables on SQLite: the "

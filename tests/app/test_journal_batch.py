@@ -96,6 +96,30 @@ async def test_a_fenced_unit_fails_alone_and_leaves_nothing(engine, held: bool) 
     await journal.close()
 
 
+@pytest.mark.skipif(TEST_DATABASE_URL is None, reason="synchronous_commit is a Postgres setting (CI sets "
+                    "TEST_DATABASE_URL)")
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+async def test_asynchronous_commit_stays_on_the_journals_own_connections(engine) -> None:
+    """TABLE_JOURNAL_SYNCHRONOUS_COMMIT=false: the journal's commits skip the WAL flush wait, and no other user
+    of the engine (settlements, the API) ever gets a connection with that setting."""
+    journal = TableJournal(engine, hold_connections=True, writers=2, synchronous_commit=False)
+    await _open(journal)
+    await asyncio.gather(*(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1)], v=2) for t in TABLES))
+    async with journal.connections.connection() as conn:
+        driver = (await conn.get_raw_connection()).driver_connection
+        assert await driver.fetchval("SHOW synchronous_commit") == "off"
+    game = await journal.load("t5")
+    assert game is not None and game.actions == [_discard(0, 1)] and game.v == 2
+    await journal.close()
+
+    async def setting() -> str:
+        async with engine.connect() as conn:
+            await asyncio.sleep(0.01)  # hold it, so the checks below use different pooled connections
+            return str((await conn.exec_driver_sql("SHOW synchronous_commit")).scalar())
+
+    assert set(await asyncio.gather(*(setting() for _ in range(5)))) == {"on"}
+
+
 @pytest.mark.skipif(TEST_DATABASE_URL is None, reason="the one-statement batch is the Postgres runtime's (CI sets "
                     "TEST_DATABASE_URL); SQLite's batches take the transaction")
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)

@@ -128,8 +128,12 @@ async def test_paced_collections_collect_young_and_middle_on_a_clock_and_everyth
     pacer = asyncio.create_task(paced_collections(0.01, 0.1))
     try:
         await asyncio.sleep(0.35)
+        assert not gc.isenabled()  # only the pacer collects while it runs
     finally:
         pacer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await pacer
         gc.callbacks.remove(callback)
-    assert seen.count(1) >= 10  # one every tick (a few more may be Python's own)
+    assert gc.isenabled()  # and Python collects again once it stops
+    assert seen.count(1) >= 10 and seen.count(0) == 0  # generations 0 and 1 together, every tick
     assert 2 <= seen.count(2) <= 4  # about every 0.1 s, not every tick

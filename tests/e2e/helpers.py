@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
@@ -55,6 +56,12 @@ _LOOK = """() => ({
 })"""
 
 
+def table_look(page: Page) -> dict[str, Any]:
+    """What the table offers this page now: ``result`` (the result dialog is open), ``buttons`` (the actions
+    offered), ``tiles`` (own tiles that may be clicked) and ``drawn`` (this seat has drawn: its turn)."""
+    return page.evaluate(_LOOK)
+
+
 def _click(page: Page, selector: str) -> bool:
     try:
         page.locator(selector).first.click(timeout=1500)
@@ -65,7 +72,7 @@ def _click(page: Page, selector: str) -> bool:
 
 def play_step(page: Page, *, claim: bool = True) -> str | None:
     """Do the one thing the table offers now, by clicking as a player would.  Returns what was done."""
-    look = page.evaluate(_LOOK)
+    look = table_look(page)
     if look["result"]:
         return "result"
     wanted = ["win", "kill_pig"] + (["pong", "kong", "chow"] if claim else []) + ["pass"]

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import api_get, close_result, play_step, play_until_result, register, unique_name
+from tests.e2e.helpers import (
+    api_get,
+    close_result,
+    play_step,
+    play_until_result,
+    register,
+    table_look,
+    unique_name,
+)
 
 VARIANTS = ["tiantai", "taipao", "taiwan"]
 SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
@@ -31,6 +39,22 @@ def play_some_turns(page: Page, turns: int) -> None:
         if play_step(page, claim=False) == "discard":
             done += 1
         page.wait_for_timeout(20)
+
+
+def wait_for_own_turn(page: Page) -> bool:
+    """Pass on claims until this seat has drawn and the table waits on its discard (so nothing moves while
+    the layout is checked: a claim prompt times out in a few seconds and the bots may end the hand behind
+    the check).  False if the hand ended first."""
+    for _ in range(600):
+        look = table_look(page)
+        if look["result"]:
+            return False
+        if look["drawn"]:
+            return True
+        if "pass" in look["buttons"]:
+            play_step(page, claim=False)
+        page.wait_for_timeout(20)
+    return False
 
 
 def check_table_layout(page: Page, variant: str) -> None:
@@ -86,11 +110,13 @@ def test_new_player_plays_a_practice_hand_of_each_variant(page: Page, artifacts:
     expect(page.locator("#me-coins")).to_have_text("50,000")
     expect(page.locator("#me-title")).to_have_text("白板")
 
+    checked = []
     for variant in VARIANTS:
         start_practice(page, variant)
         play_some_turns(page, 4)
-        if not page.locator("#result-dialog[open]").count():
+        if wait_for_own_turn(page):
             check_table_layout(page, variant)
+            checked.append(variant)
         page.screenshot(path=artifacts / f"table-{variant}-1280x720.png")
         play_until_result([page], claim=True)
         check_result(page, variant)
@@ -103,6 +129,7 @@ def test_new_player_plays_a_practice_hand_of_each_variant(page: Page, artifacts:
         expect(page.locator("#me-coins")).to_have_text("50,000")
     me = api_get(page, "/api/me")
     assert me["coins"] == 50_000
+    assert checked, "no hand came back to this seat's turn, so no table layout was checked"
 
 
 def test_phone_sized_table_and_result(browser: Browser, base_url: str, artifacts: Path) -> None:

@@ -67,8 +67,8 @@ class TableSettings(BaseSettings):
                                              "middle generations this often, so each pause stays short; 0: "
                                              "Python's own counts decide")
     gc_full_interval_seconds: float = Field(default=600.0, ge=10, description="with paced collections: a full "
-                                            "collection this often (it walks every live object: ~0.5 s at "
-                                            "3,000 tables), for cyclic garbage that outlived the young ones")
+                                            "collection this often (it walks every live object: 0.4-0.5 s at "
+                                            "1,500 tables), for cyclic garbage that outlived the young ones")
     settle_attempts: int = Field(default=3, ge=1, description="tries to settle a hand before voiding it (the "
                                  "settlement is idempotent, so retrying is safe)")
     # Issue 9 item 7: 59 reconnecting sockets were served 5,841 resyncs in 5 s.

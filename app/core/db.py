@@ -123,6 +123,12 @@ class HeldConnections:
         else:
             await self._discard(conn)
 
+    @contextlib.asynccontextmanager
+    async def driver(self) -> AsyncIterator[Any]:
+        """The driver's own connection under a held one (asyncpg's, for statements SQLAlchemy need not see)."""
+        async with self.connection() as conn:
+            yield (await conn.get_raw_connection()).driver_connection
+
     async def _discard(self, conn: AsyncConnection) -> None:
         with contextlib.suppress(Exception):
             if self.setup:

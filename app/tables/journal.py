@@ -338,8 +338,8 @@ class TableJournal:
         # before the WAL flush; the setting lives on the journal's own connections only.
         setup = None if synchronous_commit or engine.dialect.name != "postgresql" else "SET synchronous_commit = off"
         self.connections = HeldConnections(engine, hold=hold_connections, setup=setup, **{WRITE: True})
-        # With held connections on Postgres, batches of only new hands and appends are one statement on
-        # asyncpg's own connection (``app.tables.journal_statement``).
+        # With held connections on Postgres, batches of only new hands, appends and closed hands are one
+        # statement on asyncpg's own connection (``app.tables.journal_statement``).
         self.driver_writes = hold_connections and engine.dialect.driver == "asyncpg"
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
         self.group_commit = group_commit
@@ -368,8 +368,7 @@ class TableJournal:
         statement = batch_arguments(rows) if rows is not None else None
         if rows is None or statement is None:
             return None
-        async with self.lock, self.connections.connection() as conn:
-            driver = (await conn.get_raw_connection()).driver_connection
+        async with self.lock, self.connections.driver() as driver:
             moved = {row[0] for row in await driver.fetch(statement[0], *statement[1])}
         self.commits += 1
         return {i: Fenced(f"table {r.table_id}: fence {r.fence} (hand {r.hand_no}) is no longer current")

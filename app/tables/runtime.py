@@ -82,8 +82,10 @@ class TableRuntime:
             await self.resume_all()
             yield
         finally:
-            if pacer is not None:
+            if pacer is not None:  # awaited: its ``finally`` gives the collector back to Python
                 pacer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pacer
             await self.shutdown()
 
     def _services(self) -> ActorServices:

@@ -56,8 +56,9 @@ class TableSettings(BaseSettings):
     # hands by reference counting, so they can be rare.
     gc_gen2_threshold: int = Field(default=100, ge=0, description="gc threshold2; 0 keeps Python's default "
                                    "(10)")
-    # Each hand's state lives for minutes, so it survives young collections and is walked again by every
-    # older one: at 2,000 tables Python's 700 spent ~13 % of the time in GC pauses (bench/server_bench.py).
+    # Used when collections are not paced (gc_young_interval_seconds 0).  Each hand's state lives for minutes,
+    # so it survives young collections and is walked again by every older one: at 2,000 tables Python's 700
+    # spent ~13 % of the time in GC pauses (bench/server_bench.py).
     gc_gen0_threshold: int = Field(default=10_000, ge=0, description="gc threshold0; 0 keeps Python's "
                                    "default (700)")
     # CPython counts allocations minus deallocations against threshold0, and a busy server frees old hands as

@@ -56,7 +56,7 @@ class DatabaseSettler:
     keeps waiting settlements off the database's busy-timeout and out of its worker threads).
 
     On Postgres (asyncpg) a practice or tournament hand, which moves nothing, is one statement on a
-    connection kept between hands (``record_practice_hand``): about a tenth of the session path's CPU
+    connection kept between hands (``record_practice_hand``): about a quarter of the session path's CPU
     (bench/settle_bench.py).  Coin hands always take ``settle_hand``'s transaction.
     """
 
@@ -84,8 +84,7 @@ class DatabaseSettler:
         for attempt in range(1, self.attempts + 1):
             try:
                 if practice and self.connections is not None:
-                    async with self.connections.connection() as conn:
-                        driver = (await conn.get_raw_connection()).driver_connection
+                    async with self.connections.driver() as driver:
                         settled = await record_practice_hand(driver, practice_hand(
                             hand_key=hand_key, seats=seats, payments=hand.result.score.payments,
                             variant=info.variant.value, record=record, winners=hand.result.winners))

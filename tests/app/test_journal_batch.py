@@ -31,6 +31,19 @@ async def _open(journal: TableJournal) -> None:
         await journal.hand_started(table_id, 1, 1, new_wall_seed(), v=1)
 
 
+def _spy_statements(journal: TableJournal) -> list[object]:
+    """What each batch's one-statement attempt returned, in order (None: the batch took the transaction)."""
+    batches: list[object] = []
+    statement = journal._statement
+
+    async def spy(units):  # noqa: ANN001, ANN202
+        batches.append(await statement(units))
+        return batches[-1]
+
+    journal._statement = spy  # type: ignore[method-assign]
+    return batches
+
+
 def _discard(seat: int, n: int) -> dict:
     return {"kind": "discard", "seat": seat % 3, "tile": f"{n % 9 + 1}m"}
 
@@ -130,14 +143,7 @@ async def test_new_hands_and_appends_are_one_statement_and_a_refused_unit_writes
     journal = TableJournal(engine, serial=True, hold_connections=True)
     await _open(journal)
     assert await journal.claim("t3") == 2  # another owner took t3 over
-    batches: list[object] = []
-    statement = journal._statement
-
-    async def spy(units):  # noqa: ANN001, ANN202
-        batches.append(await statement(units))
-        return batches[-1]
-
-    journal._statement = spy  # type: ignore[method-assign]
+    batches = _spy_statements(journal)
     walls = {t: new_wall_seed() for t in TABLES[6:]}
     results = await asyncio.gather(
         *(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1), _discard(1, 2)], v=2) for t in TABLES[:6]),
@@ -197,14 +203,7 @@ async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(e
     await _open(journal)
     await asyncio.gather(*(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1)], v=2) for t in TABLES))
     assert await journal.claim("t7") == 2  # another owner took t7 over
-    batches: list[object] = []
-    statement = journal._statement
-
-    async def spy(units):  # noqa: ANN001, ANN202
-        batches.append(await statement(units))
-        return batches[-1]
-
-    journal._statement = spy  # type: ignore[method-assign]
+    batches = _spy_statements(journal)
     closed = MatchState(dealer=1, dealer_streak=0, round_wind=0, hands_played=1, voided=0, points=[8, -8, 0],
                         coins=[800, -800, 0])
     shown = {"type": "hand_result", "hand_no": 1, "winners": [0]}  # settled hands keep their result; t0 voided

@@ -37,7 +37,7 @@ async def test_the_table_settler_records_a_practice_hand_once_as_settle_hand_wou
     assert first.coin_deltas == [0, 0, 0] and first.rank_point_deltas == [0, 0, 0]
     assert first.point_deltas == hand.result.score.net and sum(first.point_deltas) == 0
     assert all(a is not None and a.repeated and a.hand_id == first.hand_id for a in again)
-    assert {a.to_json() == first.to_json() for a in again} == {True}
+    assert all(a.to_json() == first.to_json() for a in again)
 
     reference = await settle_hand(  # the service's own session path, for the same hand under another key
         session, hand_key="t-practice:g:ref", room=None, seats=[alice, None, None], variant="tiantai",

@@ -73,7 +73,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="level of the server bots (app.bots.BotLevel)")
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
     parser.add_argument("--gc-census", action="store_true", help="print the server's most common objects the "
-                        "cyclic GC tracks, at the end of the run")
+                        "cyclic GC tracks, at the end of the run, and what a young collection walks (every "
+                        "10th sampled over the run)")
     parser.add_argument("--profile", default=None, help="cProfile the server over the measured run into this "
                         "file (one per mode: FILE.off, FILE.on, ...); read it with python -m pstats")
     args = parser.parse_args(argv)
@@ -154,15 +155,26 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
 class GcPauses:
     """The server's cyclic-GC pauses per generation while ``on`` (a full collection stops every table)."""
 
-    def __init__(self) -> None:
+    def __init__(self, census_every: int = 0) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.collected = [0, 0, 0]  # unreachable objects freed (cyclic garbage), per generation
         self.on = False
         self._start = 0.0
+        # every ``census_every``-th young collection, count the types it is about to walk
+        self.census_every = census_every
+        self.young_seen = 0
+        self.young_census: collections.Counter[str] = collections.Counter()
+        self.young_sampled = 0
         gc.callbacks.append(self._callback)
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            if self.on and self.census_every and info["generation"] < 2:
+                self.young_seen += 1
+                if self.young_seen % self.census_every == 0:
+                    self.young_sampled += 1
+                    for g in range(info["generation"] + 1):
+                        self.young_census.update(type(o).__qualname__ for o in gc.get_objects(g))
             self._start = time.perf_counter()
         elif self.on:
             self.pauses[info["generation"]].append((time.perf_counter() - self._start) * 1000)
@@ -170,6 +182,13 @@ class GcPauses:
 
     def close(self) -> None:
         gc.callbacks.remove(self._callback)
+
+    def young_line(self, top: int = 15) -> str:
+        """What a young collection walked, on average over the sampled ones (the pacer's cost is this)."""
+        n = max(1, self.young_sampled)
+        total = sum(self.young_census.values()) / n
+        return (f"a young collection walks {total:,.0f} objects on average ({self.young_sampled} sampled): "
+                + ", ".join(f"{name} {c / n:,.0f}" for name, c in self.young_census.most_common(top)))
 
     def line(self) -> str:
         return ", ".join(f"gen{g} {len(p)} × (max {max(p, default=0):.1f} ms, total {sum(p):.0f} ms, "
@@ -376,7 +395,7 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
         stop = asyncio.Event()
         lag_task = asyncio.create_task(loop_lag(lag, stop))
         proc.start()
-        gc_pauses = GcPauses()
+        gc_pauses = GcPauses(census_every=10 if args.gc_census else 0)
         await asyncio.sleep(args.warmup)
         lag.clear()
         gc_pauses.on = True
@@ -407,6 +426,7 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
         stats["gc"] = gc_pauses.line()
         if args.gc_census:
             stats["gc"] += "\n  census          " + gc_census()
+            stats["gc"] += "\n  young census    " + gc_pauses.young_line()
         stop.set()
         await lag_task
         proc.join(10)

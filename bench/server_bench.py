@@ -74,7 +74,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--suggest", action="store_true", help="practice suggestions in every turn prompt")
     parser.add_argument("--gc-census", action="store_true", help="print the server's most common objects the "
                         "cyclic GC tracks, at the end of the run, and what a young collection walks (every "
-                        "10th sampled over the run)")
+                        "10th sampled over the run; the sampling costs CPU, so read the other figures from a "
+                        "run without it)")
     parser.add_argument("--profile", default=None, help="cProfile the server over the measured run into this "
                         "file (one per mode: FILE.off, FILE.on, ...); read it with python -m pstats")
     args = parser.parse_args(argv)

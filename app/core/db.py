@@ -109,7 +109,7 @@ class HeldConnections:
                 conn = await conn.execution_options(**self.options)
             if self.setup:
                 try:
-                    await (await conn.get_raw_connection()).driver_connection.execute(self.setup)
+                    await (await _driver_of(conn)).execute(self.setup)
                 except BaseException:
                     await self._discard(conn)
                     raise
@@ -127,7 +127,7 @@ class HeldConnections:
     async def driver(self) -> AsyncIterator[Any]:
         """The driver's own connection under a held one (asyncpg's, for statements SQLAlchemy need not see)."""
         async with self.connection() as conn:
-            yield (await conn.get_raw_connection()).driver_connection
+            yield await _driver_of(conn)
 
     async def _discard(self, conn: AsyncConnection) -> None:
         with contextlib.suppress(Exception):
@@ -139,6 +139,11 @@ class HeldConnections:
         held, self._held = self._held, []
         for conn in held:
             await self._discard(conn)
+
+
+async def _driver_of(conn: AsyncConnection) -> Any:
+    """The driver's own connection (asyncpg's) under a SQLAlchemy one."""
+    return (await conn.get_raw_connection()).driver_connection
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -118,8 +118,7 @@ async def test_asynchronous_commit_stays_on_the_journals_own_connections(engine)
     journal = TableJournal(engine, hold_connections=True, writers=2, synchronous_commit=False)
     await _open(journal)
     await asyncio.gather(*(journal.append(t, 1, "g1", 1, 0, [_discard(0, 1)], v=2) for t in TABLES))
-    async with journal.connections.connection() as conn:
-        driver = (await conn.get_raw_connection()).driver_connection
+    async with journal.connections.driver() as driver:
         assert await driver.fetchval("SHOW synchronous_commit") == "off"
     game = await journal.load("t5")
     assert game is not None and game.actions == [_discard(0, 1)] and game.v == 2

@@ -190,6 +190,7 @@ async def test_what_follows_a_discard_waits_for_the_claim_hold_either_way(settin
         for client in clients:
             client.stop_reading()
         await asyncio.gather(*tasks, return_exceptions=True)
+        assert logs[0].results
         gaps = _discard_gaps(clients)
         assert gaps[True] and gaps[False]  # both cases happened
         assert set(gaps[True]) == set(gaps[False]) == {1.0}

@@ -185,6 +185,10 @@ async def test_what_follows_a_discard_waits_for_the_claim_hold_either_way(settin
                 gaps = _discard_gaps(clients)
                 if gaps[True] and gaps[False]:
                     break
+            # A finished hand settles through SQLite's worker thread in real time: give it a moment, or a
+            # message that waited on it is stamped after the fake clock moves (a 0.75 s "gap").
+            await h.settle_loop()
+            await asyncio.sleep(0.005)
             await h.settle_loop()
             h.clock.advance(0.25)
         for client in clients:

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import json
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +83,20 @@ class Harness:
         """Let the event loop run queued work (timers due now, actor commands)."""
         for _ in range(turns):
             await asyncio.sleep(0)
+
+    async def settle_until_quiet(self, clients: Sequence[SeatClient], rounds: int = 200) -> None:
+        """Settle until two rounds in a row (each ``settle_loop`` and 1 ms of real time, for work in worker
+        threads such as SQLite's) bring the clients no new message: a test that stamps messages with the fake
+        clock must not move it while a reply is still on its way."""
+        seen, quiet = -1, 0
+        for _ in range(rounds):
+            await self.settle_loop()
+            await asyncio.sleep(0.001)
+            now = sum(len(c.received) for c in clients)
+            quiet = quiet + 1 if now == seen else 0
+            if quiet == 2:
+                return
+            seen = now
 
 
 @contextlib.asynccontextmanager

@@ -185,11 +185,9 @@ async def test_what_follows_a_discard_waits_for_the_claim_hold_either_way(settin
                 gaps = _discard_gaps(clients)
                 if gaps[True] and gaps[False]:
                     break
-            # A finished hand settles through SQLite's worker thread in real time: give it a moment, or a
-            # message that waited on it is stamped after the fake clock moves (a 0.75 s "gap").
-            await h.settle_loop()
-            await asyncio.sleep(0.005)
-            await h.settle_loop()
+            # Messages are stamped with the fake clock: moving it while a discard is still on its way (a seat's
+            # resync and reply, a settlement in SQLite's thread) stamped it late, a 0.75 s "gap".
+            await h.settle_until_quiet(clients)
             h.clock.advance(0.25)
         for client in clients:
             client.stop_reading()

@@ -124,16 +124,34 @@ async def test_paced_collections_collect_young_and_middle_on_a_clock_and_everyth
         if phase == "stop":
             seen.append(info["generation"])
 
+    # Its own time: each tick moves it by ``young`` (binary-exact steps, so no rounding decides a boundary).
+    now = 0.0
+    ticks = 0
+    done = asyncio.Event()
+    running_while_paced: list[bool] = []
+
+    async def sleep(seconds: float) -> None:
+        nonlocal now, ticks
+        now += seconds
+        ticks += 1
+        running_while_paced.append(gc.isenabled())
+        if ticks == 30:
+            done.set()
+            await asyncio.Event().wait()  # stay here until cancelled
+        await asyncio.sleep(0)
+
     gc.callbacks.append(callback)
-    pacer = asyncio.create_task(paced_collections(0.01, 0.1))
+    pacer = asyncio.create_task(paced_collections(0.125, 1.0, now=lambda: now, sleep=sleep))
     try:
-        await asyncio.sleep(0.35)
-        assert not gc.isenabled()  # only the pacer collects while it runs
+        await asyncio.wait_for(done.wait(), 30)
     finally:
         pacer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await pacer
         gc.callbacks.remove(callback)
+    assert not any(running_while_paced)  # only the pacer collects while it runs
     assert gc.isenabled()  # and Python collects again once it stops
-    assert seen.count(1) >= 10 and seen.count(0) == 0  # generations 0 and 1 together, every tick
-    assert 2 <= seen.count(2) <= 4  # about every 0.1 s, not every tick
+    # 29 ticks collected (the 30th is cancelled in its sleep): at 1.0, 2.0 and 3.0 s everything, else the
+    # young and middle generations together; never generation 0 alone.
+    assert seen.count(2) == 3
+    assert seen.count(1) == 26 and seen.count(0) == 0

@@ -104,14 +104,19 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
 
         attempts: list[tuple[int, str]] = []  # (fence, outcome) of every journal write A's actor tries
         write = a.journal.write  # type: ignore[union-attr]
+        in_flight = 0
 
         async def spy(steps: Any) -> None:  # each write of the actor carries its fence (actor_a.fence)
+            nonlocal in_flight
             fence = actor_a.fence
+            in_flight += 1
             try:
                 await write(steps)
             except Fenced:
                 attempts.append((fence, "refused"))
                 raise
+            finally:
+                in_flight -= 1
             attempts.append((fence, "written"))
 
         a.journal.write = spy  # type: ignore[method-assign,union-attr]
@@ -122,7 +127,11 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
             return (await logged())[0] >= n
 
         await _until(lambda: played(6), "A to log six actions")
-        await asyncio.sleep(0.2)  # let A's last write finish before the pause
+        async def a_quiet() -> bool:  # A's last write has finished and nothing is queued that would write
+            await asyncio.sleep(0.2)
+            return in_flight == 0 and actor_a.inbox.empty()
+
+        await _until(a_quiet, "A's last write to finish before the pause")
         rows_before, fence_before = await logged()
         assert fence_before == token_a and attempts and all(o == "written" for _f, o in attempts)
 

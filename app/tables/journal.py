@@ -21,56 +21,38 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from asyncpg import exceptions as asyncpg_errors
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, text, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-from sqlalchemy.sql.elements import TextClause
 
 from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import LiveTable, TableAction
 from app.tables.fairness import WallSeed
-from app.tables.journal_statement import SQL_TYPES, RowWrite, batch_arguments, padded_size
+from app.tables.journal_statement import batch_arguments
+from app.tables.journal_steps import (
+    AppendStep,
+    Fenced,
+    HandCloseStep,
+    HandStartStep,
+    MatchState,
+    OpenGameStep,
+    Step,
+    row_writes,
+    run_batch,
+)
 from app.tables.registry import TableInfo, TableStatus
-from engine.match import Match
+
+__all__ = ["Fenced", "LiveGame", "MatchState", "Step", "TableJournal"]
 
 _T = LiveTable.__table__
 _A = TableAction.__table__
-
-
-class Fenced(Exception):
-    """The table row carries a newer fencing token: another process owns the table now."""
-
-
-@dataclass
-class MatchState:
-    """What survives between hands: the match (dealer, 連莊 streak, 圈) and the table's running totals."""
-
-    dealer: int
-    dealer_streak: int
-    round_wind: int
-    hands_played: int
-    voided: int
-    points: list[int]
-    coins: list[int]
-
-    @classmethod
-    def of(cls, match: Match, *, voided: int, points: Sequence[int], coins: Sequence[int]) -> MatchState:
-        return cls(match.dealer, match.dealer_streak, match.round_wind, match.hands_played, voided,
-                   list(points), list(coins))
-
-    def columns(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "dealer_streak": self.dealer_streak, "round_wind": self.round_wind,
-                "hands_played": self.hands_played, "voided": self.voided, "points": self.points,
-                "coins": self.coins}
-
 
 @dataclass
 class LiveGame:
@@ -86,228 +68,6 @@ class LiveGame:
     v: int
     actions: list[dict[str, Any]] = field(default_factory=list)
     last_result: dict[str, Any] | None = None  # the closed hand's hand_result message, if it was settled
-
-
-# One write of the journal: statements run inside the batch's transaction.  A step that finds its guard no
-# longer holds raises ``Fenced`` before it changes anything.
-Step = Callable[[AsyncConnection], Awaitable[None]]
-
-
-class _Batched:
-    """A step that a batch writes together with the same step of every other table (a few statements for
-    the whole batch instead of a few per table); alone it is a batch of one."""
-
-    async def __call__(self, conn: AsyncConnection) -> None:
-        fenced: dict[int, Fenced] = {}
-        await _run_batch(conn, [[self]], fenced)  # type: ignore[list-item]
-        if fenced:
-            raise fenced[0]
-
-
-@dataclass(frozen=True)
-class OpenGameStep(_Batched):
-    """A new game at the table: a fresh row (replacing any earlier game's and its log) with no hand yet."""
-
-    row: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class HandStartStep(_Batched):
-    """A new hand's wall (seed, salt, commitment); its log starts empty.  Guarded by the fence."""
-
-    table_id: str
-    fence: int
-    hand_no: int
-    wall: WallSeed
-    v: int
-
-
-@dataclass(frozen=True)
-class AppendStep(_Batched):
-    """Actions for a table's log, guarded by the fence, the hand and the log's length."""
-
-    table_id: str
-    fence: int
-    game_id: str
-    hand_no: int
-    start: int
-    actions: list[dict[str, Any]]
-    v: int
-
-    def rows(self) -> list[dict[str, Any]]:
-        return [{"table_id": self.table_id, "game_id": self.game_id, "hand_no": self.hand_no, "seq": self.start + i,
-                 "action": a} for i, a in enumerate(self.actions)]
-
-
-@dataclass(frozen=True)
-class HandCloseStep(_Batched):
-    """The hand is settled (or voided): the match moves on and its log is no longer needed.  Fenced."""
-
-    table_id: str
-    fence: int
-    game_id: str
-    hand_no: int
-    match: MatchState
-    v: int
-    result: dict[str, Any] | None = None  # the hand_result message (None: voided)
-
-    def columns(self) -> dict[str, Any]:
-        """What the row becomes: the match moved on, the hand closed with its result."""
-        return {"hand_closed": True, "v": self.v, "last_result": self.result, **self.match.columns()}
-
-
-_KINDS = (OpenGameStep, HandStartStep, AppendStep, HandCloseStep)  # batched, in this order; other steps after
-
-
-async def _run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
-    """Run the units' steps in one transaction: every unit's new game, then every new hand, then every append
-    (each kind in a few statements for the whole batch), then the units' other steps one by one (closed
-    hands and games).  A unit whose guard fails is put in ``fenced`` and goes no further (the caller rolls
-    the batch back if any did)."""
-    for kind in _KINDS:
-        batch = {i: step for i, steps in enumerate(units) if i not in fenced
-                 for step in steps if isinstance(step, kind)}
-        if not batch:
-            continue
-        if kind is OpenGameStep:
-            await _open_games(conn, [step.row for step in batch.values()])  # type: ignore[attr-defined]
-            continue
-        if kind is HandCloseStep:
-            for i in await _close_hands(conn, batch):  # type: ignore[arg-type]
-                fenced[i] = Fenced(f"table {batch[i].table_id}: fence {batch[i].fence} is no "  # type: ignore[attr-defined]
-                                   "longer current")
-            continue
-        if kind is HandStartStep:
-            ok = await _update_rows(conn, ("fence",), (
-                {"id": h.table_id, "fence": h.fence, "hand_no": h.hand_no, "seed": h.wall.seed, "salt": h.wall.salt,
-                 "commitment": h.wall.commitment, "log_len": 0, "v": h.v}
-                for h in batch.values()))  # type: ignore[attr-defined]
-        else:
-            ok = await _update_rows(conn, ("fence", "hand_no", "start"), (
-                {"id": a.table_id, "fence": a.fence, "hand_no": a.hand_no, "start": a.start,
-                 "log_len": a.start + len(a.actions), "v": a.v} for a in batch.values()))  # type: ignore[attr-defined]
-        for (i, step), moved in zip(batch.items(), ok, strict=True):
-            if not moved:
-                fenced[i] = Fenced(f"table {step.table_id}: fence {step.fence} (hand {step.hand_no}) is "  # type: ignore[attr-defined]
-                                   "no longer current")
-        if kind is AppendStep:
-            rows = [row for i, a in batch.items() if i not in fenced for row in a.rows()]  # type: ignore[attr-defined]
-            if rows:
-                await conn.execute(insert(_A), rows)
-    for i, steps in enumerate(units):
-        if i in fenced:
-            continue
-        try:
-            for step in steps:
-                if not isinstance(step, _KINDS):
-                    await step(conn)
-        except Fenced as exc:
-            fenced[i] = exc
-
-
-async def _close_hands(conn: AsyncConnection, batch: dict[int, HandCloseStep]) -> list[int]:
-    """Close every hand of the batch: lock the rows and read their fences (one SELECT … FOR UPDATE; SQLite's
-    write transaction holds the whole database), then one UPDATE per row in a single executemany and one
-    DELETE of their logs.  Returns the units whose fence no longer holds (nothing of theirs is written)."""
-    ids = [h.table_id for h in batch.values()]
-    fences = dict((await conn.execute(select(_T.c.id, _T.c.fence).where(_T.c.id.in_(ids)).with_for_update())).all())
-    fenced = [i for i, h in batch.items() if fences.get(h.table_id) != h.fence]
-    good = [h for i, h in batch.items() if i not in fenced]
-    if len(set(ids)) < len(ids):  # a table twice in one batch (never from an actor): one by one
-        fenced, good = [], []
-        for i, h in batch.items():
-            result = await conn.execute(update(_T).where(_T.c.id == h.table_id, _T.c.fence == h.fence).values(
-                **h.columns()))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                fenced.append(i)
-                continue
-            await conn.execute(delete(_A).where(_A.c.table_id == h.table_id, _A.c.game_id == h.game_id,
-                                                _A.c.hand_no <= h.hand_no))
-        return fenced
-    if good:
-        columns = list(good[0].columns())
-        await conn.execute(
-            update(_T).where(_T.c.id == bindparam("b_id")).values(**{c: bindparam(f"b_{c}") for c in columns}),
-            [{"b_id": h.table_id, **{f"b_{c}": x for c, x in h.columns().items()}} for h in good])
-        await conn.execute(delete(_A).where(or_(*(
-            and_(_A.c.table_id == h.table_id, _A.c.game_id == h.game_id, _A.c.hand_no <= h.hand_no)
-            for h in good))))
-    return fenced
-
-
-async def _open_games(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    ids = [row["id"] for row in rows]
-    await conn.execute(delete(_A).where(_A.c.table_id.in_(ids)))
-    await conn.execute(delete(_T).where(_T.c.id.in_(ids)))
-    await conn.execute(insert(_T), rows)
-
-
-_SETS = {"hand_no": "hand_no", "seed": "seed", "salt": "salt", "commitment": "commitment", "log_len": "log_len",
-         "v": "v"}  # batch column -> live_tables column it sets (``start`` only guards: log_len = start)
-
-
-async def _update_rows(conn: AsyncConnection, guards: tuple[str, ...], values: Any) -> list[bool]:
-    """Update live_tables rows by id where the guard columns still match (``start`` guards ``log_len``);
-    returns, per row, whether it moved.  One ``WITH batch AS (VALUES …) UPDATE … FROM batch … RETURNING``
-    statement (Postgres, and SQLite since 3.35) however many rows; one by one if a table repeats."""
-    rows = list(values)
-    if len({r["id"] for r in rows}) < len(rows):
-        return [(await _update_rows(conn, guards, [r]))[0] for r in rows]
-    cols = tuple(rows[0])
-    size = padded_size(len(rows))  # the padding rows match no table (id "")
-    padded = rows + [{**rows[0], "id": ""}] * (size - len(rows))
-    params = {f"{c}{i}": row[c] for i, row in enumerate(padded) for c in cols}
-    found = await conn.execute(_update_statement(cols, guards, size), params)
-    moved = {r[0] for r in found}
-    return [r["id"] in moved for r in rows]
-
-
-@functools.lru_cache(maxsize=128)
-def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int) -> TextClause:
-    """The batch UPDATE for ``size`` rows of ``cols``, built once per shape: building a ``text()`` parses its
-    bind parameters with a regular expression, which cost more CPU than the round trip at low batch sizes
-    (journal_bench)."""
-    tuples = ", ".join("(" + ", ".join(f"CAST(:{c}{i} AS {SQL_TYPES[c]})" for c in cols) + ")" for i in range(size))
-    where = " AND ".join(f"live_tables.{'log_len' if g == 'start' else g} = batch.{g}" for g in ("id", *guards))
-    sets = ", ".join(f"{_SETS[c]} = batch.{c}" for c in cols if c in _SETS and c not in guards)
-    extra = ", hand_closed = false, last_result = NULL" if "seed" in cols else ""  # a new hand: its own result
-    return text(f"WITH batch({', '.join(cols)}) AS (VALUES {tuples}) UPDATE live_tables SET {sets}{extra} "
-                f"FROM batch WHERE {where} RETURNING live_tables.id")
-
-
-def _row_writes(units: list[list[Step]]) -> list[RowWrite] | None:
-    """The batch as one row write per table (``app.tables.journal_statement``), when it is only new hands,
-    appends and closed hands, each unit a new hand, an append, a new hand and its first actions, or a closed
-    hand, one unit per table."""
-    rows = []
-    for steps in units:
-        if not steps or len(steps) > 2:
-            return None
-        first = steps[0]
-        if isinstance(first, HandCloseStep) and len(steps) == 1:
-            rows.append(RowWrite(first.table_id, first.fence, first.game_id, first.hand_no, 0, first.v,
-                                 close=first.columns()))
-            continue
-        if isinstance(first, AppendStep) and len(steps) == 1:
-            rows.append(RowWrite(first.table_id, first.fence, first.game_id, first.hand_no, first.start, first.v,
-                                 actions=first.actions))
-            continue
-        if not isinstance(first, HandStartStep):
-            return None
-        wall = (first.wall.seed, first.wall.salt, first.wall.commitment)
-        if len(steps) == 1:
-            rows.append(RowWrite(first.table_id, first.fence, "", first.hand_no, 0, first.v, wall))
-            continue
-        then = steps[1]
-        if not isinstance(then, AppendStep) or (then.table_id, then.fence, then.hand_no, then.start) != (
-                first.table_id, first.fence, first.hand_no, 0):
-            return None
-        rows.append(RowWrite(first.table_id, first.fence, then.game_id, first.hand_no, 0, max(first.v, then.v),
-                             wall, then.actions))
-    if len({r.table_id for r in rows}) < len(rows):
-        return None
-    return rows
-
 
 class _RollBack(Exception):
     """Some unit of a batch was fenced: undo the batch and write the others again without it."""
@@ -364,7 +124,7 @@ class TableJournal:
         """Write a batch of new hands and appends as one statement on asyncpg's own connection (under a held
         SQLAlchemy connection), which commits by itself: returns the units whose guard failed (nothing of
         theirs was written, the others are durable), or None when the batch is not of that shape."""
-        rows = _row_writes(units) if self.driver_writes else None
+        rows = row_writes(units) if self.driver_writes else None
         statement = batch_arguments(rows) if rows is not None else None
         if rows is None or statement is None:
             return None
@@ -425,7 +185,7 @@ class TableJournal:
                     units = [unit for i, unit in enumerate(units) if i not in refused]
                 else:
                     async with self._tx() as conn:
-                        await _run_batch(conn, steps_of, fenced)
+                        await run_batch(conn, steps_of, fenced)
                         if fenced:
                             raise _RollBack
             except _RollBack:

@@ -33,6 +33,7 @@ from app.tables.clock import Clock, TimerHandle
 from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
 from app.tables.fairness import WallSeed
 from app.tables.flow import HandFlow
+from app.tables.hand_end import HandEnd
 from app.tables.journal import Fenced, LiveGame, MatchState, TableJournal
 from app.tables.outbox import OpenPrompt, Outbox
 from app.tables.registry import TableInfo, TableRegistry
@@ -85,7 +86,7 @@ class ActorServices:
     on_lost: Callable[[TableActor], None] | None = None
 
 
-class TableActor(HandFlow):
+class TableActor(HandFlow, HandEnd):
     def __init__(self, info: TableInfo, services: ActorServices, *, fence: int = 1,
                  resume: LiveGame | None = None) -> None:
         self.info = info

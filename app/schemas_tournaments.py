@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
-from app.tournaments.service import LIMITS, NAME_MAX, TournamentSpec
+from app.tournaments.spec import LIMITS, NAME_MAX, TournamentSpec
 
 
 def _range(name: str) -> dict[str, int]:

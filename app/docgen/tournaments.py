@@ -1,8 +1,8 @@
-"""docs/tournaments.md: how tournaments run, with the limits table from ``app.tournaments.service.LIMITS``."""
+"""docs/tournaments.md: how tournaments run, with the limits table from ``app.tournaments.spec.LIMITS``."""
 
 from __future__ import annotations
 
-from app.tournaments.service import LIMITS, NAME_MAX
+from app.tournaments.spec import LIMITS, NAME_MAX
 
 _BODY = """\
 # Tournaments (比賽)
@@ -100,5 +100,5 @@ def render() -> str:
     from app.docgen import GENERATED_NOTE
 
     rows = "\n".join(f"| `{name}` | {low:,} | {high:,} |" for name, (low, high) in LIMITS.items())
-    note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.service.LIMITS`")
+    note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.spec.LIMITS`")
     return _BODY.format(note=note, limits=rows, name_max=NAME_MAX)

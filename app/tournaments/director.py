@@ -34,7 +34,7 @@ from app.tables.registry import TableInfo, new_table_id
 from app.tables.runtime import TableRuntime
 from app.tournaments import service
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
-from app.tournaments.service import TournamentState
+from app.tournaments.spec import TournamentState
 
 log = logging.getLogger(__name__)
 

@@ -18,9 +18,7 @@ no prize and are not in the standings (docs/tournaments.md).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import func, select
@@ -28,60 +26,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import VARIANTS, OptionError, Variant, validate_options
+from app.game.variants import VARIANTS, Variant
 from app.models import LedgerEntry, Tournament, TournamentEntry, TournamentGame, User
 from app.services import audit
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 from app.services.ledger import lock_users, post_entry
 from app.services.roles import Role
 from app.tournaments.prizes import award, place_amounts, seat_round
+from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, validate
 
-# Every limit of a tournament, declared once (docs/tournaments.md is written from these).
-LIMITS = {
-    "player_limit": (2, 256),
-    "rounds": (1, 10),
-    "hands_per_round": (1, 64),
-    "entry_fee": (0, 10**9),
-    "guarantee": (0, 10**10),
-    "places_paid": (1, 32),
-}
-NAME_MAX = 60
 HOUSE_NAME = "house#"
 FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
-
-
-class TournamentState(StrEnum):
-    SCHEDULED = "scheduled"
-    REGISTERING = "registering"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-OPEN = (TournamentState.SCHEDULED, TournamentState.REGISTERING)
-
-
-@dataclass(frozen=True)
-class TournamentSpec:
-    """What an operator sets when creating a tournament (RULES.md §7)."""
-
-    name: str
-    room: RoomKey
-    variant: Variant
-    starts_at: datetime
-    entry_fee: int
-    player_limit: int
-    rounds: int
-    prize_split: list[int]
-    options: dict[str, Any]
-    hands_per_round: int | None = None  # None: each round is a whole game of options["rounds"] 圈
-    guarantee: int = 0
-    opens_at: datetime | None = None  # None: registration opens at once
-
-    def __post_init__(self) -> None:
-        # Plain strings from the command line become the enums (ValueError → the CLI's message).
-        object.__setattr__(self, "room", RoomKey(self.room))
-        object.__setattr__(self, "variant", Variant(self.variant))
 
 
 def now() -> datetime:
@@ -90,37 +45,6 @@ def now() -> datetime:
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _check_range(name: str, value: int) -> None:
-    low, high = LIMITS[name]
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidInput(f"{name} must be an integer from {low} to {high}", field=name, reason="range",
-                           minimum=low, maximum=high)
-
-
-def validate(spec: TournamentSpec) -> dict[str, Any]:
-    """Check a spec; returns the full table options.  Raises InvalidInput naming the field."""
-    if not spec.name.strip() or len(spec.name) > NAME_MAX:
-        raise InvalidInput(f"name must be 1-{NAME_MAX} characters", field="name", reason="length")
-    for field in ("player_limit", "rounds", "entry_fee", "guarantee"):
-        _check_range(field, getattr(spec, field))
-    if spec.hands_per_round is not None:
-        _check_range("hands_per_round", spec.hands_per_round)
-    seats = VARIANTS[spec.variant].seats
-    if spec.player_limit % seats:
-        # Refused at creation: a full field must fill whole tables (house bots cover only a short field).
-        raise InvalidInput(f"player_limit must be a multiple of the table size {seats}", field="player_limit",
-                           reason="multiple", multiple_of=seats)
-    _check_range("places_paid", len(spec.prize_split))
-    if len(spec.prize_split) > spec.player_limit or sum(spec.prize_split) != 100 or any(
-            type(p) is not int or p <= 0 for p in spec.prize_split):
-        raise InvalidInput("prize_split must be positive whole percentages summing to 100, at most one per "
-                           "player", field="prize_split", reason="split")
-    try:
-        return validate_options(spec.variant, spec.options)
-    except OptionError as exc:
-        raise InvalidInput(str(exc), field="options", reason="option") from None
 
 
 async def house_account(session: AsyncSession) -> User:

@@ -17,7 +17,7 @@ The design follows ``notes/win-detection.md``:
 
 The tables (1.95 M + 78 k entries, one byte each on disk: ``NEED0 << 2 | (NEED1 − NEED0 + 1)``) are built by
 ``build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
-``python -m engine.hand --build`` regenerates the file.  They are loaded on first use into lists of ints
+``python -m engine.hand_tables --build`` regenerates the file.  They are loaded on first use into lists of ints
 laid out for one addition per group::
 
     value = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
@@ -32,12 +32,15 @@ here.
 
 from __future__ import annotations
 
-import sys
-import zlib
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Final, cast
 
+from engine.hand_tables import (
+    POW5,
+    SUIT_KEYS,
+    build_tables,
+    read_table_payload,
+)
 from engine.tiles import TILES, Tile
 
 __all__ = [
@@ -58,125 +61,13 @@ __all__ = [
 # Layout constants
 
 N_PLAY: Final = 34  # suited + honour kinds; flowers (34..41) are never part of a hand shape
-_SUIT_KEYS: Final = 5**9
-_HON_KEYS: Final = 5**7
-_POW5: Final[tuple[int, ...]] = tuple(5**r for r in range(10))
 
 #: per tile kind: which code it lives in (0 m, 1 p, 2 s, 3 honours) and the weight ``5^rank`` (public: the
 #: bots' 向聽 and the decompositions walk hand codes with them).
 GROUP_OF: Final = tuple(t // 9 for t in range(N_PLAY))
-WEIGHT: Final = tuple(_POW5[t % 9] for t in range(N_PLAY))
+WEIGHT: Final = tuple(POW5[t % 9] for t in range(N_PLAY))
 #: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.
-_P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * _POW5[k] for d in range(5)) for k in range(1, 9))
-
-DATA_PATH: Final = Path(__file__).resolve().parent / "data" / "hand_tables.zlib"
-_MAGIC: Final = b"HANDTAB1"
-
-# --------------------------------------------------------------------------------------------------
-# Table construction
-
-
-def _build_suit_needs() -> tuple[bytearray, bytearray]:
-    """NEED0/NEED1 for every 9-rank base-5 code, by the lowest-tile recursion of the note.
-
-    Codes are filled by (lowest rank ``i`` descending, digit ``c`` ascending); for a fixed ``i, c`` and the
-    next two digits, the codes form an arithmetic progression, and so does each option's sub-code, so each
-    option is one strided slice and the minimum over options is a C-level ``map(min, ...)``.
-    """
-    big = 99
-    n0 = bytearray([big]) * _SUIT_KEYS
-    n1 = bytearray([big]) * _SUIT_KEYS
-    n0[0] = 0
-    n1[0] = 2  # a pair of two jokers
-    plus = [bytes(min(255, x + j) for x in range(256)) for j in range(3)]
-    P = _POW5
-    for i in range(8, -1, -1):
-        has1, has2 = i + 1 <= 8, i + 2 <= 8
-        top = min(i + 3, 9)
-        stride, count = P[top], P[9 - top]
-        span = stride * (count - 1) + 1
-        for c in range(1, 5):
-            for d1 in range(5) if has1 else (0,):
-                for d2 in range(5) if has2 else (0,):
-                    start = c * P[i] + (d1 * P[i + 1] if has1 else 0) + (d2 * P[i + 2] if has2 else 0)
-
-                    def sub(
-                        tab: bytearray,
-                        delta: int,
-                        jokers: int,
-                        start: int = start,
-                        span: int = span,
-                        stride: int = stride,
-                    ) -> bytes:
-                        s = start - delta
-                        seq = bytes(tab[s : s + span : stride])
-                        return seq.translate(plus[jokers]) if jokers else seq
-
-                    o0: list[bytes] = []
-                    o1: list[bytes] = []
-                    for k in range(1, min(c, 3) + 1):  # triplet with k real tiles + 3-k jokers
-                        o0.append(sub(n0, k * P[i], 3 - k))
-                        o1.append(sub(n1, k * P[i], 3 - k))
-                    for k in range(1, min(c, 2) + 1):  # the pair, k real + 2-k jokers
-                        o1.append(sub(n0, k * P[i], 2 - k))
-                    if has2 and d1 and d2:  # i, i+1, i+2
-                        o0.append(sub(n0, P[i] + P[i + 1] + P[i + 2], 0))
-                        o1.append(sub(n1, P[i] + P[i + 1] + P[i + 2], 0))
-                    if has1 and d1:  # i, i+1, J   (≡ J, i, i+1)
-                        o0.append(sub(n0, P[i] + P[i + 1], 1))
-                        o1.append(sub(n1, P[i] + P[i + 1], 1))
-                    if has2 and d2:  # i, J, i+2
-                        o0.append(sub(n0, P[i] + P[i + 2], 1))
-                        o1.append(sub(n1, P[i] + P[i + 2], 1))
-                    # (i, J, J) costs the same as a triplet with one real tile and is omitted.
-                    n0[start : start + span : stride] = bytes(map(min, *o0)) if len(o0) > 1 else o0[0]
-                    n1[start : start + span : stride] = bytes(map(min, *o1))
-    return n0, n1
-
-
-#: NEED0 / NEED1 of one honour kind by its count 0..4 (the note's §3.2).
-_HON_NEED0: Final = (0, 2, 1, 0, 2)
-_HON_NEED1: Final = (2, 1, 0, 2, 1)
-
-
-def build_tables() -> bytes:
-    """The raw table payload: ``5^9`` suit bytes then ``5^7`` honour bytes, each ``NEED0 << 2 | (D + 1)``.
-
-    ``D = NEED1 − NEED0`` lies in −1..2; for the honours the entry holds ``Σ NEED0`` and ``min D`` over the
-    seven kinds (an empty kind contributes D = 2, the joker pair).
-    """
-    n0, n1 = _build_suit_needs()
-    suit = bytes((a << 2) | (b - a + 1) for a, b in zip(n0, n1, strict=True))
-    hon = bytearray(_HON_KEYS)
-    for code in range(_HON_KEYS):
-        base, dmin, x = 0, 2, code
-        for _ in range(7):
-            c = x % 5
-            x //= 5
-            base += _HON_NEED0[c]
-            dmin = min(dmin, _HON_NEED1[c] - _HON_NEED0[c])
-        hon[code] = (base << 2) | (dmin + 1)
-    return suit + bytes(hon)
-
-
-def write_tables(path: Path = DATA_PATH) -> int:
-    """Build and write the compressed table file; returns its size in bytes."""
-    blob = _MAGIC + zlib.compress(build_tables(), 9)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(blob)
-    return len(blob)
-
-
-def read_table_payload(path: Path = DATA_PATH) -> bytes:
-    """The raw payload from the shipped file (see ``build_tables``)."""
-    blob = path.read_bytes()
-    if not blob.startswith(_MAGIC):
-        raise ValueError(f"{path}: not a hand table file")
-    raw = zlib.decompress(blob[len(_MAGIC) :])
-    if len(raw) != _SUIT_KEYS + _HON_KEYS:
-        raise ValueError(f"{path}: wrong table size {len(raw)}")
-    return raw
-
+_P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * POW5[k] for d in range(5)) for k in range(1, 9))
 
 # --------------------------------------------------------------------------------------------------
 # Runtime tables (loaded lazily)
@@ -207,8 +98,8 @@ def _load_tables() -> None:
         return
     raw = read_table_payload()
     conv = [((v >> 2) << 12) | (1 << (3 * (v & 3))) for v in range(256)]
-    _HON = list(map(conv.__getitem__, raw[_SUIT_KEYS:]))
-    _SUIT = list(map(conv.__getitem__, raw[:_SUIT_KEYS]))
+    _HON = list(map(conv.__getitem__, raw[SUIT_KEYS:]))
+    _SUIT = list(map(conv.__getitem__, raw[:SUIT_KEYS]))
 
 
 def win_tables() -> tuple[list[int], list[int], tuple[int, ...]]:
@@ -452,26 +343,5 @@ def _waits_from_codes(codes: Sequence[int], jokers: int, kinds: Iterable[int]) -
     return out
 
 
-# --------------------------------------------------------------------------------------------------
-# Command line: python -m engine.hand --build | --check
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args == ["--build"]:
-        size = write_tables()
-        print(f"wrote {DATA_PATH} ({size} bytes)")
-        return 0
-    if args == ["--check"]:
-        ok = read_table_payload() == build_tables()
-        print("tables match a rebuild" if ok else "tables DIFFER from a rebuild")
-        return 0 if ok else 1
-    print("usage: python -m engine.hand --build | --check", file=sys.stderr)
-    return 2
-
-
 # Re-exported: the decompositions live in engine.decompose, which builds on this module's tables.
 from engine.decompose import Group, decompositions  # noqa: E402
-
-if __name__ == "__main__":
-    raise SystemExit(main())

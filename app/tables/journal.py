@@ -33,10 +33,11 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
-from app.models import LiveTable, TableAction
 from app.tables.fairness import WallSeed
 from app.tables.journal_statement import batch_arguments
 from app.tables.journal_steps import (
+    LIVE_TABLES,
+    TABLE_ACTIONS,
     AppendStep,
     Fenced,
     HandCloseStep,
@@ -51,8 +52,7 @@ from app.tables.registry import TableInfo, TableStatus
 
 __all__ = ["Fenced", "LiveGame", "MatchState", "Step", "TableJournal"]
 
-_T = LiveTable.__table__
-_A = TableAction.__table__
+_T, _A = LIVE_TABLES, TABLE_ACTIONS
 
 @dataclass
 class LiveGame:
@@ -218,7 +218,7 @@ class TableJournal:
         """Update the row only while it carries ``fence``; takes the row lock for the transaction."""
         result = await conn.execute(
             update(_T).where(_T.c.id == table_id, _T.c.fence == fence).values(**(values or {"fence": fence})))
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        if result.rowcount != 1:
             raise Fenced(f"table {table_id}: fence {fence} is no longer current")
 
     def open_game_step(self, info: TableInfo, game_id: str, fence: int, match: MatchState) -> Step:

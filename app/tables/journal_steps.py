@@ -9,11 +9,11 @@ closed hands on Postgres, in one statement (``row_writes`` and ``app.tables.jour
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, text, update
+from sqlalchemy import Table, and_, bindparam, delete, insert, or_, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import TextClause
 
@@ -22,8 +22,10 @@ from app.tables.fairness import WallSeed
 from app.tables.journal_statement import SQL_TYPES, RowWrite, padded_size
 from engine.match import Match
 
-_T = LiveTable.__table__
-_A = TableAction.__table__
+#: the journal's two tables (their ORM classes type ``__table__`` as a plain ``FromClause``)
+LIVE_TABLES = cast(Table, LiveTable.__table__)
+TABLE_ACTIONS = cast(Table, TableAction.__table__)
+_T, _A = LIVE_TABLES, TABLE_ACTIONS
 
 
 class Fenced(Exception):
@@ -65,7 +67,7 @@ class _Batched:
 
     async def __call__(self, conn: AsyncConnection) -> None:
         fenced: dict[int, Fenced] = {}
-        await run_batch(conn, [[self]], fenced)  # type: ignore[list-item]
+        await run_batch(conn, [[self]], fenced)
         if fenced:
             raise fenced[0]
 
@@ -123,6 +125,7 @@ class HandCloseStep(_Batched):
 
 
 _KINDS = (OpenGameStep, HandStartStep, AppendStep, HandCloseStep)  # batched, in this order; other steps after
+_S = TypeVar("_S", OpenGameStep, HandStartStep, AppendStep, HandCloseStep)
 
 
 async def run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict[int, Fenced]) -> None:
@@ -130,36 +133,24 @@ async def run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict
     (each kind in a few statements for the whole batch), then the units' other steps one by one (closed
     hands and games).  A unit whose guard fails is put in ``fenced`` and goes no further (the caller rolls
     the batch back if any did)."""
-    for kind in _KINDS:
-        batch = {i: step for i, steps in enumerate(units) if i not in fenced
-                 for step in steps if isinstance(step, kind)}
-        if not batch:
-            continue
-        if kind is OpenGameStep:
-            await _open_games(conn, [step.row for step in batch.values()])  # type: ignore[attr-defined]
-            continue
-        if kind is HandCloseStep:
-            for i in await _close_hands(conn, batch):  # type: ignore[arg-type]
-                fenced[i] = Fenced(f"table {batch[i].table_id}: fence {batch[i].fence} is no "  # type: ignore[attr-defined]
-                                   "longer current")
-            continue
-        if kind is HandStartStep:
-            ok = await _update_rows(conn, ("fence",), (
-                {"id": h.table_id, "fence": h.fence, "hand_no": h.hand_no, "seed": h.wall.seed, "salt": h.wall.salt,
-                 "commitment": h.wall.commitment, "log_len": 0, "v": h.v}
-                for h in batch.values()))  # type: ignore[attr-defined]
-        else:
-            ok = await _update_rows(conn, ("fence", "hand_no", "start"), (
-                {"id": a.table_id, "fence": a.fence, "hand_no": a.hand_no, "start": a.start,
-                 "log_len": a.start + len(a.actions), "v": a.v} for a in batch.values()))  # type: ignore[attr-defined]
-        for (i, step), moved in zip(batch.items(), ok, strict=True):
-            if not moved:
-                fenced[i] = Fenced(f"table {step.table_id}: fence {step.fence} (hand {step.hand_no}) is "  # type: ignore[attr-defined]
-                                   "no longer current")
-        if kind is AppendStep:
-            rows = [row for i, a in batch.items() if i not in fenced for row in a.rows()]  # type: ignore[attr-defined]
-            if rows:
-                await conn.execute(insert(_A), rows)
+    if opened := _steps_of(units, fenced, OpenGameStep):
+        await _open_games(conn, [step.row for step in opened.values()])
+    if starts := _steps_of(units, fenced, HandStartStep):
+        ok = await _update_rows(conn, ("fence",), (
+            {"id": h.table_id, "fence": h.fence, "hand_no": h.hand_no, "seed": h.wall.seed, "salt": h.wall.salt,
+             "commitment": h.wall.commitment, "log_len": 0, "v": h.v} for h in starts.values()))
+        _fence_refused(fenced, starts, ok)
+    if appends := _steps_of(units, fenced, AppendStep):
+        ok = await _update_rows(conn, ("fence", "hand_no", "start"), (
+            {"id": a.table_id, "fence": a.fence, "hand_no": a.hand_no, "start": a.start,
+             "log_len": a.start + len(a.actions), "v": a.v} for a in appends.values()))
+        _fence_refused(fenced, appends, ok)
+        rows = [row for i, a in appends.items() if i not in fenced for row in a.rows()]
+        if rows:
+            await conn.execute(insert(_A), rows)
+    if closes := _steps_of(units, fenced, HandCloseStep):
+        for i in await _close_hands(conn, closes):
+            fenced[i] = Fenced(f"table {closes[i].table_id}: fence {closes[i].fence} is no longer current")
     for i, steps in enumerate(units):
         if i in fenced:
             continue
@@ -169,6 +160,19 @@ async def run_batch(conn: AsyncConnection, units: list[list[Step]], fenced: dict
                     await step(conn)
         except Fenced as exc:
             fenced[i] = exc
+
+
+def _steps_of(units: list[list[Step]], fenced: dict[int, Fenced], kind: type[_S]) -> dict[int, _S]:
+    """The batch's steps of one kind, by unit, leaving out the units already fenced."""
+    return {i: step for i, steps in enumerate(units) if i not in fenced for step in steps if isinstance(step, kind)}
+
+
+def _fence_refused(fenced: dict[int, Fenced], batch: Mapping[int, HandStartStep | AppendStep],
+                   moved: list[bool]) -> None:
+    """Mark fenced the units whose row did not move: their fence (or hand, or log length) is not current."""
+    for (i, step), ok in zip(batch.items(), moved, strict=True):
+        if not ok:
+            fenced[i] = Fenced(f"table {step.table_id}: fence {step.fence} (hand {step.hand_no}) is no longer current")
 
 
 async def _close_hands(conn: AsyncConnection, batch: dict[int, HandCloseStep]) -> list[int]:
@@ -184,7 +188,7 @@ async def _close_hands(conn: AsyncConnection, batch: dict[int, HandCloseStep]) -
         for i, h in batch.items():
             result = await conn.execute(update(_T).where(_T.c.id == h.table_id, _T.c.fence == h.fence).values(
                 **h.columns()))
-            if result.rowcount != 1:  # type: ignore[attr-defined]
+            if result.rowcount != 1:
                 fenced.append(i)
                 continue
             await conn.execute(delete(_A).where(_A.c.table_id == h.table_id, _A.c.game_id == h.game_id,

@@ -20,6 +20,7 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.services.errors import ServiceError
 from app.tournaments import service
 from app.tournaments.director import describe
+from app.tournaments.spec import TournamentSpec
 
 
 def add_parser(commands: Any) -> None:
@@ -61,7 +62,7 @@ async def _run(args: argparse.Namespace) -> Any:
         await migrate(engine)
         async with make_sessionmaker(engine)() as session:
             if args.action == "create":
-                spec = service.TournamentSpec(
+                spec = TournamentSpec(
                     name=args.name, room=args.room, variant=args.variant, starts_at=args.starts_at,
                     opens_at=args.opens_at, entry_fee=args.fee, player_limit=args.players, rounds=args.rounds,
                     hands_per_round=args.hands, prize_split=[int(p) for p in args.split.split(",")],

@@ -14,6 +14,7 @@ from app.main import create_app
 from app.models import LedgerEntry, User
 from app.tournaments import service
 from app.tournaments.director import describe
+from app.tournaments.spec import TournamentSpec
 
 SOON = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
 
@@ -149,7 +150,7 @@ async def _running(sessionmaker, n_players, *, fee=1_000, split=(50, 30, 20), se
             session.add(LedgerEntry(user_id=u.id, asset="coins", delta=50_000, balance_after=50_000,
                                     reason="welcome_grant", idempotency_key=f"welcome:{u.id}"))
         await session.commit()
-        t = await service.create(session, service.TournamentSpec(
+        t = await service.create(session, TournamentSpec(
             name="cup", room="beginner", variant=seats_variant, starts_at=datetime.now(UTC), entry_fee=fee,
             player_limit=n_players + (-n_players % 3), rounds=1, prize_split=list(split), options={}),
             actor_id=None)

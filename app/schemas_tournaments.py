@@ -1,20 +1,23 @@
-"""Bodies of the tournament endpoints (app/api/routes/tournaments.py); limits from app.tournaments.service."""
+"""Bodies of the tournament endpoints (app/api/routes/tournaments.py); limits from app.tournaments.spec."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.tournaments.spec import LIMITS, NAME_MAX, TournamentSpec
 
 
-def _range(name: str) -> dict[str, int]:
+def _range(name: str) -> FieldInfo:
+    """The bounds ``LIMITS`` declares for a field (enforced by pydantic, shown in the OpenAPI schema)."""
     low, high = LIMITS[name]
-    return {"ge": low, "le": high}
+    bounds: FieldInfo = Field(ge=low, le=high)
+    return bounds
 
 
 class TournamentIn(BaseModel):
@@ -23,16 +26,16 @@ class TournamentIn(BaseModel):
     variant: Variant
     starts_at: datetime = Field(description="when play starts (registration closes)")
     opens_at: datetime | None = Field(default=None, description="registration opens; null = at once")
-    entry_fee: int = Field(strict=True, **_range("entry_fee"), description="coins, into the prize pool")
-    player_limit: int = Field(strict=True, **_range("player_limit"),
-                              description="a multiple of the variant's table size")
-    rounds: int = Field(strict=True, **_range("rounds"))
-    hands_per_round: int | None = Field(default=None, strict=True, **_range("hands_per_round"),
-                                        description="null: each round is a whole game of options.rounds 圈")
+    entry_fee: Annotated[int, _range("entry_fee")] = Field(strict=True, description="coins, into the prize pool")
+    player_limit: Annotated[int, _range("player_limit")] = Field(
+        strict=True, description="a multiple of the variant's table size")
+    rounds: Annotated[int, _range("rounds")] = Field(strict=True)
+    hands_per_round: Annotated[int, _range("hands_per_round")] | None = Field(
+        default=None, strict=True, description="null: each round is a whole game of options.rounds 圈")
     prize_split: list[int] = Field(min_length=LIMITS["places_paid"][0], max_length=LIMITS["places_paid"][1],
                                    description="whole percentages of the pool per place, summing to 100")
-    guarantee: int = Field(default=0, strict=True, **_range("guarantee"),
-                           description="coins the house adds to the pool (from the house account)")
+    guarantee: Annotated[int, _range("guarantee")] = Field(default=0, strict=True,
+                                                          description="coins the house adds to the pool (from the house account)")
     options: dict[str, Any] = Field(default_factory=dict, description="the tables' options (GET /api/variants)")
 
     def spec(self) -> TournamentSpec:

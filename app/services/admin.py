@@ -52,7 +52,7 @@ async def recent_hand_ids(session: AsyncSession, *, user_id: int, limit: int = R
         .order_by(func.max(LedgerEntry.id).desc())
         .limit(limit)
     )
-    return [int(hand_id) for hand_id in rows]
+    return [int(hand_id) for hand_id in rows if hand_id is not None]
 
 
 async def set_frozen(
@@ -112,11 +112,11 @@ async def void_hand(session: AsyncSession, *, hand_id: int, actor_id: int, reaso
         reverse = -delta
         if balance + reverse < 0:
             if asset == "coins":
-                params = {"hand_id": hand_id, "user_id": uid, "balance": balance, "delta": reverse}
                 message = (f"voiding hand {hand_id} would take {user.username}'s coins below 0 "
                            f"(balance {balance}, reversal {reverse}); adjust the account first")
                 await session.rollback()  # expires ``user``: the message is built first
-                raise Conflict(message, ErrorCode.VOID_BELOW_ZERO, **params)
+                raise Conflict(message, ErrorCode.VOID_BELOW_ZERO, hand_id=hand_id, user_id=uid, balance=balance,
+                               delta=reverse)
             reverse = -balance
         if reverse:
             plan.append((user, asset, reverse))

@@ -66,7 +66,7 @@ def raise_payload(error: dict[str, Any]) -> None:
     cls = getattr(errors, str(error.get("kind")), None)
     code = error.get("code")
     if isinstance(cls, type) and issubclass(cls, errors.ServiceError):
-        raise cls(error["message"], ErrorCode(code) if code else None, **(error.get("params") or {}))
+        raise cls(error["message"], ErrorCode.parse(str(code)) if code else None, **(error.get("params") or {}))
     raise Unavailable("the table's server did not answer; try again")
 
 

@@ -122,10 +122,17 @@ def summary(t: Tournament) -> dict[str, Any]:
     }
 
 
+def pool_id(tournament: Tournament) -> int:
+    """The tournament's pool account (``create`` sets it in the tournament's first transaction)."""
+    if tournament.pool_user_id is None:
+        raise RuntimeError(f"tournament {tournament.id} has no pool account")
+    return tournament.pool_user_id
+
+
 async def _locked(session: AsyncSession, tournament_id: int, *others: int) -> tuple[Tournament, dict[int, User]]:
     """The tournament, fresh, with its pool account (and ``others``) locked: the serialisation point."""
     tournament = await get(session, tournament_id)
-    users = await lock_users(session, [tournament.pool_user_id, *others])
+    users = await lock_users(session, [pool_id(tournament), *others])
     await session.refresh(tournament)
     return tournament, users
 
@@ -143,7 +150,7 @@ async def register(session: AsyncSession, tournament_id: int, *, user_id: int) -
     Raises Conflict (not open, full, too few coins), Forbidden (frozen).
     """
     tournament, users = await _locked(session, tournament_id, user_id)
-    player, pool = users[user_id], users[tournament.pool_user_id]
+    player, pool = users[user_id], users[pool_id(tournament)]
     entry = await session.scalar(select(TournamentEntry).where(
         TournamentEntry.tournament_id == tournament_id, TournamentEntry.user_id == user_id))
     if entry is not None and entry.active:
@@ -196,7 +203,7 @@ async def unregister(session: AsyncSession, tournament_id: int, *, user_id: int)
         await session.rollback()
         raise Conflict("the tournament has started; you cannot leave it now", ErrorCode.TOURNAMENT_CLOSED,
                        tournament_id=tournament_id, state=tournament.state)
-    _refund(session, tournament, entry, users[tournament.pool_user_id], users[user_id])
+    _refund(session, tournament, entry, users[pool_id(tournament)], users[user_id])
     await session.commit()
 
 
@@ -327,8 +334,8 @@ async def pay_prizes(session: AsyncSession, tournament_id: int, *, actor_id: int
 async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[TournamentEntry],
                       actor_id: int | None = None) -> None:
     ranked = _ranked(rows)
-    users = await lock_users(session, [tournament.pool_user_id, *(e.user_id for e in ranked)])
-    pool = users[tournament.pool_user_id]
+    users = await lock_users(session, [pool_id(tournament), *(e.user_id for e in ranked)])
+    pool = users[pool_id(tournament)]
     amounts = place_amounts(pool.coins, tournament.prize_split)[: len(ranked)]
     awards = award([(e.user_id, e.points) for e in ranked], amounts)
     by_user = {e.user_id: e for e in ranked}
@@ -361,8 +368,8 @@ async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | N
         return False
     active = await entries(session, tournament_id)
     house = await house_account(session)
-    users = await lock_users(session, [tournament.pool_user_id, house.id, *(e.user_id for e in active)])
-    pool = users[tournament.pool_user_id]
+    users = await lock_users(session, [pool_id(tournament), house.id, *(e.user_id for e in active)])
+    pool = users[pool_id(tournament)]
     for entry in active:
         _refund(session, tournament, entry, pool, users[entry.user_id], actor_id)
     if tournament.guarantee:

@@ -21,11 +21,11 @@ from app.ws import events as ev
 from app.ws import protocol as p
 
 DOCS = PROJECT_ROOT / "docs"
-CLIENT = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage]
-SERVER = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.HintsMessage, p.ErrorMessage,
-          p.HandResultMessage, p.GameOverMessage, p.PongMessage, p.ServerRestartingMessage]
-PARTS = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut, p.TurnHintsOut, p.DiscardWaitsOut,
-         p.WaitOut]
+CLIENT: list[type[BaseModel]] = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage]
+SERVER: list[type[BaseModel]] = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.HintsMessage, p.ErrorMessage,
+                                  p.HandResultMessage, p.GameOverMessage, p.PongMessage, p.ServerRestartingMessage]
+PARTS: list[type[BaseModel]] = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut, p.TurnHintsOut, p.DiscardWaitsOut,
+                                 p.WaitOut]
 
 INTRO = """\
 # Table WebSocket protocol
@@ -112,7 +112,7 @@ def _type(prop: dict[str, Any]) -> str:
     if "enum" in prop:
         return " \\| ".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"])
     if "$ref" in prop:
-        return prop["$ref"].rsplit("/", 1)[-1]
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
     if "anyOf" in prop:
         return " \\| ".join(_type(option) for option in prop["anyOf"])
     kind = prop.get("type", "any")

@@ -168,9 +168,9 @@ class HandVoidEvent(_Payload):
     reason: str
 
 
-ENGINE_EVENTS = [DealEvent, DrawEvent, FlowerEvent, DiscardEvent, RevealEvent, MeldEvent, OwnKongEvent,
-                 KongAttemptEvent, SplitDealEvent, HandEndEvent]
-TABLE_EVENTS = [HandStartEvent, PresenceEvent, AutoPlayEvent, HandVoidEvent]
+ENGINE_EVENTS: list[type[BaseModel]] = [DealEvent, DrawEvent, FlowerEvent, DiscardEvent, RevealEvent, MeldEvent, OwnKongEvent,
+                                         KongAttemptEvent, SplitDealEvent, HandEndEvent]
+TABLE_EVENTS: list[type[BaseModel]] = [HandStartEvent, PresenceEvent, AutoPlayEvent, HandVoidEvent]
 # ``kong`` has two shapes (claimed / own): tried in order, without a discriminator.
 EventPayload = Annotated[
     DealEvent | DrawEvent | FlowerEvent | DiscardEvent | RevealEvent | MeldEvent | OwnKongEvent
@@ -237,4 +237,4 @@ class HandView(_Payload):
     result: dict[str, Any] | None = Field(default=None, description="once the hand is over: as hand_end")
 
 
-VIEW_PARTS = [HandView, PlayerView, MeldView, LastDiscardView]
+VIEW_PARTS: list[type[BaseModel]] = [HandView, PlayerView, MeldView, LastDiscardView]

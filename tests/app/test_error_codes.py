@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import typing
 
+import pytest
+
 from app.services.errors import WS, ErrorCode
 from app.ws import protocol
 from engine.actions import Refusal
@@ -25,6 +27,14 @@ def test_codes_are_unique_snake_case_with_a_description():
         assert re.fullmatch(r"[a-z][a-z0-9_]*", code.value) and code.doc
         assert code.status is None or 400 <= code.status < 600
         assert code.channels and (code.status is not None or code.channels == (WS,))
+
+
+def test_a_code_read_back_from_the_wire_is_the_same_member():
+    """Another process's error reaches this one as its code's value (app.tables.directory.raise_payload)."""
+    for code in ErrorCode:
+        assert ErrorCode.parse(code.value) is code
+    with pytest.raises(ValueError, match="'no_such_code' is not an error code"):
+        ErrorCode.parse("no_such_code")
 
 
 def test_socket_codes_are_rows_of_the_same_table():

@@ -34,8 +34,8 @@ class TournamentIn(BaseModel):
         default=None, strict=True, description="null: each round is a whole game of options.rounds 圈")
     prize_split: list[int] = Field(min_length=LIMITS["places_paid"][0], max_length=LIMITS["places_paid"][1],
                                    description="whole percentages of the pool per place, summing to 100")
-    guarantee: Annotated[int, _range("guarantee")] = Field(default=0, strict=True,
-                                                          description="coins the house adds to the pool (from the house account)")
+    guarantee: Annotated[int, _range("guarantee")] = Field(
+        default=0, strict=True, description="coins the house adds to the pool (from the house account)")
     options: dict[str, Any] = Field(default_factory=dict, description="the tables' options (GET /api/variants)")
 
     def spec(self) -> TournamentSpec:

@@ -16,7 +16,7 @@ The design follows ``notes/win-detection.md``:
   the leftover (which forms joker-only sets) is a multiple of 3 exactly when the size is ``3n+2``.
 
 The tables (1.95 M + 78 k entries, one byte each on disk: ``NEED0 << 2 | (NEED1 − NEED0 + 1)``) are built by
-``build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
+``engine.hand_tables.build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
 ``python -m engine.hand_tables --build`` regenerates the file.  They are loaded on first use into lists of ints
 laid out for one addition per group::
 
@@ -35,12 +35,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final, cast
 
-from engine.hand_tables import (
-    POW5,
-    SUIT_KEYS,
-    build_tables,
-    read_table_payload,
-)
+from engine.hand_tables import POW5, SUIT_KEYS, read_table_payload
 from engine.tiles import TILES, Tile
 
 __all__ = [
@@ -49,7 +44,6 @@ __all__ = [
     "DMIN",
     "GROUP_OF",
     "WEIGHT",
-    "build_tables",
     "check_counts",
     "decompositions",
     "is_win",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import cast
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -52,7 +53,7 @@ async def recent_hand_ids(session: AsyncSession, *, user_id: int, limit: int = R
         .order_by(func.max(LedgerEntry.id).desc())
         .limit(limit)
     )
-    return [int(hand_id) for hand_id in rows if hand_id is not None]
+    return [int(cast(int, hand_id)) for hand_id in rows]  # the query leaves NULL hand ids out
 
 
 async def set_frozen(

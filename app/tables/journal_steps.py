@@ -55,7 +55,6 @@ class MatchState:
                 "coins": self.coins}
 
 
-
 # One write of the journal: statements run inside the batch's transaction.  A step that finds its guard no
 # longer holds raises ``Fenced`` before it changes anything.
 Step = Callable[[AsyncConnection], Awaitable[None]]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.tables.lease import TableLeases
-from app.tables.relay import RELAY_GAP, HeldLink, Relay
+from app.tables.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 
 REDIS = os.environ.get("REDIS_URL")
 
@@ -68,6 +68,32 @@ async def test_a_lost_frame_closes_the_relayed_socket_so_the_client_resyncs() ->
     assert link.queue.get_nowait() is None and link.queue.empty()  # nothing after the gap is shown
     link.deliver(5, ["m6"])
     assert link.queue.empty()
+
+
+async def test_a_link_closed_in_the_turn_of_its_last_messages_delivers_them_all_then_closes() -> None:
+    """Issue 27: at game over the owner queues ``hand_result`` and ``game_over`` for a relayed seat and closes
+    its link in the same turn (``RemoteLink.close`` forgets the link's counter).  Those last ``out`` records
+    keep their numbers, so the holder shows them and then closes normally, instead of seeing a gap (1012)."""
+    sender = Relay(None, "a", lambda h, t: None)
+    held = HeldLink(16, "L1", "t1", "a")
+
+    def on_record(header: dict[str, Any], texts: list[str]) -> None:
+        if header["k"] == "out":
+            held.deliver(int(header["s"]), texts)
+        elif header["k"] == "close":
+            held.close(int(header["c"]), str(header["r"]))
+
+    receiver = Relay(None, "b", on_record)
+    remote = RemoteLink(sender, "b", "L1", lambda link: sender.forget(link.link_id))
+    remote.send("event 1")
+    _deliver(sender, receiver)
+    remote.send("hand_result")
+    remote.send("game_over")
+    remote.close(1000, "the game is over")
+    _deliver(sender, receiver)
+    shown = [held.queue.get_nowait() for _ in range(held.queue.qsize())]
+    assert shown == ["event 1", "hand_result", "game_over", None]
+    assert held.close_code == 1000 and held.seq == 2
 
 
 @pytest.mark.skipif(not REDIS, reason="the lease tests need Redis: set REDIS_URL (CI sets it)")

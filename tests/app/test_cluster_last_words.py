@@ -59,7 +59,7 @@ async def test_every_socket_on_every_process_gets_every_message_up_to_game_over(
             table_id = await open_table_across(cluster, players, variant, home, ONE_ROUND)
             for i, p in enumerate(players):
                 first = (home + i) % 3
-                seats.append(RecordingSeat(urls[first:] + urls[:first], table_id, p["token"]))
+                seats.append(RecordingSeat(urls[first:] + urls[:first], table_id, p["token"], smart=True))
             watchers += [Spectator(urls[k:] + urls[:k], table_id, operator["token"]) for k in range(3)]
         tasks = [asyncio.create_task(x.run()) for x in [*seats, *watchers]]
         try:

@@ -96,10 +96,7 @@ class ChaosRun:
         self.operator = await register(urls[0], f"{self.name}op")
         await self.cluster.make_operator(self.operator["id"])
         self.waiting = await register(urls[1], f"{self.name}q")
-        async with httpx.AsyncClient(timeout=30) as client:
-            queued = await client.post(f"{urls[1]}/api/rooms/beginner/queue", headers=self.waiting["headers"],
-                                       json={"variant": QUEUED_VARIANT})
-            assert queued.status_code == 202, queued.text
+        await self._queue()
         for home, variant in enumerate(VARIANTS):
             await self._open(variant, home)
         self._supplier = asyncio.create_task(self._supply())
@@ -170,6 +167,15 @@ class ChaosRun:
         self.held.append(f"{name}: {len(playing)} tables played on {resumed:.1f} s after the fault began; "
                          f"the lobby of every process agreed {agreed:.1f} s later (tables, seats, quick-play "
                          f"queue: {queued} waiting)")
+        if not queued:  # the queue lost the player (it lives in Redis): it must at least be able to queue again
+            await self._queue()
+            self.held.append(f"{name}: the quick-play player had lost its place in the queue; it queued again")
+
+    async def _queue(self) -> None:
+        async with httpx.AsyncClient(timeout=30) as client:
+            queued = await client.post(f"{self.cluster.urls[1]}/api/rooms/beginner/queue",
+                                       headers=self.waiting["headers"], json={"variant": QUEUED_VARIANT})
+            assert queued.status_code == 202, queued.text
 
     async def mid_game(self) -> None:
         """A seeded amount of play on a table of every variant."""
@@ -245,8 +251,10 @@ class ChaosRun:
             for who, connections in t.sockets():
                 faults += [f"{t.variant} {t.table_id} {who}: {f}" for f in sequence_faults(connections)]
                 if last_message(connections) != "game_over":
+                    seat = next((s for s in t.seats if s.connections is connections), None)
+                    closes = seat.closes if seat is not None else t.spectator.closes
                     faults.append(f"{t.variant} {t.table_id} {who}: the last message was "
-                                  f"{last_message(connections)}, not game_over")
+                                  f"{last_message(connections)}, not game_over (closes {closes})")
         return faults
 
     async def ledger_faults(self) -> list[str]:

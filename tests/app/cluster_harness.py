@@ -23,12 +23,12 @@ from typing import Any
 import httpx
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import select, text, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.core.db import make_engine
 from app.models import Hand, User
-from tests.app.live_server import Seat, ServerProcess, register
+from tests.app.live_server import SECRET, Seat, ServerProcess, register
 
 GRANT = 50_000  # coins each new account starts with
 # Short leases so a take-over comes quickly; renewals every second are still plenty on a loaded machine.
@@ -226,6 +226,34 @@ async def open_table_across(cluster: Cluster, players: list[dict[str, Any]], var
                                     headers=p["headers"])
             assert sat.status_code == 200, sat.text
     return table_id
+
+
+async def quick_players(cluster: Cluster, tag: str, n: int) -> list[dict[str, Any]]:
+    """``n`` accounts written straight to the database as registration writes them (the welcome grant and
+    its ledger entry) but without a usable password: argon2 takes seconds per account on a loaded machine,
+    and a chaos scenario opens tables faster than that.  Each with a token for the API and the sockets."""
+    from app.core.security import create_access_token
+    from app.models import LedgerEntry
+    from app.services.accounts import WELCOME_REASON
+
+    engine = make_engine(cluster.database_url)
+    players = []
+    try:
+        async with engine.begin() as conn:
+            for i in range(n):
+                name = f"{tag}p{i}"
+                user_id = (await conn.execute(insert(User).values(
+                    username=name, username_key=name, password_hash="!", coins=GRANT, rank_points=0,
+                ).returning(User.id))).scalar_one()
+                await conn.execute(insert(LedgerEntry).values(
+                    user_id=user_id, asset="coins", delta=GRANT, balance_after=GRANT, reason=WELCOME_REASON,
+                    idempotency_key=f"welcome:{user_id}"))
+                token = create_access_token(user_id, secret_key=SECRET)
+                players.append({"id": user_id, "name": name, "token": token,
+                                "headers": {"Authorization": f"Bearer {token}"}})
+    finally:
+        await engine.dispose()
+    return players
 
 
 async def register_players(cluster: Cluster, tag: str, n: int) -> list[dict[str, Any]]:

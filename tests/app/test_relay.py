@@ -134,3 +134,29 @@ async def test_nothing_is_published_before_the_turn_ends() -> None:
     assert sender._frames.empty()  # queued; the frame is built when the loop turns
     await asyncio.sleep(0)
     assert sender._frames.qsize() == 1
+
+
+async def test_a_seat_whose_holder_looks_dead_is_told_to_reconnect_not_that_it_left() -> None:
+    """Issue 27 (chaos suite): after a Redis restart or cut, a holder's heartbeat may be missing for a moment
+    though the holder lives.  The owner then lets the seat go (托管), but the holder, if it hears, must close
+    the player's socket with 1012 (reconnect), never 1000 ("left"): clients take 1000 as final (web/js/net.js)
+    and that player would never come back to the table."""
+    from types import SimpleNamespace
+
+    from app.tables.cluster import ClusterRuntime
+    from app.tables.commands import Leave
+
+    sender = Relay(None, "owner", lambda h, t: None)
+    posted: list[Any] = []
+    actor = SimpleNamespace(post=posted.append)
+    rlink = RemoteLink(sender, "holder", "L1", lambda link: None)
+
+    async def nobody_alive(_ids: Any) -> set[str]:
+        return set()
+
+    owner = SimpleNamespace(leases=SimpleNamespace(alive=nobody_alive), remote={"L1": (rlink, actor, 2)},
+                            watching={})
+    await ClusterRuntime._watch_holders(owner)  # type: ignore[arg-type]
+    assert owner.remote == {} and posted == [Leave(2, rlink)]
+    records = sender._records["holder"]
+    assert [(h["k"], h.get("c")) for h, _t in records] == [("close", RELAY_GAP)]

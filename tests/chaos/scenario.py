@@ -40,10 +40,10 @@ from tests.app.cluster_harness import (
     Spectator,
     coin_faults,
     last_message,
+    quick_players,
     sequence_faults,
     until,
 )
-from tests.app.live_server import register
 
 OPTIONS = {"rounds": 1, "claim_seconds": 60, "discard_seconds": 120}
 THINK = 0.03  # seconds a seat takes to answer: games last long enough for every fault, and spare the CPU
@@ -92,10 +92,8 @@ class ChaosRun:
     # -- set-up --------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        urls = self.cluster.urls
-        self.operator = await register(urls[0], f"{self.name}op")
+        self.operator, self.waiting = await quick_players(self.cluster, f"{self.name}x", 2)
         await self.cluster.make_operator(self.operator["id"])
-        self.waiting = await register(urls[1], f"{self.name}q")
         await self._queue()
         for home, variant in enumerate(VARIANTS):
             await self._open(variant, home)
@@ -107,7 +105,7 @@ class ChaosRun:
         urls = self.cluster.urls
         self._made += 1
         tag = f"{self.name}{self._made}"
-        players = [await register(urls[(home + i) % 3], f"{tag}p{i}") for i in range(3)]
+        players = await quick_players(self.cluster, tag, 3)
         async with httpx.AsyncClient(timeout=30) as client:
             made = await client.post(f"{urls[home]}/api/rooms/beginner/tables", headers=players[0]["headers"],
                                      json={"variant": variant, "options": OPTIONS})
@@ -283,6 +281,15 @@ class ChaosRun:
         if left:
             faults.append(f"{left} games left in the journal after every game ended")
         return faults
+
+    async def __aenter__(self) -> ChaosRun:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: object, exc: BaseException | None, _tb: object) -> None:
+        if exc is not None:  # what was injected and what held so far, and where it stopped
+            REPORTS.append(self.report([f"stopped: {str(exc).splitlines()[0][:300]}"]))
+            self._supplying = False
 
     def report(self, faults: list[str]) -> str:
         lines = [f"[chaos] {self.name} (seed {self.seed}): {'HELD' if not faults else 'FAILED'}"]

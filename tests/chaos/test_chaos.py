@@ -39,8 +39,11 @@ async def cluster(private_postgres: PrivatePostgres, proxy: FaultProxy, tmp_path
 
 @pytest.mark.timeout(600)
 async def test_process_faults_kill_9_of_an_owner_then_a_rolling_restart(cluster: Cluster) -> None:
-    run = ChaosRun(cluster, seed=27_001, name="procs")
-    await run.start()
+    async with ChaosRun(cluster, seed=27_001, name="procs") as run:
+        await _process_faults(cluster, run)
+
+
+async def _process_faults(cluster: Cluster, run: ChaosRun) -> None:
 
     async def kill_an_owner() -> str:
         table = run.rng.choice(run.live())
@@ -67,8 +70,12 @@ async def test_process_faults_kill_9_of_an_owner_then_a_rolling_restart(cluster:
 @pytest.mark.timeout(600)
 async def test_service_faults_redis_and_postgres_restarted_latency_and_cuts(
         cluster: Cluster, private_redis: PrivateRedis, private_postgres: PrivatePostgres, proxy: FaultProxy) -> None:
-    run = ChaosRun(cluster, seed=27_002, name="services")
-    await run.start()
+    async with ChaosRun(cluster, seed=27_002, name="services") as run:
+        await _service_faults(run, private_redis, private_postgres, proxy)
+
+
+async def _service_faults(run: ChaosRun, private_redis: PrivateRedis, private_postgres: PrivatePostgres,
+                          proxy: FaultProxy) -> None:
 
     async def restart_redis() -> str:
         down = round(run.rng.uniform(0.5, 2.0), 1)

@@ -88,6 +88,8 @@ class ChaosRun:
         self._supplying = True
         self._supplier: asyncio.Task[None] | None = None
         self._made = 0
+        self.open_waits: dict[str, int] = {}  # failed attempts to open a table (a process or service down)
+        self.queue_retries = 0  # quick-play joins answered 5xx (and retried)
 
     # -- set-up --------------------------------------------------------------------------------------------
 
@@ -134,7 +136,7 @@ class ChaosRun:
                     try:
                         await self._open(variant, running[self._made % len(running)])
                     except Exception as exc:  # a process or a service is down: next round
-                        self.held.append(f"(opening a {variant} table waited: {type(exc).__name__})")
+                        self.open_waits[type(exc).__name__] = self.open_waits.get(type(exc).__name__, 0) + 1
             await asyncio.sleep(0.2)
 
     def live(self, variant: str | None = None) -> list[ChaosTable]:
@@ -170,9 +172,16 @@ class ChaosRun:
             self.held.append(f"{name}: the quick-play player had lost its place in the queue; it queued again")
 
     async def _queue(self) -> None:
+        """Queue the waiting player; a 5xx is retried for a while, as a client would (right after a Redis
+        restart a pooled connection may still be the dead one)."""
         async with httpx.AsyncClient(timeout=30) as client:
-            queued = await client.post(f"{self.cluster.urls[1]}/api/rooms/beginner/queue",
-                                       headers=self.waiting["headers"], json={"variant": QUEUED_VARIANT})
+            for _ in range(20):
+                queued = await client.post(f"{self.cluster.urls[1]}/api/rooms/beginner/queue",
+                                           headers=self.waiting["headers"], json={"variant": QUEUED_VARIANT})
+                if queued.status_code < 500:
+                    break
+                self.queue_retries += 1
+                await asyncio.sleep(0.5)
             assert queued.status_code == 202, queued.text
 
     async def mid_game(self) -> None:
@@ -198,6 +207,9 @@ class ChaosRun:
         last: object = None
         while loop.time() - started < LOBBY_BOUND:
             truth = await self._lobby_truth()
+            if truth is None:  # the queue could not be read (Redis is still coming back): look again
+                await asyncio.sleep(0.25)
+                continue
             ours = {t.table_id for t in self.tables}
             views = [await _lobby_view(s.url, self.operator["token"], ours)
                      for s in self.cluster.servers if s.proc is not None and s.proc.poll() is None]
@@ -207,11 +219,16 @@ class ChaosRun:
             await asyncio.sleep(0.25)
         raise AssertionError(f"the lobby did not agree within {LOBBY_BOUND} s: {last}")
 
-    async def _lobby_truth(self) -> tuple[dict[str, tuple[str, list[int | None]]], int]:
+    async def _lobby_truth(self) -> tuple[dict[str, tuple[str, list[int | None]]], int] | None:
         tables = {t.table_id: ("playing", [p["id"] for p in t.players]) for t in self.tables if not t.over}
-        async with httpx.AsyncClient(timeout=10) as client:
-            mine = (await client.get(f"{self.cluster.urls[0]}/api/me/queue", headers=self.waiting["headers"])).json()
-        return tables, int(bool(mine["queued"]))
+        try:
+            async with httpx.AsyncClient(timeout=10) as client:
+                mine = await client.get(f"{self.cluster.urls[0]}/api/me/queue", headers=self.waiting["headers"])
+        except httpx.HTTPError:
+            return None
+        if mine.status_code != 200:
+            return None
+        return tables, int(bool(mine.json()["queued"]))
 
     # -- the end -------------------------------------------------------------------------------------------
 
@@ -236,6 +253,10 @@ class ChaosRun:
             logs += server.tail(10**8)
         faults = self.socket_faults() + await self.ledger_faults()
         games = len(self.tables)
+        if self.queue_retries:
+            self.held.append(f"joining the quick-play queue answered 5xx {self.queue_retries} times (retried)")
+        if self.open_waits:
+            self.held.append(f"new tables were refused while a process or service was down: {self.open_waits}")
         self.held.append(f"end: {games} games reached game_over on every seat and spectator; gap-free or resynced; "
                          f"coins conserved; each hand settled once; {logs.count('resumed hand')} resumes from the journal, "
                          f"{logs.count('lease lost')} leases found lost, {logs.count('is no longer current')} "

@@ -83,7 +83,7 @@ class AppCollector(Collector):
         yield inbox
         yield GaugeMetricFamily("mahjong_hands_last_minute", "hands settled in the last 60 s (hands per minute)",
                                 value=hands_last_minute())
-        if getattr(runtime, "active", False):  # one of several processes (app.tables.cluster)
+        if getattr(runtime, "active", False):  # one of several processes (app.tables.cluster.cluster)
             yield from _cluster_metrics(runtime)
 
 

@@ -28,9 +28,9 @@ from app.game.variants import Variant, validate_options
 from app.lobby.broker import LobbyBroker
 from app.models import LiveTable, TableAction
 from app.state import AppState
-from app.tables.clock import FakeClock
-from app.tables.cluster import ClusterRuntime
-from app.tables.journal import Fenced
+from app.tables.cluster.cluster import ClusterRuntime
+from app.tables.durability.journal import Fenced
+from app.tables.play.clock import FakeClock
 from app.tables.registry import TableRegistry
 from app.tables.settings import TableSettings
 

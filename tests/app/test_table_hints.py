@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from app.tables import flow
+from app.tables.play import flow
 from app.tables.fairness import WallSeed
 from engine.bots import get_policy
 from engine.bots.shanten import sight_from_view

@@ -1,5 +1,5 @@
 """A table actor's journal: what each command did is written before it is sent, and a table rebuilt from
-the journal after a restart or a take-over resumes once its players are back (``app.tables.journal``).
+the journal after a restart or a take-over resumes once its players are back (``app.tables.durability.journal``).
 """
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from app.tables.commands import Tick
-from app.tables.journal import Fenced, LiveGame, MatchState
+from app.tables.durability.journal import Fenced, LiveGame, MatchState
+from app.tables.play.commands import Tick
 from app.ws.protocol import HandResultMessage
 from engine.actions import Action
 from engine.state import HandState
 
 if TYPE_CHECKING:
-    from app.tables.actor import TableActor
+    from app.tables.play.actor import TableActor
 
 log = logging.getLogger(__name__)
 # A resumed table's event numbers jump by this much past the journal's, so ``v`` never goes back for a

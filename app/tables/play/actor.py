@@ -29,18 +29,18 @@ from typing import Any
 from app import metrics
 from app.bots import TableBots
 from app.core.throttle import Throttle, retry_after
-from app.tables.clock import Clock, TimerHandle
-from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
-from app.tables.durable import Durable, JournalLost
+from app.tables.durability.journal import LiveGame, TableJournal
+from app.tables.durability.settle import Settler
 from app.tables.fairness import WallSeed
-from app.tables.flow import HandFlow
-from app.tables.hand_end import HandEnd
-from app.tables.journal import LiveGame, TableJournal
-from app.tables.outbox import OpenPrompt, Outbox
+from app.tables.play.clock import Clock, TimerHandle
+from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
+from app.tables.play.durable import Durable, JournalLost
+from app.tables.play.flow import HandFlow
+from app.tables.play.hand_end import HandEnd
+from app.tables.play.outbox import OpenPrompt, Outbox
+from app.tables.play.seats import SeatLink, SeatSlot
 from app.tables.registry import TableInfo, TableRegistry
-from app.tables.seats import SeatLink, SeatSlot
 from app.tables.settings import TableSettings
-from app.tables.settle import Settler
 from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
     ActionMessage,

@@ -6,7 +6,7 @@ playing one where its lease is).  With several processes a request may land on a
 * after every change the owner writes the table to the Redis hash ``{prefix}:tables`` (its process id,
   its opening order and ``TableInfo.public()``) and removes it when the table closes;
 * listings (``GET /api/rooms/{room}/tables``, the lobby socket's snapshot) read that hash and keep the
-  tables whose owner is alive (heartbeat, ``app.tables.lease``): a dead owner's playing tables come back
+  tables whose owner is alive (heartbeat, ``app.tables.cluster.lease``): a dead owner's playing tables come back
   when a survivor takes them over (it rewrites the entry), its waiting tables are gone with it;
 * ``sit`` / ``stand`` on a table owned elsewhere are forwarded to the owner (``ClusterRuntime.call``), which
   runs them on its registry; its refusals come back as the same typed errors;
@@ -36,7 +36,7 @@ from app.services.errors import Conflict, ErrorCode, NotFound, Unavailable
 from app.tables.registry import TableInfo, TableStatus
 
 if TYPE_CHECKING:
-    from app.tables.cluster import ClusterRuntime
+    from app.tables.cluster.cluster import ClusterRuntime
 
 log = logging.getLogger(__name__)
 

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 from app.game.rooms import ROOMS
 from app.services.settlement import Settlement
-from app.tables.commands import Tick
 from app.tables.fairness import WallSeed
+from app.tables.play.commands import Tick
 from app.tables.seating import unseat_below_entry
 from app.ws.protocol import GameOverMessage, HandResultMessage, PaymentOut
 from engine.invariants import check_all
 from engine.state import HandState
 
 if TYPE_CHECKING:
-    from app.tables.actor import TableActor
+    from app.tables.play.actor import TableActor
 
 log = logging.getLogger(__name__)
 MAX_VOIDED = 3  # hands the server may break in one game before it ends the game

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 from app.game.rooms import ROOMS
 from app.game.variants import VARIANTS
-from app.tables.commands import Tick
 from app.tables.fairness import new_wall_seed
-from app.tables.hints import turn_hints, waits_out
-from app.tables.outbox import OpenPrompt, Outbox
+from app.tables.play.commands import Tick
+from app.tables.play.hints import turn_hints, waits_out
+from app.tables.play.outbox import OpenPrompt, Outbox
 from app.tables.settings import BOT_SPEEDS
 from app.ws.protocol import (
     ActionMessage,
@@ -35,7 +35,7 @@ from engine.events import Event
 from engine.state import HandState, Phase
 
 if TYPE_CHECKING:
-    from app.tables.actor import TableActor
+    from app.tables.play.actor import TableActor
 
 log = logging.getLogger(__name__)
 PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}

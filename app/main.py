@@ -19,8 +19,8 @@ from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
 from app.state import AppState
+from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
 from app.tables.cluster.runtime import TableRuntime as ActorRuntime
-from app.tables.cluster.runtime import default_table_runtime  # [tables] the table actors
 from app.tables.registry import TableRegistry
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web

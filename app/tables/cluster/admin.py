@@ -12,6 +12,7 @@ import asyncio
 from typing import Any
 
 from app.services.errors import Conflict, ErrorCode, NotFound
+from app.tables.cluster.directory import raise_payload
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.play.commands import Freeze
 from app.tables.registry import TableRegistry, TableStatus
@@ -52,8 +53,6 @@ async def live_tables_everywhere(registry: TableRegistry, runtime: TableRuntime 
 
 
 async def _forward(runtime: TableRuntime | None, owner: str | None, op: str, **args: Any) -> Any:
-    from app.tables.cluster.directory import raise_payload
-
     cluster = _cluster(runtime)
     if cluster is None or owner is None or owner == cluster.process_id:
         return None

@@ -35,6 +35,7 @@ from redis.asyncio import Redis
 
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
+from app.tables.cluster.admin import apply_freeze, close_table, live_tables
 from app.tables.cluster.directory import TableDirectory
 from app.tables.cluster.lease import TableLeases
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
@@ -43,6 +44,7 @@ from app.tables.cluster.runtime import TableRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Leave, Stop, Unwatch
 from app.tables.registry import TableStatus
+from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
@@ -323,20 +325,14 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return table.public()  # type: ignore[no-any-return]
 
     async def _live_here(self, _a: dict[str, Any]) -> list[dict[str, Any]]:
-        from app.tables.cluster.admin import live_tables
-
         assert self.state is not None
         return live_tables(self.state.registry, self)
 
     async def _close_here(self, a: dict[str, Any]) -> dict[str, Any]:
-        from app.tables.cluster.admin import close_table
-
         return await close_table(self._here(a["table_id"]), a["table_id"], force=bool(a["force"]), runtime=self,
                                  here=True)
 
     async def _freeze_here(self, a: dict[str, Any]) -> str | None:
-        from app.tables.cluster.admin import apply_freeze
-
         assert self.state is not None
         return await apply_freeze(self.state.registry, self, int(a["user_id"]), here=True)
 
@@ -366,3 +362,9 @@ class ClusterRuntime(RelayEnds, TableRuntime):
                     return None
             await asyncio.sleep(0.1)  # being taken over (here or elsewhere): look again
         return MOVING
+
+
+def default_table_runtime() -> TableRuntime:
+    """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
+    (this module), else the plain single-process runtime."""
+    return ClusterRuntime(TableSettings())

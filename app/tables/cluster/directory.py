@@ -26,17 +26,16 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.services import errors
 from app.services.errors import Conflict, ErrorCode, NotFound, Unavailable
+from app.state import AppState
+from app.tables.cluster.lease import TableLeases
 from app.tables.registry import TableInfo, TableStatus
-
-if TYPE_CHECKING:
-    from app.tables.cluster.cluster import ClusterRuntime
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +69,21 @@ def raise_payload(error: dict[str, Any]) -> None:
     raise Unavailable("the table's server did not answer; try again")
 
 
+class DirectoryHost(Protocol):
+    """What the directory needs of its process (``ClusterRuntime``): Redis, the leases, and a call to another
+    process."""
+
+    redis: Any
+    prefix: str
+    process_id: str
+    state: AppState | None
+    leases: TableLeases | None
+
+    async def call(self, process_id: str, op: str, timeout: float = 5.0, **args: Any) -> dict[str, Any]: ...
+
+
 class TableDirectory:
-    def __init__(self, runtime: ClusterRuntime) -> None:
+    def __init__(self, runtime: DirectoryHost) -> None:
         self.runtime = runtime
         self.redis = runtime.redis
         self.key = f"{runtime.prefix}:tables"

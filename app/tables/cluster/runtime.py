@@ -254,10 +254,3 @@ def warm_up(gen2_threshold: int = 0, gen0_threshold: int = 0) -> None:
     gen0, gen1, gen2 = gc.get_threshold()
     gc.set_threshold(gen0_threshold or gen0, gen1, gen2_threshold or gen2)
 
-
-def default_table_runtime() -> TableRuntime:
-    """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
-    (``app.tables.cluster.cluster``), else the plain single-process runtime."""
-    from app.tables.cluster.cluster import ClusterRuntime  # it builds on this module
-
-    return ClusterRuntime(TableSettings())

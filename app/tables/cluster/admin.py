@@ -25,7 +25,7 @@ def live_tables(registry: TableRegistry, runtime: TableRuntime | None) -> list[d
         actor = runtime.actors.get(table.id) if runtime is not None else None
         rows.append({
             **table.public(),
-            "hand_no": actor.hand_no if actor else None,
+            "hand_no": actor.flow.hand_no if actor else None,
             "inbox": actor.inbox.qsize() if actor else 0,
         })
     return rows

@@ -308,6 +308,7 @@ class TableActor(HandFlow, HandEnd, Durable):
             link.close(4003, "this account is frozen")  # the first close code is the one sent
             self._leave(seat, link)
         slot.auto = True
+        metrics.AUTO_PLAY_BY["frozen"].inc()
         self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
         prompt = self.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
@@ -336,7 +337,7 @@ class TableActor(HandFlow, HandEnd, Durable):
             self.client_action(seat, message)
             if command.received:
                 seconds = time.perf_counter() - command.received
-                metrics.ACTION_SECONDS.observe(seconds)
+                metrics.action_answered(message.action.kind, seconds)
                 if self.services.latencies is not None:
                     self.services.latencies.append(seconds)
         elif isinstance(message, PingMessage):

@@ -98,3 +98,26 @@ def test_e2_five_concealed_pungs_need_self_draw(why: str, spec: dict[str, Any],
     s = tw(**spec)
     got = {i.key: i.value for i in score(s).seats[s.winners[0]].items}
     assert {k: got.get(k) for k in expected} == expected, why
+
+
+# --- E-3: D-10's "全求人 … 搶槓 qualifies" is struck: it cannot occur -----------------------------------
+
+EXPOSED = ("chow 123m@0", "chow 456m@0", "pong 777p@3", "pong 222s@0", "chow 345s@0")  # 全求人: 單吊 on 9s
+
+E3_CASES = [
+    ("RULES §4 E-3: 全求人 on a discard scores 2 (D-10)", dict(kind="discard"), {"all_exposed": 2}),
+    ("RULES §4 E-3: a robbed kong of the 單吊 tile would be a fifth copy: it cannot occur",
+     dict(kind="rob_kong", others={2: ("123456789m1234p", ("pong 999s@0",), "", None)}), None),
+]
+
+
+@pytest.mark.parametrize(("why", "spec", "expected"), E3_CASES, ids=[c[0][:70] for c in E3_CASES])
+def test_e3_all_exposed_cannot_win_by_robbing_a_kong(why: str, spec: dict[str, Any],
+                                                      expected: dict[str, int] | None) -> None:
+    if expected is None:
+        with pytest.raises(ValueError, match="5 copies of 9s"):
+            tw("9s9s", tile_="9s", melds=EXPOSED, **spec)
+        return
+    s = tw("9s9s", tile_="9s", melds=EXPOSED, **spec)
+    got = {i.key: i.value for i in score(s).seats[s.winners[0]].items}
+    assert got == expected, why

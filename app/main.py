@@ -18,6 +18,7 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
+from app.services.commitments import SeatCommitments
 from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import TableRuntime as ActorRuntime
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             broker=broker,
             registry=TableRegistry(publish=broker.publish),
         )
+        state.registry.commitments = SeatCommitments(sessionmaker, probe=state.registry.holds)
         app.state.services = state
         try:
             async with contextlib.AsyncExitStack() as stack:

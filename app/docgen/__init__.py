@@ -14,12 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.core.config import PROJECT_ROOT
-from app.docgen import errors, options, settings, tournaments
+from app.docgen import errors, metrics, options, settings, tournaments
 from app.ws import docs as protocol_docs
 
 DOCS = PROJECT_ROOT / "docs"
 PAGES: dict[str, Callable[[], str]] = {
     "errors.md": errors.render,
+    "metrics.md": metrics.render,
     "options.md": options.render,
     "settings.md": settings.render,
     "tournaments.md": tournaments.render,

@@ -26,9 +26,11 @@ from typing import Any
 
 from sqlalchemy import select
 
+from app import metrics
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
+from app.monitoring import tournaments as tournament_gauges
 from app.state import AppState
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
@@ -73,6 +75,7 @@ class TournamentDirector:
         """One pass over every tournament whose next step is due (and whose lease this process holds)."""
         async with self.state.sessionmaker() as session:
             due = await service.due(session)
+            await tournament_gauges.refresh(session)
         for tournament in due:
             try:
                 if await self.leads(tournament.id):
@@ -88,6 +91,7 @@ class TournamentDirector:
             await self._close_strays()
         except Exception:
             log.exception("closing stray tournament tables failed")
+        tournament_gauges.ticked()
 
     async def _close_strays(self) -> None:
         """Close this process's tournament tables whose game no longer counts: the tournament was cancelled
@@ -240,8 +244,12 @@ class TournamentDirector:
         if tournament_id is None:
             return
         async with self.lock, self.state.sessionmaker() as session:
-            outcome = await service.record_game(session, info.tournament_game_id, points=points,
-                                                hands_played=hands)
+            try:
+                outcome = await service.record_game(session, info.tournament_game_id, points=points,
+                                                    hands_played=hands)
+            except Exception:
+                metrics.RECORD_FAILURES.inc()  # the points, and at the last table the prizes, are not in
+                raise
         await self.state.registry.remove(info.id)
         if outcome == "next_round" and await self.leads(tournament_id):
             await self.launch(tournament_id)

@@ -34,11 +34,11 @@ async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterR
         relay = runtime.relay
         relay.send(owner, {"k": "join", "t": table_id, "u": user_id, "l": link.link_id, "h": runtime.process_id})
         await serve_link(websocket, link, _receive(websocket, runtime, link),
-                         left=lambda: runtime.drop_link(link, "leave"), expires_in=expires_in)
+                         left=lambda: runtime.drop_link(link, "leave"), expires_in=expires_in, kind="relayed")
 
 
 async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:
-    async for raw in client_messages(websocket, link, runtime.settings, runtime.clock):
+    async for raw in client_messages(websocket, link, runtime.settings, runtime.clock, "relayed"):
         if runtime.relay is None:
             return
         runtime.relay.send(link.owner, {"k": "in", "l": link.link_id, "m": raw})

@@ -49,7 +49,8 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
         return
     link = SeatLink(runtime.settings.outbox_size)
     actor.post(Watch(link))
-    await serve_link(websocket, link, _drain(websocket), left=lambda: actor.post(Unwatch(link)))
+    await serve_link(websocket, link, _drain(websocket), left=lambda: actor.post(Unwatch(link)),
+                     kind="spectate")
 
 
 async def _drain(websocket: WebSocket) -> None:
@@ -62,4 +63,5 @@ async def _watch_relayed(websocket: WebSocket, runtime: ClusterRuntime, table_id
     assert runtime.relay is not None
     link = runtime.hold_link(table_id, owner)
     runtime.relay.send(owner, {"k": "watch", "t": table_id, "l": link.link_id, "h": runtime.process_id})
-    await serve_link(websocket, link, _drain(websocket), left=lambda: runtime.drop_link(link, "unwatch"))
+    await serve_link(websocket, link, _drain(websocket), left=lambda: runtime.drop_link(link, "unwatch"),
+                     kind="spectate")

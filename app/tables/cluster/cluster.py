@@ -33,6 +33,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from app import metrics
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
 from app.tables.cluster.admin import apply_freeze, close_table, live_tables
@@ -182,6 +183,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
                 await self.leases.release(table_id)
                 return False
             self.taken_over += 1
+            metrics.TAKEOVERS.inc()
             await self._announce(table_id)
             return True
         finally:

@@ -25,11 +25,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import RedisError
 
+from app import metrics
 from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
@@ -100,14 +102,16 @@ class Relay:
     def _flush(self) -> None:
         self._flush_due = False
         records, self._records = self._records, {}
+        stamp = round(time.time(), 4)  # "ts": the receiver's relay latency (app.metrics)
         for process_id, items in records.items():
+            metrics.RELAY_SENT.inc(len(items))
             lines: list[str] = []
             for header, texts in items:
                 if header.get("k") == "out":
                     seq = self._seq.get(header["l"], 0) + 1
                     self._seq[header["l"]] = seq
                     header = {**header, "s": seq}
-                lines.append(json.dumps({**header, "n": len(texts)}, separators=(",", ":")))
+                lines.append(json.dumps({**header, "n": len(texts), "ts": stamp}, separators=(",", ":")))
                 lines.extend(texts)
             self._frames.put_nowait((self.channel(process_id), "\n".join(lines)))
 
@@ -159,6 +163,7 @@ class Relay:
             texts = lines[i + 1:i + 1 + n]
             i += 1 + n
             self.records_in += 1
+            metrics.relay_received(header.get("ts"))
             try:
                 self.on_record(header, texts)
             except Exception:

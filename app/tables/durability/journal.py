@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app import metrics
 from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
@@ -146,10 +148,16 @@ class TableJournal:
         if not steps:
             return
         if not self.group_commit:
-            async with self._tx() as conn:
-                for step in steps:
-                    await step(conn)
+            started = time.perf_counter()
+            try:
+                async with self._tx() as conn:
+                    for step in steps:
+                        await step(conn)
+            except Exception as exc:
+                metrics.journal_failed(isinstance(exc, Fenced))
+                raise
             self.writes += 1
+            metrics.journal_committed(1, time.perf_counter() - started)
             return
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
@@ -173,7 +181,7 @@ class TableJournal:
             raise
 
     async def _commit(self, units: list[tuple[list[Step], asyncio.Future[None]]]) -> None:
-        reconnected = False
+        reconnected, started = False, time.perf_counter()
         while units:
             fenced: dict[int, Fenced] = {}
             steps_of = [steps for steps, _done in units]
@@ -207,6 +215,7 @@ class TableJournal:
                         await self._commit([unit])
                 return
             self.writes += len(units)
+            metrics.journal_committed(len(units), time.perf_counter() - started)
             for _steps, done in units:
                 _finish(done, None)
             return
@@ -308,6 +317,8 @@ def _disconnected(exc: BaseException) -> bool:
 
 
 def _finish(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if error is not None:
+        metrics.journal_failed(isinstance(error, Fenced))
     if done.done():  # its caller was cancelled meanwhile
         return
     if error is None:

@@ -279,6 +279,7 @@ class TableActor:
             link.close(4003, "this account is frozen")  # the first close code is the one sent
             self._leave(seat, link)
         slot.auto = True
+        metrics.AUTO_PLAY_BY["frozen"].inc()
         self.out.table_event(self.flow.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
         prompt = self.flow.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
@@ -329,7 +330,7 @@ class TableActor:
             self.flow.client_action(seat, message)
             if command.received:
                 seconds = time.perf_counter() - command.received
-                metrics.ACTION_SECONDS.observe(seconds)
+                metrics.action_answered(message.action.kind, seconds)
                 if self.services.latencies is not None:
                     self.services.latencies.append(seconds)
         elif isinstance(message, PingMessage):

@@ -256,6 +256,7 @@ class HandFlow:
         else:
             action = hand.default_action(slot.seat)
             if slot.human:
+                metrics.TIMEOUTS_BY[prompt.kind].inc()
                 self._timed_out(slot.seat)
         if action is None:
             raise SeatWithoutAMove(f"seat {slot.seat} has no action to play at its {tick.kind} timer")
@@ -304,6 +305,7 @@ class HandFlow:
         slot.timeouts += 1
         if slot.timeouts >= self.settings.timeouts_to_auto_play and not slot.auto:
             slot.auto = True
+            metrics.AUTO_PLAY_BY["timeouts"].inc()
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
 
     def player_back(self, seat: int) -> None:

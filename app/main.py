@@ -24,9 +24,9 @@ from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
 from app.services.commitments import SeatCommitments
 from app.state import AppState
+from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
+from app.tables.cluster.runtime import TableRuntime as ActorRuntime
 from app.tables.registry import TableRegistry
-from app.tables.runtime import TableRuntime as ActorRuntime
-from app.tables.runtime import default_table_runtime  # [tables] the table actors
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records

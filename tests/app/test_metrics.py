@@ -76,7 +76,7 @@ async def test_metrics_can_be_turned_off(app, client, settings):
 
 
 def test_json_logs_are_one_line_per_event_with_table_and_hand():
-    record = logging.LogRecord("app.tables.settle", logging.INFO, __file__, 1, "hand settled", None, None)
+    record = logging.LogRecord("app.tables.durability.settle", logging.INFO, __file__, 1, "hand settled", None, None)
     record.table_id, record.hand_no, record.hand_id = "abc123", 4, 17
     line = JsonFormatter().format(record)
     assert "\n" not in line

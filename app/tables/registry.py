@@ -73,7 +73,7 @@ class TableRegistry:
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
         self.draining = False  # the server is restarting: no new tables, no new seats
-        # Several processes (app.tables.directory.TableDirectory): other processes' tables, seating there.
+        # Several processes (app.tables.cluster.directory.TableDirectory): other processes' tables, seating there.
         self.directory: Any = None
         # Commitments (app.services.commitments): None keeps the registry in memory only (unit tests).
         # Tournament tables claim nothing here: the tournament's commitment covers their seats.
@@ -201,6 +201,21 @@ class TableRegistry:
         for seat, entry in enumerate(seats):
             if entry is not None:
                 self._place(table, seat, *entry)
+        await self._changed(table, "table_created")
+        return await self._start_if_full(table)
+
+    async def create_matched_table(
+        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str]],
+        table_id: str,
+    ) -> TableInfo:
+        """A quick-play table (快速開始, app.quickplay.matcher): every seat a matched player, in the given
+        order, starting at once.  The matcher has turned each player's queue commitment into this seat."""
+        for user_id, _name in seats:
+            self._check_free(user_id)
+        self._check_open()
+        table = self._new(room=room, variant=variant, options=options, practice=False, table_id=table_id)
+        for seat, (user_id, username) in enumerate(seats):
+            self._place(table, seat, user_id, username)
         await self._changed(table, "table_created")
         return await self._start_if_full(table)
 
@@ -347,7 +362,7 @@ class TableRegistry:
             self._seated[uid] = table.id
 
     def forget(self, table_id: str) -> None:
-        """Drop a table that now plays in another process (``app.tables.cluster``): no hooks, and the lobby
+        """Drop a table that now plays in another process (``app.tables.cluster.cluster``): no hooks, and the lobby
         hears nothing, since the table lives on there."""
         table = self._tables.pop(table_id, None)
         if table is not None:

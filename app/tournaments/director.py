@@ -30,8 +30,8 @@ from app import metrics
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
-from app.services.errors import Conflict
 from app.monitoring import tournaments as tournament_gauges
+from app.services.errors import Conflict
 from app.state import AppState
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id

@@ -20,6 +20,7 @@ from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
+from app.services.commitments import SeatCommitments
 from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import TableRuntime as ActorRuntime
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             broker=broker,
             registry=TableRegistry(publish=broker.publish),
         )
+        state.registry.commitments = SeatCommitments(sessionmaker, probe=state.registry.holds)
         app.state.services = state
         try:
             async with contextlib.AsyncExitStack() as stack:

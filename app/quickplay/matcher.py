@@ -107,11 +107,13 @@ class Matcher:
                 room=room, variant=variant, options=default_options(variant),
                 seats=[(e.user_id, e.username) for e in group], table_id=table_id)
             if table.status != TableStatus.PLAYING:
-                await self.state.registry.remove(table_id)
                 raise RuntimeError(f"table {table_id} did not start")
         except Exception:
             log.exception("quick play: table %s was not seated; its players queue again", table_id)
+            # Back to the queue first: removing the table gives its seats' commitments back.
             await self.give_back(table_id, room, variant, group)
+            if self.state.registry.is_open(table_id):
+                await self.state.registry.remove(table_id)
             return 0
         await self.store.finish(table_id)
         for e in group:

@@ -32,6 +32,10 @@ class QueueCommitments(Protocol):
         """Drop the player's commitment to this pool; False if they did not hold it (e.g. matched)."""
         ...
 
+    async def current(self, user_id: int) -> tuple[str, str] | None:
+        """The player's commitment now, as (kind, ref): ``("seat", table_id)``, ``("queue", "room:variant")``."""
+        ...
+
     async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         """Turn every member's queue commitment into a seat at ``table_id``, all or none.  Returns those
         who no longer hold this pool's queue commitment (then nothing changed)."""
@@ -61,6 +65,12 @@ class ServiceCommitments:
             gone = await commitments.release(session, user_id, CommitmentKind.QUEUE, queue_key(room, variant))
             await session.commit()
         return gone
+
+    async def current(self, user_id: int) -> tuple[str, str] | None:
+        async with self.sessionmaker() as session:
+            held = await commitments.current(session, user_id)
+            await session.commit()
+        return None if held is None else (held.kind, held.ref)
 
     async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         return await self._swap(user_ids, (CommitmentKind.QUEUE, queue_key(room, variant)),

@@ -18,7 +18,8 @@ def make_quickplay(state: AppState, journal: TableJournal | None) -> Matcher:
     s = state.settings
     store: QueueStore = (RedisQueueStore(s.redis_url, prefix=s.redis_prefix) if s.redis_url
                          else LocalQueueStore())
-    quickplay = QuickPlay(store, ServiceCommitments(state.sessionmaker, probe=state.registry.holds))
+    quickplay = QuickPlay(store, ServiceCommitments(state.sessionmaker, probe=state.registry.holds),
+                          settle_seconds=s.quickplay_lease_seconds)
 
     async def table_live(table_id: str) -> bool:
         try:
@@ -27,6 +28,10 @@ def make_quickplay(state: AppState, journal: TableJournal | None) -> Matcher:
         except Exception:
             return journal is not None and await journal.load(table_id) is not None
 
+    async def table_durable(table_id: str) -> bool:
+        return journal is None or await journal.load(table_id) is not None
+
     policy = SpreadPolicy(start=s.quickplay_rank_spread, widen_seconds=s.quickplay_spread_widen_seconds)
     return Matcher(state, quickplay, lease=make_lease(state), policy=policy, wave_seconds=s.quickplay_wave_seconds,
-                   lease_seconds=s.quickplay_lease_seconds, table_live=table_live)
+                   lease_seconds=s.quickplay_lease_seconds, table_live=table_live,
+                   table_durable=table_durable)

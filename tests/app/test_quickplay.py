@@ -3,6 +3,7 @@ rank bands (RULES.md §7 titles) and the spread that widens with waiting."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -185,8 +186,13 @@ async def test_a_leave_that_wins_the_race_with_a_match_keeps_that_player_out(cli
     commitments = matcher.quickplay.commitments
     swap = commitments.seat
 
+    leaving: list[asyncio.Task] = []
+
     async def leave_first(table_id, room, variant, user_ids):  # noqa: ANN001, ANN202
-        assert (await client.delete("/api/rooms/beginner/queue", headers=players[1].headers)).status_code == 200
+        # The leave gives the commitment back at once, then waits for this match to end: let it wait.
+        leaving.append(asyncio.create_task(client.delete("/api/rooms/beginner/queue", headers=players[1].headers)))
+        while await commitments.current(players[1].id) is not None:
+            await asyncio.sleep(0.01)
         return await swap(table_id, room, variant, user_ids)
 
     commitments.seat = leave_first
@@ -194,6 +200,8 @@ async def test_a_leave_that_wins_the_race_with_a_match_keeps_that_player_out(cli
         assert await _wave(app) == 0
     finally:
         commitments.seat = swap
+    left = await leaving[0]
+    assert left.status_code == 200 and left.json() == {"queued": False}
     assert (await client.get("/api/me/queue", headers=players[1].headers)).json()["queued"] is False
     assert app.state.services.registry.list_tables() == []
     for p in (players[0], players[2]):

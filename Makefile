@@ -28,7 +28,7 @@ test: $(DEVSTAMP)
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine app tests bench
 	$(BIN)/mypy app engine
-	$(BIN)/lint-imports
+	$(BIN)/lint-imports --no-cache
 
 bench: $(DEVSTAMP)
 	$(BIN)/python bench/engine_bench.py

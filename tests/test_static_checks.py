@@ -61,7 +61,7 @@ def _import_cycles(package: str) -> list[list[str]]:
     imports included (they are design ties too)."""
     import grimp
 
-    graph = grimp.build_graph(package, exclude_type_checking_imports=False)
+    graph = grimp.build_graph(package, exclude_type_checking_imports=False, cache_dir=None)
     modules = sorted(m for m in graph.modules if m.startswith(package))
     edges = {m: sorted(d for d in graph.find_modules_directly_imported_by(m) if d.startswith(package))
              for m in modules}

@@ -47,7 +47,7 @@ class AppCollector(Collector):
         yield _gauge(metrics.HANDS_LAST_MINUTE, metrics.hands_last_minute())
         yield _gauge(metrics.TABLE_STALLED, self.stalled(actors))
         relayed = _gauge(metrics.RELAYED_SOCKETS)
-        active = getattr(runtime, "active", False)  # one of several processes (app.tables.cluster)
+        active = getattr(runtime, "active", False)  # one of several processes (app.tables.cluster.cluster)
         relayed.add_metric(["held_here"], len(runtime.held) if active else 0)
         relayed.add_metric(["owned_here"], len(runtime.remote) + len(runtime.watching) if active else 0)
         yield relayed

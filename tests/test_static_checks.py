@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_engine_structure import circles
+
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN_IN_ENGINE = {"app", "asyncio", "fastapi", "sqlalchemy", "starlette", "redis", "httpx", "socket",
                        "websockets", "uvicorn", "time", "datetime"}
@@ -63,46 +65,8 @@ def _import_cycles(package: str) -> list[list[str]]:
 
     graph = grimp.build_graph(package, exclude_type_checking_imports=False, cache_dir=None)
     modules = sorted(m for m in graph.modules if m.startswith(package))
-    edges = {m: sorted(d for d in graph.find_modules_directly_imported_by(m) if d.startswith(package))
-             for m in modules}
-    # Tarjan's strongly connected components, iteratively (no recursion limit to mind).
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    cycles: list[list[str]] = []
-    for root in modules:
-        if root in index:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = len(index)
-                stack.append(node)
-                on_stack.add(node)
-            if i < len(edges[node]):
-                work.append((node, i + 1))
-                nxt = edges[node][i]
-                if nxt not in index:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    top = stack.pop()
-                    on_stack.discard(top)
-                    group.append(top)
-                    if top == node:
-                        break
-                if len(group) > 1:
-                    cycles.append(sorted(group))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return cycles
+    return circles({m: {d for d in graph.find_modules_directly_imported_by(m) if d.startswith(package)}
+                    for m in modules})
 
 
 def test_no_import_cycle_in_app() -> None:

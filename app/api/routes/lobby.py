@@ -4,6 +4,9 @@ Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
+  {"type": "queue_sizes", "queues": [{"room", "variant", "queued"}, …]}: quick play's waiting players per pool
+  {"type": "matched", "table_id": id}: to one player only, when quick play seated them (app.quickplay)
+The snapshot carries ``queues`` too (the same list as ``queue_sizes``).
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
 missing, invalid or expired token (also when the token expires while connected) and with 4029 over the
@@ -22,6 +25,7 @@ from app import metrics
 from app.api.deps import StateDep
 from app.lobby.broker import Subscription
 from app.models import User
+from app.quickplay.matcher import queue_sizes
 from app.state import AppState
 from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
 
@@ -48,20 +52,21 @@ async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None)
         metrics.SOCKETS_OPEN_BY_KIND["lobby"].inc()
         code = 1006  # unless _serve returns: the socket broke
         try:
-            code = await _serve(websocket, state, expires_in)
+            code = await _serve(websocket, state, user_id, expires_in)
         finally:
             metrics.SOCKETS_OPEN_BY_KIND["lobby"].dec()
             metrics.socket_closed("lobby", code)
 
 
-async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> int:
+async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in: float) -> int:
     """Serve the socket; returns the close code it ended with (1000 when the client left)."""
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
-        await websocket.send_json({"type": "snapshot", "tables": tables})
+        queues = queue_sizes(await state.quickplay.store.sizes()) if state.quickplay is not None else []
+        await websocket.send_json({"type": "snapshot", "tables": tables, "queues": queues})
         metrics.MESSAGES_OUT_BY_KIND["lobby"].inc()
-        sender = asyncio.create_task(_forward(websocket, subscription))
+        sender = asyncio.create_task(_forward(websocket, subscription, user_id))
         receiver = asyncio.create_task(_drain(websocket))
         expired = asyncio.create_task(expiry(expires_in))
         try:
@@ -85,9 +90,13 @@ async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> in
         return 1000
 
 
-async def _forward(websocket: WebSocket, subscription: Subscription) -> None:
+async def _forward(websocket: WebSocket, subscription: Subscription, user_id: int) -> None:
     sent = metrics.MESSAGES_OUT_BY_KIND["lobby"].inc
     async for event in subscription:
+        if "to" in event:  # one player's event (quick play's ``matched``): theirs only, without the address
+            if event["to"] != user_id:
+                continue
+            event = {k: v for k, v in event.items() if k != "to"}
         await websocket.send_json(event)
         sent()
 

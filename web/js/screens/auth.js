@@ -4,8 +4,7 @@
 import { api, setToken } from "../api.js";
 import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang, t } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
-import { enterLobby, renderLobby } from "./lobby.js";
-import { leaveTableView } from "./table.js";
+import { provide, screens } from "../router.js";
 
 export function renderMe() {
   const me = app.me;
@@ -46,7 +45,7 @@ export async function refreshMe() {
   try {
     app.me = await api.me();
     renderMe();
-    if (app.view === "lobby") renderLobby();
+    if (app.view === "lobby") screens.renderLobby();
   } catch (err) {
     showError(err);
   }
@@ -109,7 +108,7 @@ export async function onAuthSubmit(e) {
     app.me = body.user;
     syncLanguage(app.me);
     renderMe();
-    enterLobby();
+    screens.enterLobby();
   } catch (err) {
     $("auth-error").textContent = errorMessage(err); // bad_credentials: the same words for name or password
   }
@@ -118,7 +117,7 @@ export async function onAuthSubmit(e) {
 export function logout() {
   setToken(null);
   app.me = null;
-  leaveTableView();
+  screens.leaveTableView();
   app.lobbySocket?.close();
   app.lobbySocket = null;
   localStorage.removeItem(TABLE_KEY);
@@ -137,3 +136,5 @@ export function bootAuth() {
   });
   $("logout").addEventListener("click", logout);
 }
+
+provide({ logout, refreshMe });

@@ -143,7 +143,10 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 await service.open_registration(session, tournament_id)
         elif state == TournamentState.REGISTERING:
-            await self.start(tournament_id)
+            async with self.state.sessionmaker() as session:
+                director = await service.director_id(session)
+                await session.commit()
+            await self.start(tournament_id, actor_id=director)
             return
         elif state == TournamentState.RUNNING:
             await self.launch(tournament_id)

@@ -36,6 +36,7 @@ from app.tournaments.prizes import award, place_amounts, seat_round
 from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, validate
 
 HOUSE_NAME = "house#"
+DIRECTOR_NAME = "director#"
 FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
 
 
@@ -50,6 +51,12 @@ def _aware(moment: datetime) -> datetime:
 async def house_account(session: AsyncSession) -> User:
     """The house's account (funds guarantees; an admin tops it up with an adjustment).  Created on first use."""
     return await _system_account(session, HOUSE_NAME)
+
+
+async def director_id(session: AsyncSession) -> int:
+    """The tournament director's account (比賽主持): its own acts (opening registration, a due start, the
+    payout) are audited under it, so the audit log tells them from an operator's and the command line's."""
+    return (await _system_account(session, DIRECTOR_NAME)).id
 
 
 async def _system_account(session: AsyncSession, name: str) -> User:
@@ -223,7 +230,7 @@ async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
         await session.commit()
         return False
     tournament.state = TournamentState.REGISTERING.value
-    audit.record(session, actor_id=None, action="tournament.open", target_type="tournament",  # the director's
+    audit.record(session, actor_id=await director_id(session), action="tournament.open", target_type="tournament",
                  target_id=tournament_id, before={"state": "scheduled"}, after={"state": "registering"})
     await session.commit()
     return True
@@ -312,7 +319,7 @@ async def record_game(session: AsyncSession, game_id: int, *, points: list[int],
         _seat(session, tournament, [e.user_id for e in _ranked(list(by_user.values()))], None)
         await session.commit()
         return "next_round"
-    await _pay_prizes(session, tournament, list(by_user.values()))
+    await _pay_prizes(session, tournament, list(by_user.values()), await director_id(session))
     await session.commit()
     return "finished"
 

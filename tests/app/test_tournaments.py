@@ -262,6 +262,12 @@ async def test_scheduled_tournaments_open_and_start_when_due(client, player, app
     await app.state.tournaments.tick()
     assert (await client.get(f"/api/tournaments/{soon['id']}")).json()["state"] == "cancelled"
     assert (await client.get("/api/me", headers=alice.headers)).json()["coins"] == 50_000
+    # The audit log names who acted: the operator created it, the director's own tick cancelled it (issue 28).
+    boss = await player("boss", role="admin")
+    trail = (await client.get("/api/admin/audit", headers=boss.headers,
+                              params={"target_type": "tournament", "target_id": str(soon["id"])})).json()
+    assert [(e["action"], e["actor_name"], e["target_name"]) for e in trail] == [
+        ("tournament.cancel", "director", "now"), ("tournament.create", "oper", "now")]
 
 
 async def test_concurrent_registration_retries_charge_the_fee_once_and_fill_no_seat_twice(client, player, app):

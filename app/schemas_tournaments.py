@@ -42,6 +42,10 @@ class TournamentIn(BaseModel):
         return TournamentSpec(**self.model_dump())
 
 
+class StartIn(BaseModel):
+    reason: str | None = Field(default=None, max_length=500, description="why now (the audit log keeps it)")
+
+
 class CancelIn(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
@@ -52,6 +56,12 @@ class StandingOut(BaseModel):
     points: int
     place: int | None
     prize: int
+
+
+class RefundOut(BaseModel):
+    user_id: int
+    username: str
+    coins: int
 
 
 class TournamentTableOut(BaseModel):
@@ -79,8 +89,12 @@ class TournamentOut(BaseModel):
     starts_at: str | None
     current_round: int
     registered: int
-    pool: int
-    standings: list[StandingOut]
+    pool: int = Field(description="coins in the prize pool now (0 once paid out or refunded)")
+    paid_out: int = Field(description="prize coins paid out of the pool")
+    refunded: int = Field(description="entry fees refunded from the pool (players who left, or a cancel)")
+    refunds: list[RefundOut] = Field(description="who got a refund, and how much")
+    standings: list[StandingOut] = Field(description="best first; while running, a game's points count "
+                                         "from every settled hand, before its table finishes")
     tables: list[TournamentTableOut]
 
 

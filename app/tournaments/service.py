@@ -237,7 +237,7 @@ async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
 
 
 async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random,
-                actor_id: int | None = None) -> list[TournamentGame] | None:
+                actor_id: int | None = None, reason: str | None = None) -> list[TournamentGame] | None:
     """registering → running with round 1 seated at random.  None when it was not registering (another
     process started it).  Fewer than two players: the tournament is cancelled instead (refunds)."""
     tournament, _ = await _locked(session, tournament_id)
@@ -254,7 +254,7 @@ async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random
     games = _seat(session, tournament, players, rng)
     audit.record(session, actor_id=actor_id, action="tournament.start", target_type="tournament",
                  target_id=tournament_id, before={"state": "registering"},
-                 after={"state": "running", "players": len(players)})
+                 after={"state": "running", "players": len(players)}, reason=reason)
     await session.commit()
     return games
 

@@ -26,6 +26,8 @@ from app.services.errors import InvalidInput, ServiceError
 from app.tournaments import service
 from app.tournaments.director import describe
 from app.tournaments.spec import TournamentSpec, TournamentState
+from engine.options import option_table
+from engine.variants.base import Option
 
 # TournamentSpec's fields (and validate's field names) → the option that sets them
 OPTION_OF = {"name": "--name", "room": "--room", "variant": "--variant", "starts_at": "--starts-at",
@@ -96,7 +98,6 @@ def add_parser(commands: Any) -> None:
 
 
 def _options(variant: str, pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    from engine.options import option_table
 
     table = option_table(variant)
     options = {}
@@ -111,7 +112,8 @@ def _options(variant: str, pairs: list[tuple[str, str]]) -> dict[str, Any]:
     return options
 
 
-def _allowed(option: Any) -> str:
+def _allowed(option: Option) -> str:
+    """What an option takes, in words: its choices, its range, or its type."""
     bounds = option.bounds()
     if "choices" in bounds:
         return "one of " + ", ".join(json.dumps(c) for c in bounds["choices"])

@@ -22,10 +22,11 @@ from app.monitoring.http import HttpMetrics
 from app.monitoring.process import watching_the_process
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
+from app.services.commitments import SeatCommitments
 from app.state import AppState
+from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
+from app.tables.cluster.runtime import TableRuntime as ActorRuntime
 from app.tables.registry import TableRegistry
-from app.tables.runtime import TableRuntime as ActorRuntime
-from app.tables.runtime import default_table_runtime  # [tables] the table actors
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             broker=broker,
             registry=TableRegistry(publish=broker.publish),
         )
+        state.registry.commitments = SeatCommitments(sessionmaker, probe=state.registry.holds)
         app.state.services = state
         try:
             async with contextlib.AsyncExitStack() as stack:

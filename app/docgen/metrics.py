@@ -24,7 +24,7 @@ def _row(doc: MetricDoc) -> str:
 
 
 def render() -> str:
-    from app.docgen import GENERATED_NOTE
+    from app.docgen.note import GENERATED_NOTE
 
     parts = [INTRO.format(note=GENERATED_NOTE.format(source="`app/metrics.py`"))]
     groups = list(dict.fromkeys(doc.group for doc in CATALOGUE))

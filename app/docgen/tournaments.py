@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.docgen.note import GENERATED_NOTE
 from app.tournaments.spec import LIMITS, NAME_MAX
 
 _BODY = """\
@@ -101,8 +102,6 @@ registration, a due start, the payout) under its system account `director#` (the
 
 
 def render() -> str:
-    from app.docgen import GENERATED_NOTE
-
     rows = "\n".join(f"| `{name}` | {low:,} | {high:,} |" for name, (low, high) in LIMITS.items())
     note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.spec.LIMITS`")
     return _BODY.format(note=note, limits=rows, name_max=NAME_MAX)

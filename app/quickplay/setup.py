@@ -11,7 +11,7 @@ from app.quickplay.service import QuickPlay
 from app.quickplay.store import LocalQueueStore, QueueStore
 from app.services.errors import Conflict, ErrorCode
 from app.state import AppState
-from app.tables.journal import TableJournal
+from app.tables.durability.journal import TableJournal
 from app.tables.registry import TableRegistry
 
 

@@ -68,6 +68,9 @@ class ErrorCode(StrEnum):
     ALREADY_AT_THIS_TABLE = "already_at_this_table", 409, "you already sit at this table", (
         "table_id", "seat")
     IN_QUEUE = "in_queue", 409, "you are waiting in the quick-play queue; leave it first", ("queue",)
+    REGISTERED_ELSEWHERE = "registered_elsewhere", 409, (
+        "you are registered in a tournament that has not finished; leave it before it starts, or wait for its "
+        "end"), ("tournament_id",)
     NOT_SEATED = "not_seated", 409, "you do not sit at this table", ("table_id",)
     TABLE_NOT_WAITING = "table_not_waiting", 409, "this table is not taking players", ("table_id", "status")
     TABLE_FULL = "table_full", 409, "every seat of this table is taken", ("table_id",)

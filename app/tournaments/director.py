@@ -3,7 +3,7 @@
 Every ``TOURNAMENT_TICK_SECONDS`` it opens due registrations, starts due tournaments (round 1 seated at
 random), and (re)launches the tables of a running tournament's current round that are not live here —
 which is how a running tournament resumes after a restart: a table the journal holds is resumed where it
-stopped (app.tables.journal), any other is started again (only finished games' points count).  When a
+stopped (app.tables.durability.journal), any other is started again (only finished games' points count).  When a
 tournament table's game ends the actor tells the director, which records the points, removes the table,
 seats the next round by standings or pays the prizes, and publishes the standings to every lobby socket
 (``{"type": "tournament_updated", "tournament": …}``).
@@ -32,8 +32,8 @@ from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
 from app.monitoring import tournaments as tournament_gauges
 from app.state import AppState
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
-from app.tables.runtime import TableRuntime
 from app.tournaments import service, views
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 from app.tournaments.spec import TournamentState
@@ -189,7 +189,7 @@ class TournamentDirector:
             )
 
     async def _elsewhere(self, table_id: str) -> bool:
-        """Another process owns the table (several processes: app.tables.cluster's directory)."""
+        """Another process owns the table (several processes: app.tables.cluster.cluster's directory)."""
         try:
             await self.state.registry.lookup(table_id)
         except Exception:
@@ -223,7 +223,7 @@ class TournamentDirector:
             info.tournament_game_id, info.hands_limit = row[0], row[1]
 
     def _adopt(self, game: TournamentGame, hands_limit: int | None) -> None:
-        """A table resumed after a restart (app.tables.journal) does not know it is a tournament's: tell its
+        """A table resumed after a restart (app.tables.durability.journal) does not know it is a tournament's: tell its
         actor, so it settles without coins, stops after ``hands_limit`` hands and reports its points here."""
         actor = self.runtime.actors.get(game.table_id or "") if self.runtime is not None else None
         if actor is not None:

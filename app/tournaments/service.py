@@ -28,7 +28,8 @@ from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
 from app.game.variants import VARIANTS, Variant
 from app.models import LedgerEntry, Tournament, TournamentEntry, TournamentGame, User
-from app.services import audit
+from app.services import audit, commitments
+from app.services.commitments import CommitmentKind, SeatProbe
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 from app.services.ledger import lock_users, post_entry
 from app.services.roles import Role
@@ -151,10 +152,13 @@ async def entries(session: AsyncSession, tournament_id: int, *, active: bool = T
     return list(await session.scalars(query.order_by(TournamentEntry.id).execution_options(populate_existing=True)))
 
 
-async def register(session: AsyncSession, tournament_id: int, *, user_id: int) -> TournamentEntry:
+async def register(session: AsyncSession, tournament_id: int, *, user_id: int,
+                   seat_probe: SeatProbe | None = None) -> TournamentEntry:
     """Take the fee into the pool and enter the player.  Registering again changes nothing.
 
-    Raises Conflict (not open, full, too few coins), Forbidden (frozen).
+    The registration is the player's one commitment (app.services.commitments) until the tournament ends:
+    nobody registers while seated, queued or registered in another unfinished tournament.
+    Raises Conflict (not open, full, too few coins, committed elsewhere), Forbidden (frozen).
     """
     tournament, users = await _locked(session, tournament_id, user_id)
     player, pool = users[user_id], users[pool_id(tournament)]
@@ -164,6 +168,12 @@ async def register(session: AsyncSession, tournament_id: int, *, user_id: int) -
         await session.commit()
         return entry
     problem = _registration_problem(tournament, player, len(await entries(session, tournament_id)))
+    if problem is None:
+        try:
+            await commitments.acquire(session, user_id, CommitmentKind.TOURNAMENT, str(tournament_id),
+                                      seat_probe=seat_probe)
+        except Conflict as refused:
+            problem = refused
     if problem is not None:
         await session.rollback()
         raise problem
@@ -206,11 +216,13 @@ async def unregister(session: AsyncSession, tournament_id: int, *, user_id: int)
     if entry is None or not entry.active:
         await session.commit()
         return
-    if tournament.state not in OPEN:
+    state = tournament.state  # read before the rollback expires it
+    if state not in OPEN:
         await session.rollback()
         raise Conflict("the tournament has started; you cannot leave it now", ErrorCode.TOURNAMENT_CLOSED,
-                       tournament_id=tournament_id, state=tournament.state)
+                       tournament_id=tournament_id, state=state)
     _refund(session, tournament, entry, users[pool_id(tournament)], users[user_id])
+    await commitments.release(session, user_id, CommitmentKind.TOURNAMENT, str(tournament_id))
     await session.commit()
 
 
@@ -244,7 +256,7 @@ async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random
     if tournament.state != TournamentState.REGISTERING:
         await session.commit()
         return None
-    players = [e.user_id for e in await entries(session, tournament_id)]
+    players = await _committed(session, tournament, await entries(session, tournament_id), actor_id)
     if len(players) < 2:
         await session.commit()
         await cancel(session, tournament_id, actor_id=actor_id, reason="fewer than two players registered")
@@ -257,6 +269,23 @@ async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random
                  after={"state": "running", "players": len(players)}, reason=reason)
     await session.commit()
     return games
+
+
+async def _committed(session: AsyncSession, tournament: Tournament, rows: list[TournamentEntry],
+                     actor_id: int | None) -> list[int]:
+    """The registered players whose one commitment is this tournament (the start seats only them).  A
+    registration from before commitments existed takes its commitment now; one whose player is committed
+    elsewhere is refunded and dropped, never seated at a second table."""
+    users = await lock_users(session, [pool_id(tournament), *(e.user_id for e in rows)])  # in id order
+    players = []
+    for entry in rows:
+        try:
+            await commitments.acquire(session, entry.user_id, CommitmentKind.TOURNAMENT, str(tournament.id))
+        except Conflict:
+            _refund(session, tournament, entry, users[pool_id(tournament)], users[entry.user_id], actor_id)
+            continue
+        players.append(entry.user_id)
+    return players
 
 
 def _seat(session: AsyncSession, tournament: Tournament, ranked: list[int], rng: random.Random | None
@@ -361,6 +390,7 @@ async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[
               f"unclaimed places of tournament {tournament.id}", actor_id)
     tournament.state = TournamentState.FINISHED.value
     tournament.finished_at = now()
+    await commitments.release_all(session, CommitmentKind.TOURNAMENT, str(tournament.id))
     audit.record(session, actor_id=actor_id, action="tournament.finish", target_type="tournament",
                  target_id=tournament.id, before={"state": "running"},
                  after={"state": "finished", "prizes": {str(a.user_id): by_user[a.user_id].prize for a in awards}})
@@ -388,6 +418,7 @@ async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | N
     before = tournament.state
     tournament.state = TournamentState.CANCELLED.value
     tournament.finished_at = now()
+    await commitments.release_all(session, CommitmentKind.TOURNAMENT, str(tournament_id))
     audit.record(session, actor_id=actor_id, action="tournament.cancel", target_type="tournament",
                  target_id=tournament_id, before={"state": before},
                  after={"state": "cancelled", "refunded": len(active)}, reason=reason.strip())

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 from fastapi import WebSocket
 
 from app import metrics
-from app.tables.clock import Clock
-from app.tables.seats import SeatLink
+from app.tables.play.clock import Clock
+from app.tables.play.seats import SeatLink
 from app.tables.settings import TableSettings
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app import metrics
-from app.tables.seats import SeatLink
+from app.tables.play.seats import SeatLink
 from app.ws.guard import expiry
 
 FLUSH_SECONDS = 5.0  # how long a closing socket may take to send what its link still holds

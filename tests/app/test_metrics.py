@@ -76,10 +76,31 @@ async def test_metrics_can_be_turned_off(app, client, settings):
 
 
 def test_json_logs_are_one_line_per_event_with_table_and_hand():
-    record = logging.LogRecord("app.tables.settle", logging.INFO, __file__, 1, "hand settled", None, None)
+    record = logging.LogRecord("app.tables.durability.settle", logging.INFO, __file__, 1, "hand settled", None, None)
     record.table_id, record.hand_no, record.hand_id = "abc123", 4, 17
     line = JsonFormatter().format(record)
     assert "\n" not in line
     data = json.loads(line)
     assert (data["event"], data["table_id"], data["hand_no"], data["hand_id"], data["level"]) == (
         "hand settled", "abc123", 4, 17, "info")
+
+
+def test_a_playing_table_that_stops_moving_shows_as_stalled():
+    """mahjong_table_stalled_seconds (alert MahjongTableStalled): the age of the oldest unchanged event number."""
+    from types import SimpleNamespace
+
+    from app.monitoring.collector import AppCollector
+
+    now = [100.0]
+    collector = AppCollector(app=None, clock=lambda: now[0])
+    moving, stuck = (SimpleNamespace(id=i, out=SimpleNamespace(v=1)) for i in ("moving", "stuck"))
+    assert collector.stalled([moving, stuck]) == 0
+    for _ in range(3):
+        now[0] += 60
+        moving.out.v += 1
+        collector.stalled([moving, stuck])
+    assert collector.stalled([moving, stuck]) == 180  # stuck since the first look
+    now[0] += 30
+    stuck.out.v += 1
+    assert collector.stalled([moving, stuck]) == 30  # stuck moved; the other has been still for 30 s
+    assert collector.stalled([]) == 0  # a finished table is forgotten

@@ -18,7 +18,7 @@ import websockets
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import TEST_SECRET, grant_role
 from tests.app.metrics_scrape import missing_documented, samples, total

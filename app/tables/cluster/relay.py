@@ -1,7 +1,7 @@
 """The relay between processes: a player's socket on one process, the table's actor on another.
 
 Like lila-ws, the process that holds a socket (the *holder*) does not play: it forwards the player's
-messages to the table's owner (``app.tables.lease``) and the owner's per-seat messages back, through Redis
+messages to the table's owner (``app.tables.cluster.lease``) and the owner's per-seat messages back, through Redis
 pub/sub.  Each process listens on its own channel ``{prefix}:relay:{process_id}``.
 
 Frames: one PUBLISH carries several records, each a JSON header line (``k`` the kind, ``n`` how many text
@@ -11,7 +11,7 @@ out in one PUBLISH per destination, in order (one publisher task: pub/sub keeps 
 
 Kinds, holder → owner: ``join`` (table ``t``, user ``u``, link ``l``, holder ``h``), ``in`` (a client
 message, raw), ``leave``.  Owner → holder: ``out`` (messages for link ``l``, numbered ``s`` per link) and
-``close`` (code ``c``, reason ``r``).  Any → any: ``call`` / ``reply`` (``app.tables.cluster``'s requests).
+``close`` (code ``c``, reason ``r``).  Any → any: ``call`` / ``reply`` (``app.tables.cluster.cluster``'s requests).
 
 Losing a frame is harmless: pub/sub drops messages only when a connection breaks, and the holder checks
 each link's ``s``; on a gap (or a broken subscription) it closes the socket with 1012, the client
@@ -32,7 +32,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app import metrics
-from app.tables.seats import SeatLink
+from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
 

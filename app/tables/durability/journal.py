@@ -35,9 +35,8 @@ from app import metrics
 from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
-from app.tables.fairness import WallSeed
-from app.tables.journal_statement import batch_arguments
-from app.tables.journal_steps import (
+from app.tables.durability.journal_statement import batch_arguments
+from app.tables.durability.journal_steps import (
     LIVE_TABLES,
     TABLE_ACTIONS,
     AppendStep,
@@ -50,6 +49,7 @@ from app.tables.journal_steps import (
     row_writes,
     run_batch,
 )
+from app.tables.fairness import WallSeed
 from app.tables.registry import TableInfo, TableStatus
 
 __all__ = ["Fenced", "LiveGame", "MatchState", "Step", "TableJournal"]
@@ -101,7 +101,7 @@ class TableJournal:
         setup = None if synchronous_commit or engine.dialect.name != "postgresql" else "SET synchronous_commit = off"
         self.connections = HeldConnections(engine, hold=hold_connections, setup=setup, **{WRITE: True})
         # With held connections on Postgres, batches of only new hands, appends and closed hands are one
-        # statement on asyncpg's own connection (``app.tables.journal_statement``).
+        # statement on asyncpg's own connection (``app.tables.durability.journal_statement``).
         self.driver_writes = hold_connections and engine.dialect.driver == "asyncpg"
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
         self.group_commit = group_commit

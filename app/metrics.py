@@ -258,6 +258,20 @@ def relay_received(stamp: float | None) -> None:
         RELAY_SECONDS.observe(max(time.time() - stamp, 0.0))
 
 
+def queue_sizes(sizes: dict[tuple[str, str], int]) -> None:
+    """The quick-play queue's sizes per (room, variant), as the matcher read them from its store."""
+    for key, child in QUEUED_BY.items():
+        child.set(sizes.get(key, 0))
+
+
+def quickplay_matched(room: str, variant: str, waits: list[float]) -> None:
+    """A quick-play table was formed in ``room`` for ``variant``; ``waits``: each member's seconds queued."""
+    MATCHES_BY[room, variant].inc()
+    observe = QUEUE_WAIT_BY[room, variant].observe
+    for seconds in waits:
+        observe(max(seconds, 0.0))
+
+
 def hand_voided(variant: str, kind: str) -> None:
     HANDS_BY[variant, kind, "voided"].inc()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import register, token, unique_name
+from tests.e2e.helpers import give_reason, register, token, unique_name
 
 
 async def _grant(database_url: str, user_id: int, role: str = "admin") -> None:
@@ -57,19 +57,6 @@ def _step_through_the_board(page: Page, artifacts: Path) -> None:
     page.screenshot(path=artifacts / "console-replay-1280x720.png")
 
 
-def _give_reason(page: Page, title: str, reason: str) -> None:
-    """The console's reason dialog: it names the act; a blank reason is refused; then the reason is sent."""
-    dialog = page.locator("#adm-ask")
-    expect(dialog).to_be_visible()
-    expect(page.locator("#adm-ask-title")).to_contain_text(title)
-    page.locator("#adm-ask-ok").click()
-    expect(page.locator("#adm-ask-error")).to_have_text("請寫下原因")
-    expect(dialog).to_be_visible()
-    page.locator("#adm-ask-reason").fill(reason)
-    page.locator("#adm-ask-ok").click()
-    expect(dialog).to_be_hidden()
-
-
 def test_the_console(browser: Browser, live_server: str, live_database_url: str, artifacts: Path) -> None:
     boss_ctx = browser.new_context(base_url=live_server, locale="zh-TW", viewport={"width": 1280, "height": 720})
     player_ctx = browser.new_context(base_url=live_server, locale="zh-TW")
@@ -93,7 +80,7 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         boss.locator("#admin-link").click()
         expect(boss).to_have_url(re.compile(r"/admin\.html$"))
 
-        # Find the player, adjust with a reason, see the ledger entry.
+        # Find the player, adjust with a reason (asked in the console's dialog), see the ledger entry.
         boss.locator("#adm-prefix").fill(player_name)
         boss.locator("#adm-find button[type=submit]").click()
         boss.locator("#adm-results button").first.click()
@@ -101,7 +88,9 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         expect(boss.locator("#adm-table")).to_have_text(table["id"])
         boss.locator("#adm-delta").fill("1234")
         boss.locator("#adm-adjust button[type=submit]").click()
-        _give_reason(boss, player_name, "goodwill e2e")
+        boss.locator("#adm-ask-ok").click()
+        expect(boss.locator("#adm-ask-error")).to_have_text("請寫下原因")  # a blank reason is refused
+        give_reason(boss, player_name, "goodwill e2e")
         expect(boss.locator("#adm-adjusted")).not_to_be_empty()
         expect(boss.locator("#adm-coins")).to_have_text("51,234")
         first = boss.locator("#adm-ledger tr").first
@@ -125,10 +114,10 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
 
         # Void the hand (an admin's button): once; a second try is refused in words.
         boss.locator("#adm-void").click()
-        _give_reason(boss, f"#{hand_id}", "broken wall e2e")
+        give_reason(boss, f"#{hand_id}", "broken wall e2e")
         expect(boss.locator("#adm-voided")).to_contain_text(f"#{hand_id}")
         boss.locator("#adm-void").click()
-        _give_reason(boss, f"#{hand_id}", "double click")
+        give_reason(boss, f"#{hand_id}", "double click")
         expect(boss.locator("#adm-error")).to_have_text("這局已經作廢")
 
         # Freeze and unfreeze the player, make them an operator and a player again, from their detail.
@@ -140,16 +129,16 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         expect(boss.locator("#adm-ask")).to_be_hidden()
         expect(boss.locator("#adm-frozen")).to_have_text("否")
         boss.locator("#adm-freeze").click()
-        _give_reason(boss, player_name, "chargeback e2e")
+        give_reason(boss, player_name, "chargeback e2e")
         expect(boss.locator("#adm-frozen")).to_have_text("是")
         expect(boss.locator("#adm-freeze")).to_be_hidden()
         boss.locator("#adm-unfreeze").click()
-        _give_reason(boss, player_name, "cleared e2e")
+        give_reason(boss, player_name, "cleared e2e")
         expect(boss.locator("#adm-frozen")).to_have_text("否")
         for role in ("operator", "player"):
             boss.locator("#adm-new-role").select_option(role)
             boss.locator("#adm-set-role").click()
-            _give_reason(boss, role, f"e2e {role}")
+            give_reason(boss, role, f"e2e {role}")
             expect(boss.locator("#adm-role")).to_have_text(role)
 
         # An operator (not an admin, and not a player of the hand) opens the same hand from the console.
@@ -227,7 +216,7 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         boss.locator('[data-tab="tables"]').click()
         boss.locator('[data-tab="tournaments"]').click()
         cup.locator('[data-action="cancel"]').click()
-        _give_reason(boss, "E2E cup", "rained out e2e")
+        give_reason(boss, "E2E cup", "rained out e2e")
         expect(cup).to_contain_text("已取消")
         expect(cup).to_contain_text(f"已退款：{player_name} 1,000")
         expect(cup.locator("[data-action]")).to_have_count(1)

@@ -31,6 +31,7 @@ from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
 from app.monitoring import tournaments as tournament_gauges
+from app.services.errors import Conflict
 from app.state import AppState
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
@@ -146,7 +147,8 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 director = await service.director_id(session)
                 await session.commit()
-            await self.start(tournament_id, actor_id=director)
+            with contextlib.suppress(Conflict):  # another process started or cancelled it meanwhile
+                await self.start(tournament_id, actor_id=director)
             return
         elif state == TournamentState.RUNNING:
             await self.launch(tournament_id)

@@ -36,7 +36,7 @@ async def test_the_tournament_command_line(client, player, settings, monkeypatch
         code, report = await run("report", tid)
         assert (report["fees_in"], report["refunds_out"], report["balanced"]) == (500, 500, True)
         code = await asyncio.to_thread(cli_main, ["tournament", "create", "--name", "bad", "--room", "beginner",
-                                                  "--variant", "taiwan", "--starts-at", "2030-01-01T12:00:00",
+                                                  "--variant", "taiwan", "--starts-at", "2030-01-01T12:00:00Z",
                                                   "--fee", "1", "--players", "6", "--split", "100"])
         err = capsys.readouterr().err
         assert code == 2 and "--players: player_limit must be a multiple of the table size 4" in err

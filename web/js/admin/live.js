@@ -127,11 +127,6 @@ async function voidHand() {
   } catch (err) { showError(err); }
 }
 
-/** Which acts a tournament in this state allows (the server refuses the others with a coded 409). */
-const ACTIONS_BY_STATE = {
-  scheduled: ["cancel", "report"], registering: ["start", "cancel", "report"], running: ["cancel", "report"],
-  finished: ["report"], cancelled: ["report"],
-};
 const ACTION_LABEL = { start: "admin.t.start_now", cancel: "admin.t.cancel", report: "admin.t.report" };
 let anyRunning = false;
 
@@ -158,8 +153,9 @@ async function loadTournaments() {
         standings || (tt.state === "cancelled" && tt.refunds.length ? "—" : t("admin.empty.standings"))]) {
         row.appendChild(el("td", String(cell)));
       }
+      // Only what the tournament's state allows (the server's ``actions``); the report is always there.
       const actions = el("td");
-      for (const action of /** @type {Record<string, string[]>} */ (ACTIONS_BY_STATE)[tt.state] ?? ["report"]) {
+      for (const action of ["start", "cancel", "report"].filter((a) => a === "report" || tt.actions.includes(a))) {
         const button = el("button", t(/** @type {Record<string, string>} */ (ACTION_LABEL)[action]),
           { type: "button", "data-action": action });
         button.addEventListener("click", () => tournamentAction(tt, action));

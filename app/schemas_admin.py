@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas import AdminUserOut, LedgerEntryOut, TableOut
+from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, VisibleText
 
 REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
 
@@ -18,22 +18,22 @@ class PlayerDetailOut(AdminUserOut):
     ledger: list[LedgerEntryOut] = Field(description="the latest ledger entries, newest first")
 
 
-class FreezeIn(BaseModel):
+class FreezeIn(StrictIn):
     frozen: bool
-    reason: str = REASON
+    reason: VisibleText = REASON
 
 
-class RoleIn(BaseModel):
+class RoleIn(StrictIn):
     role: Literal["player", "operator", "admin"]
-    reason: str = REASON
+    reason: VisibleText = REASON
 
 
-class ReasonIn(BaseModel):
-    reason: str = REASON
+class ReasonIn(StrictIn):
+    reason: VisibleText = REASON
 
 
-class CloseTableIn(BaseModel):
-    reason: str = REASON
+class CloseTableIn(StrictIn):
+    reason: VisibleText = REASON
     force: bool = Field(default=False, description="also close a table that is playing (a stuck one)")
 
 
@@ -52,6 +52,9 @@ class AuditEntryOut(BaseModel):
 
     id: int
     actor_id: int | None = Field(description="null: the command line")
+    actor_name: str = Field("", description="the actor's username; `director` for the tournament director's "
+                            "own acts, `command line` when there is no actor")
+    target_name: str | None = Field(None, description="a user target's username, a tournament target's name")
     action: str
     target_type: str
     target_id: str

@@ -6,15 +6,16 @@ import json
 import logging
 import random
 
-from prometheus_client.parser import text_string_to_metric_families
+import pytest
 
 from app.logs import JsonFormatter
+from tests.app.metrics_scrape import samples as _samples
 from tests.app.table_harness import PlayLog, harness, play_to_the_end
 
 
-def _samples(text: str) -> dict[tuple[str, tuple], float]:
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+@pytest.fixture
+def settings(settings):  # noqa: F811 - the quick-play test steps the matcher's waves itself
+    return settings.model_copy(update={"quickplay_matcher": False})
 
 
 async def test_metrics_count_tables_seats_sockets_hands_and_errors(settings):
@@ -38,19 +39,32 @@ async def test_metrics_count_tables_seats_sockets_hands_and_errors(settings):
 
     hands = len(log.results)
     assert hands >= 1
-    assert grew("mahjong_hands_settled_total") == hands
+    finished = sum(v - before.get(k, 0) for k, v in after.items() if k[0] == "mahjong_hands_finished_total")
+    assert finished == hands
+    practice = [(k, v) for k, v in after.items() if k[0] == "mahjong_hands_finished_total"
+                and ("room_kind", "practice") in k[1] and ("variant", "tiantai") in k[1] and v]
+    assert sum(v for _k, v in practice) >= hands  # labelled by variant, room kind and outcome
     assert grew("mahjong_settlement_seconds_count") == hands
-    assert grew("mahjong_action_seconds_count") == log.acted
+    assert (grew("mahjong_action_seconds_count", [("action", "discard")])
+            + grew("mahjong_action_seconds_count", [("action", "other")])) == log.acted
+    assert grew("mahjong_action_seconds_count", [("action", "discard")]) >= 1
+    assert grew("mahjong_websocket_messages_received_total", [("kind", "table")]) >= log.acted
+    assert grew("mahjong_websocket_messages_sent_total", [("kind", "table")]) > log.acted
+    assert grew("mahjong_http_responses_total", [("route", "/api/practice"), ("method", "POST"),
+                                                 ("status_class", "2xx")]) == 1
+    assert grew("mahjong_http_responses_total", [("route", "/api/tables/{table_id}"), ("method", "GET"),
+                                                 ("status_class", "4xx")]) == 1
     assert grew("mahjong_login_failures_total") == 1
     assert grew("mahjong_errors_total", [("code", "bad_credentials")]) == 1
     assert grew("mahjong_errors_total", [("code", "table_not_found")]) == 1
     assert after[("mahjong_hands_last_minute", ())] >= hands
-    for name in ("mahjong_tables_live", "mahjong_sockets_open", "mahjong_actor_inbox_depth"):
+    for name in ("mahjong_tables_live", "mahjong_websockets_open", "mahjong_actor_inbox_depth"):
         assert any(key[0] == name for key in after), name
 
 
 async def test_live_gauges_follow_the_registry(settings):
     async with harness(settings) as h:
+        opened = _samples((await h.client.get("/metrics")).text)[("mahjong_websockets_open", (("kind", "table"),))]
         alice, bob = await h.register("alice"), await h.register("bob")
         await h.client.post("/api/rooms/beginner/tables", headers=alice["headers"], json={"variant": "tiantai"})
         table = (await h.client.post("/api/practice", headers=bob["headers"], json={"variant": "tiantai"})).json()
@@ -60,7 +74,7 @@ async def test_live_gauges_follow_the_registry(settings):
     assert samples[("mahjong_tables_live", (("status", "waiting"),))] == 1
     assert samples[("mahjong_tables_live", (("status", "playing"),))] == 1
     assert samples[("mahjong_seats_taken", ())] == 2
-    assert samples[("mahjong_sockets_open", (("kind", "table"),))] == 1
+    assert samples[("mahjong_websockets_open", (("kind", "table"),))] == opened + 1  # (a process-wide gauge)
 
 
 async def test_metrics_can_be_turned_off(app, client, settings):
@@ -69,10 +83,50 @@ async def test_metrics_can_be_turned_off(app, client, settings):
 
 
 def test_json_logs_are_one_line_per_event_with_table_and_hand():
-    record = logging.LogRecord("app.tables.settle", logging.INFO, __file__, 1, "hand settled", None, None)
+    record = logging.LogRecord("app.tables.durability.settle", logging.INFO, __file__, 1, "hand settled", None, None)
     record.table_id, record.hand_no, record.hand_id = "abc123", 4, 17
     line = JsonFormatter().format(record)
     assert "\n" not in line
     data = json.loads(line)
     assert (data["event"], data["table_id"], data["hand_no"], data["hand_id"], data["level"]) == (
         "hand settled", "abc123", 4, 17, "info")
+
+
+def test_a_playing_table_that_stops_moving_shows_as_stalled():
+    """mahjong_table_stalled_seconds (alert MahjongTableStalled): the age of the oldest unchanged event number."""
+    from types import SimpleNamespace
+
+    from app.monitoring.collector import AppCollector
+
+    now = [100.0]
+    collector = AppCollector(app=None, clock=lambda: now[0])
+    moving, stuck = (SimpleNamespace(id=i, out=SimpleNamespace(v=1)) for i in ("moving", "stuck"))
+    assert collector.stalled([moving, stuck]) == 0
+    for _ in range(3):
+        now[0] += 60
+        moving.out.v += 1
+        collector.stalled([moving, stuck])
+    assert collector.stalled([moving, stuck]) == 180  # stuck since the first look
+    now[0] += 30
+    stuck.out.v += 1
+    assert collector.stalled([moving, stuck]) == 30  # stuck moved; the other has been still for 30 s
+    assert collector.stalled([]) == 0  # a finished table is forgotten
+
+
+async def test_the_quick_play_queue_is_measured(client, player, app):
+    """The quick-play matcher feeds the queue's size, the tables it forms and each member's wait."""
+    before = _samples((await client.get("/metrics")).text)
+    players = [await player(f"qm{i}") for i in range(4)]
+    for p in players[:3]:
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "taiwan"})
+    assert await app.state.matcher.wave() == 0
+    queued = _samples((await client.get("/metrics")).text)
+    labels = (("room", "beginner"), ("variant", "taiwan"))
+    assert queued[("mahjong_quickplay_queued_players", labels)] == 3
+    await client.post("/api/rooms/beginner/queue", headers=players[3].headers, json={"variant": "taiwan"})
+    assert await app.state.matcher.wave() == 1
+    after = _samples((await client.get("/metrics")).text)
+    assert after[("mahjong_quickplay_queued_players", labels)] == 0
+    assert after[("mahjong_quickplay_matches_total", labels)] - before[("mahjong_quickplay_matches_total", labels)] == 1
+    assert (after[("mahjong_quickplay_wait_seconds_count", labels)]
+            - before[("mahjong_quickplay_wait_seconds_count", labels)]) == 4

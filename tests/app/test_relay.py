@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.tables.lease import TableLeases
-from app.tables.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from app.tables.cluster.lease import TableLeases
+from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 
 REDIS = os.environ.get("REDIS_URL")
 
@@ -143,8 +143,8 @@ async def test_a_seat_whose_holder_looks_dead_is_told_to_reconnect_not_that_it_l
     and that player would never come back to the table."""
     from types import SimpleNamespace
 
-    from app.tables.cluster import ClusterRuntime
-    from app.tables.commands import Leave
+    from app.tables.cluster.cluster import ClusterRuntime
+    from app.tables.play.commands import Leave
 
     sender = Relay(None, "owner", lambda h, t: None)
     posted: list[Any] = []

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.helpers import PASSWORD, play_until_result, register, token, unique_name
+from tests.e2e.helpers import PASSWORD, give_reason, play_until_result, register, token, unique_name
 from tests.e2e.test_e2e_console import _grant
 
 FEE = 1_000
@@ -65,7 +65,8 @@ def test_a_tournament_run_from_the_console_and_played_in_the_browser(browser: Br
         oper.goto("/admin.html")
         oper.locator('[data-tab="tournaments"]').click()
         oper.locator(f'#adm-tourneys tr[data-tournament="{tid}"] [data-action="start"]').click()
-        expect(oper.locator(f'#adm-tourneys tr[data-tournament="{tid}"]')).to_contain_text("running")
+        give_reason(oper, "Browser cup", "everyone is here e2e")
+        expect(oper.locator(f'#adm-tourneys tr[data-tournament="{tid}"]')).to_have_attribute("data-state", "running")
 
         # The player's page offers the way to their table (pushed live); they play the hand by clicking.
         link = player.locator("#tp-my-table")

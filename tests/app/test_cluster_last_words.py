@@ -3,8 +3,10 @@
 Three real servers on one Postgres and one Redis; one table of each variant, opened on a different process,
 its three or four players seated and connected through processes 0, 1, 2(, 0) counted from the table's own, so
 two of each table's seats are relayed to its owner; an operator watches each table from every process.
-Every game is played to its end (one 圈).  Every seat and spectator must have received one gap-free sequence
-of table events on one connection, ending with ``game_over`` and a normal close (1000).
+Every game is played to its end (one 圈).  Every seat and spectator must have received a gap-free sequence
+of table events, ending with ``game_over`` and a normal close (1000), and never a 1012 (a relayed message
+lost).  A connection may still end with 1001 and resync (each connection begins with a snapshot): on a
+loaded machine an owner starved past its 3 s lease loses its table to another process, as it should.
 
 Before the fix, closing a relayed link at game over forgot the link's relay counter before that turn's
 ``hand_result`` / ``game_over`` were numbered: the holder saw a gap, closed the socket with 1012 and the
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from app.tables.cluster.relay import RELAY_GAP
 from tests.app.cluster_harness import (
     SEATS,
     VARIANTS,
@@ -78,12 +81,12 @@ async def test_every_socket_on_every_process_gets_every_message_up_to_game_over(
 
         for s in seats:
             seen = (s.table_id, s.connects, s.closes, sequence_faults(s.connections))
-            assert s.connects == 1 and s.closes == [1000], seen  # no reconnect: nothing was lost
+            assert s.closes[-1:] == [1000] and RELAY_GAP not in s.closes, seen  # nothing was lost
             assert sequence_faults(s.connections) == [], seen
             assert last_message(s.connections) == "game_over" and s.game_over is not None, seen
         for w in watchers:
             seen = (w.table_id, w.closes, sequence_faults(w.connections))
-            assert len(w.connections) == 1 and w.closes == [1000], seen
+            assert w.closes[-1:] == [1000] and RELAY_GAP not in w.closes, seen
             assert sequence_faults(w.connections) == [], seen
             assert last_message(w.connections) == "game_over", seen
         coins, hands = await cluster.ledger()

@@ -40,6 +40,7 @@ from tests.app.cluster_harness import (
     Spectator,
     coin_faults,
     last_message,
+    open_table_across,
     quick_players,
     sequence_faults,
     until,
@@ -108,17 +109,11 @@ class ChaosRun:
         self._made += 1
         tag = f"{self.name}{self._made}"
         players = await quick_players(self.cluster, tag, 3)
-        async with httpx.AsyncClient(timeout=30) as client:
-            made = await client.post(f"{urls[home]}/api/rooms/beginner/tables", headers=players[0]["headers"],
-                                     json={"variant": variant, "options": OPTIONS})
-            assert made.status_code == 201, made.text
-            table_id = str(made.json()["id"])
-            for i, p in enumerate(players[1:], 1):
-                sat = await client.post(f"{urls[(home + i) % 3]}/api/tables/{table_id}/sit", headers=p["headers"])
-                assert sat.status_code == 200, sat.text
-            if SEATS[variant] > len(players):
+        table_id = await open_table_across(self.cluster, players, variant, home, OPTIONS)
+        if SEATS[variant] > len(players):
+            async with httpx.AsyncClient(timeout=30) as client:
                 filled = await client.post(f"{urls[home]}/api/tables/{table_id}/bots", headers=players[0]["headers"])
-                assert filled.status_code == 200, filled.text
+            assert filled.status_code == 200, filled.text
         seats = [RecordingSeat(urls[(home + i) % 3:] + urls[:(home + i) % 3], table_id, p["token"], smart=True,
                                think=THINK) for i, p in enumerate(players)]
         watch_from = (home + 1) % 3

@@ -18,13 +18,15 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
+from app.monitoring.http import HttpMetrics
+from app.monitoring.process import watching_the_process
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
 from app.services.commitments import SeatCommitments
 from app.state import AppState
+from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
+from app.tables.cluster.runtime import TableRuntime as ActorRuntime
 from app.tables.registry import TableRegistry
-from app.tables.runtime import TableRuntime as ActorRuntime
-from app.tables.runtime import default_table_runtime  # [tables] the table actors
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
@@ -80,6 +82,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
                 matcher = make_quickplay(state, runtime.journal if runtime is not None else None)
                 state.quickplay = matcher.quickplay
                 app.state.matcher = await stack.enter_async_context(running_matcher(matcher))
+                await stack.enter_async_context(watching_the_process())  # loop lag, GC pauses
                 yield
         finally:
             await broker.stop()
@@ -93,6 +96,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
 
     install_error_handlers(app)
     app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
+    # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
+    app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime

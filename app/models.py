@@ -181,7 +181,7 @@ class LiveTable(Base):
 
     One row per running game (牌局), written by the process that owns the table.  Every write is guarded by
     ``fence``: the owner's fencing token, so a paused former owner can never write after another process
-    took the table over (``app.tables.journal``).  The row goes when the game ends.
+    took the table over (``app.tables.durability.journal``).  The row goes when the game ends.
     """
 
     __tablename__ = "live_tables"

@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(default=None, description="unset: lobby events fan out inside this process "
                                   "only; set: through Redis pub/sub, so every process's lobby sees every table")
     lobby_channel: str = Field(default="mahjong:lobby", description="the Redis pub/sub channel of the lobby")
-    # Several processes (app.tables.cluster, docs/server.md "Several processes").
+    # Several processes (app.tables.cluster.cluster, docs/server.md "Several processes").
     cluster: bool = Field(default=True, description="with REDIS_URL and a Postgres DATABASE_URL, run as one of "
                           "several processes: each live table is leased to one process (a fencing token in every "
                           "journal write), sockets on any process are relayed to the table's owner, and a dead "

@@ -10,7 +10,7 @@ from app.quickplay.redis_store import RedisQueueStore
 from app.quickplay.service import QuickPlay
 from app.quickplay.store import LocalQueueStore, QueueStore
 from app.state import AppState
-from app.tables.journal import TableJournal
+from app.tables.durability.journal import TableJournal
 
 
 def make_quickplay(state: AppState, journal: TableJournal | None) -> Matcher:

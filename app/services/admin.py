@@ -60,7 +60,7 @@ async def set_frozen(
     session: AsyncSession, *, user_id: int, frozen: bool, actor_id: int, reason: str
 ) -> User:
     """Freeze (or unfreeze) an account and audit it.  Seating and tournaments check ``User.frozen``; a live
-    seat is the table's business (``app.tables.admin.apply_freeze``)."""
+    seat is the table's business (``app.tables.cluster.admin.apply_freeze``)."""
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
     user = (await lock_users(session, [user_id]))[user_id]

@@ -73,7 +73,7 @@ class TableRegistry:
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
         self.draining = False  # the server is restarting: no new tables, no new seats
-        # Several processes (app.tables.directory.TableDirectory): other processes' tables, seating there.
+        # Several processes (app.tables.cluster.directory.TableDirectory): other processes' tables, seating there.
         self.directory: Any = None
         # Commitments (app.services.commitments): None keeps the registry in memory only (unit tests).
         # Tournament tables claim nothing here: the tournament's commitment covers their seats.
@@ -362,7 +362,7 @@ class TableRegistry:
             self._seated[uid] = table.id
 
     def forget(self, table_id: str) -> None:
-        """Drop a table that now plays in another process (``app.tables.cluster``): no hooks, and the lobby
+        """Drop a table that now plays in another process (``app.tables.cluster.cluster``): no hooks, and the lobby
         hears nothing, since the table lives on there."""
         table = self._tables.pop(table_id, None)
         if table is not None:

@@ -235,6 +235,8 @@ async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
         await session.commit()
         return False
     tournament.state = TournamentState.REGISTERING.value
+    audit.record(session, actor_id=None, action="tournament.open", target_type="tournament",  # the director's
+                 target_id=tournament_id, before={"state": "scheduled"}, after={"state": "registering"})
     await session.commit()
     return True
 

@@ -17,8 +17,8 @@ from app.game.variants import Variant
 from app.logs import JsonFormatter
 from app.main import create_app
 from app.services.settlement import settle_hand
+from app.tables.durability.settle import DatabaseSettler
 from app.tables.registry import TableInfo
-from app.tables.settle import DatabaseSettler
 from tests.app.test_history import _played_hand
 
 RECORD = {"table_id": "t-audit", "seed": "ab" * 16, "commitment": "cd" * 32, "actions": [], "result": {}}

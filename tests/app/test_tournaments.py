@@ -222,7 +222,7 @@ async def test_a_running_tournament_resumes_its_tables_after_a_restart(client, p
         await client.post(f"/api/tournaments/{t['id']}/register", headers=p.headers)
     started = (await client.post(f"/api/operator/tournaments/{t['id']}/start", headers=op.headers)).json()
     (before,) = started["tables"]
-    # A new process on the same database: the table is resumed (app.tables.journal) or relaunched, and one
+    # A new process on the same database: the table is resumed (app.tables.durability.journal) or relaunched, and one
     # tick makes it the tournament's again (points, no coins, the hand limit).
     restarted = create_app(settings)
     async with restarted.router.lifespan_context(restarted):

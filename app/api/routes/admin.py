@@ -16,7 +16,7 @@ from app.schemas_admin import AuditEntryOut, FreezeIn, PlayerDetailOut, ReasonIn
 from app.services import accounts, admin, audit, ledger, roles
 from app.services.audit import AUDIT_PAGE_MAX
 from app.services.errors import ErrorCode, NotFound
-from app.tables.admin import apply_freeze
+from app.tables.cluster.admin import apply_freeze
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 DETAIL_LEDGER = 20  # ledger entries shown in a player's detail
@@ -49,7 +49,7 @@ async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDe
     entries = await ledger.list_entries(session, user_id=user_id, limit=DETAIL_LEDGER)
     return PlayerDetailOut(
         **AdminUserOut.of(user).model_dump(),
-        current_table=await registry.seated_at(user_id),  # across processes (app.tables.directory)
+        current_table=await registry.seated_at(user_id),  # across processes (app.tables.cluster.directory)
         recent_hands=await admin.recent_hand_ids(session, user_id=user_id),
         ledger=[LedgerEntryOut.model_validate(entry) for entry in entries],
     )

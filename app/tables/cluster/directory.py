@@ -6,7 +6,7 @@ playing one where its lease is).  With several processes a request may land on a
 * after every change the owner writes the table to the Redis hash ``{prefix}:tables`` (its process id,
   its opening order and ``TableInfo.public()``) and removes it when the table closes;
 * listings (``GET /api/rooms/{room}/tables``, the lobby socket's snapshot) read that hash and keep the
-  tables whose owner is alive (heartbeat, ``app.tables.lease``): a dead owner's playing tables come back
+  tables whose owner is alive (heartbeat, ``app.tables.cluster.lease``): a dead owner's playing tables come back
   when a survivor takes them over (it rewrites the entry), its waiting tables are gone with it;
 * ``sit`` / ``stand`` on a table owned elsewhere are forwarded to the owner (``ClusterRuntime.call``), which
   runs them on its registry; its refusals come back as the same typed errors;
@@ -26,17 +26,16 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.services import errors
 from app.services.errors import Conflict, ErrorCode, NotFound, Unavailable
+from app.state import AppState
+from app.tables.cluster.lease import TableLeases
 from app.tables.registry import TableInfo, TableStatus
-
-if TYPE_CHECKING:
-    from app.tables.cluster import ClusterRuntime
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +69,21 @@ def raise_payload(error: dict[str, Any]) -> None:
     raise Unavailable("the table's server did not answer; try again")
 
 
+class DirectoryHost(Protocol):
+    """What the directory needs of its process (``ClusterRuntime``): Redis, the leases, and a call to another
+    process."""
+
+    redis: Any
+    prefix: str
+    process_id: str
+    state: AppState | None
+    leases: TableLeases | None
+
+    async def call(self, process_id: str, op: str, timeout: float = 5.0, **args: Any) -> dict[str, Any]: ...
+
+
 class TableDirectory:
-    def __init__(self, runtime: ClusterRuntime) -> None:
+    def __init__(self, runtime: DirectoryHost) -> None:
         self.runtime = runtime
         self.redis = runtime.redis
         self.key = f"{runtime.prefix}:tables"

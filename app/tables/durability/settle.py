@@ -80,7 +80,7 @@ class DatabaseSettler:
         record = hand_record(info, hand, wall, hand_no)
         seats = [None if seat in info.bots else uid for seat, uid in enumerate(info.seats)]
         practice = info.practice or info.tournament_game_id is not None
-        started = time.perf_counter()
+        started, kind = time.perf_counter(), metrics.room_kind(info.practice, info.tournament_game_id is not None)
         for attempt in range(1, self.attempts + 1):
             try:
                 if practice and self.connections is not None:
@@ -94,11 +94,13 @@ class DatabaseSettler:
                             session, hand_key=hand_key, room=ROOMS[info.room] if info.room else None,
                             seats=seats, payments=hand.result.score.payments, variant=info.variant.value,
                             record=record, winners=hand.result.winners, practice=practice)
-                metrics.hand_settled(time.perf_counter() - started)
+                metrics.hand_settled(time.perf_counter() - started, info.variant.value, kind,
+                                     metrics.outcome(hand.result))
                 log.info("hand settled", extra={"table_id": info.id, "hand_no": hand_no, "hand_id": settled.hand_id})
                 return settled
             except Exception:
                 log.exception("table %s: settling hand %s failed (attempt %d/%d)",
                               info.id, hand_key, attempt, self.attempts)
+        metrics.hand_voided(info.variant.value, kind)
         log.critical("table %s: hand %s voided: it could not be settled", info.id, hand_key)
         return None

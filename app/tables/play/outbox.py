@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.tables.clock import Clock, TimerHandle
-from app.tables.seats import SeatLink, SeatSlot
+from app.tables.play.clock import Clock, TimerHandle
+from app.tables.play.seats import SeatLink, SeatSlot
 from app.ws.protocol import ActionOut, EventMessage, PromptMessage, TurnHintsOut
 from engine.actions import Action
 from engine.events import Event

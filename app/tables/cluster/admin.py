@@ -2,7 +2,7 @@
 
 The registry and the table actors are in memory (this process); the audit entry for each act is written
 by the caller's service session (``app.api.routes.operator``, ``admin``).  With several processes
-(``app.tables.cluster``) the list asks every process that owns tables, and a close or a freeze for a table
+(``app.tables.cluster.cluster``) the list asks every process that owns tables, and a close or a freeze for a table
 owned elsewhere runs on its owner (``ClusterRuntime.call``); ``here=True`` is that owner's side.
 """
 
@@ -12,9 +12,10 @@ import asyncio
 from typing import Any
 
 from app.services.errors import Conflict, ErrorCode, NotFound
-from app.tables.commands import Freeze
+from app.tables.cluster.directory import raise_payload
+from app.tables.cluster.runtime import TableRuntime
+from app.tables.play.commands import Freeze
 from app.tables.registry import TableRegistry, TableStatus
-from app.tables.runtime import TableRuntime
 
 
 def live_tables(registry: TableRegistry, runtime: TableRuntime | None) -> list[dict[str, Any]]:
@@ -24,7 +25,7 @@ def live_tables(registry: TableRegistry, runtime: TableRuntime | None) -> list[d
         actor = runtime.actors.get(table.id) if runtime is not None else None
         rows.append({
             **table.public(),
-            "hand_no": actor.hand_no if actor else None,
+            "hand_no": actor.flow.hand_no if actor else None,
             "inbox": actor.inbox.qsize() if actor else 0,
         })
     return rows
@@ -52,8 +53,6 @@ async def live_tables_everywhere(registry: TableRegistry, runtime: TableRuntime 
 
 
 async def _forward(runtime: TableRuntime | None, owner: str | None, op: str, **args: Any) -> Any:
-    from app.tables.directory import raise_payload
-
     cluster = _cluster(runtime)
     if cluster is None or owner is None or owner == cluster.process_id:
         return None

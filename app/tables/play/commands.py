@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.tables.seats import SeatLink
+from app.tables.play.seats import SeatLink
 from app.ws.protocol import ActionMessage, BackMessage, PingMessage, ResyncMessage
 
 

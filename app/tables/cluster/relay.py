@@ -1,7 +1,7 @@
 """The relay between processes: a player's socket on one process, the table's actor on another.
 
 Like lila-ws, the process that holds a socket (the *holder*) does not play: it forwards the player's
-messages to the table's owner (``app.tables.lease``) and the owner's per-seat messages back, through Redis
+messages to the table's owner (``app.tables.cluster.lease``) and the owner's per-seat messages back, through Redis
 pub/sub.  Each process listens on its own channel ``{prefix}:relay:{process_id}``.
 
 Frames: one PUBLISH carries several records, each a JSON header line (``k`` the kind, ``n`` how many text
@@ -11,7 +11,7 @@ out in one PUBLISH per destination, in order (one publisher task: pub/sub keeps 
 
 Kinds, holder → owner: ``join`` (table ``t``, user ``u``, link ``l``, holder ``h``), ``in`` (a client
 message, raw), ``leave``.  Owner → holder: ``out`` (messages for link ``l``, numbered ``s`` per link) and
-``close`` (code ``c``, reason ``r``).  Any → any: ``call`` / ``reply`` (``app.tables.cluster``'s requests).
+``close`` (code ``c``, reason ``r``).  Any → any: ``call`` / ``reply`` (``app.tables.cluster.cluster``'s requests).
 
 Losing a frame is harmless: pub/sub drops messages only when a connection breaks, and the holder checks
 each link's ``s``; on a gap (or a broken subscription) it closes the socket with 1012, the client
@@ -25,12 +25,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import RedisError
 
-from app.tables.seats import SeatLink
+from app import metrics
+from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
 
@@ -100,14 +102,16 @@ class Relay:
     def _flush(self) -> None:
         self._flush_due = False
         records, self._records = self._records, {}
+        stamp = round(time.time(), 4)  # "ts": the receiver's relay latency (app.metrics)
         for process_id, items in records.items():
+            metrics.RELAY_SENT.inc(len(items))
             lines: list[str] = []
             for header, texts in items:
                 if header.get("k") == "out":
                     seq = self._seq.get(header["l"], 0) + 1
                     self._seq[header["l"]] = seq
                     header = {**header, "s": seq}
-                lines.append(json.dumps({**header, "n": len(texts)}, separators=(",", ":")))
+                lines.append(json.dumps({**header, "n": len(texts), "ts": stamp}, separators=(",", ":")))
                 lines.extend(texts)
             self._frames.put_nowait((self.channel(process_id), "\n".join(lines)))
 
@@ -159,6 +163,7 @@ class Relay:
             texts = lines[i + 1:i + 1 + n]
             i += 1 + n
             self.records_in += 1
+            metrics.relay_received(header.get("ts"))
             try:
                 self.on_record(header, texts)
             except Exception:

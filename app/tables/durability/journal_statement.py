@@ -1,6 +1,6 @@
 """The journal's steady traffic in one SQL statement per batch (Postgres, on asyncpg's own connection).
 
-Most of what the journal writes is new hands and appended actions (``app.tables.journal``).  A batch of only
+Most of what the journal writes is new hands and appended actions (``app.tables.durability.journal``).  A batch of only
 those, one unit per table, needs no explicit transaction: one ``WITH … UPDATE … RETURNING, INSERT …``
 statement is atomic by itself, so the batch costs one round trip instead of BEGIN, an UPDATE per kind, the
 INSERT and COMMIT: about a quarter less CPU in journal_bench (bench/results/throughput.md).

@@ -1,9 +1,9 @@
-"""The journal's writes as steps, and how a batch of them runs in one transaction (``app.tables.journal``).
+"""The journal's writes as steps, and how a batch of them runs in one transaction (``app.tables.durability.journal``).
 
 A step is one write of one table (a new game, a new hand, appended actions, a closed hand, an ended game),
 guarded by the table's fencing token.  The group commit runs many tables' steps together: each batched kind
 in a few statements for the whole batch (``run_batch``), or, for the steady traffic of new hands, appends and
-closed hands on Postgres, in one statement (``row_writes`` and ``app.tables.journal_statement``).
+closed hands on Postgres, in one statement (``row_writes`` and ``app.tables.durability.journal_statement``).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.elements import TextClause
 
 from app.models import LiveTable, TableAction
+from app.tables.durability.journal_statement import SQL_TYPES, RowWrite, padded_size
 from app.tables.fairness import WallSeed
-from app.tables.journal_statement import SQL_TYPES, RowWrite, padded_size
 from engine.match import Match
 
 #: the journal's two tables (their ORM classes type ``__table__`` as a plain ``FromClause``)
@@ -245,7 +245,7 @@ def _update_statement(cols: tuple[str, ...], guards: tuple[str, ...], size: int)
 
 
 def row_writes(units: list[list[Step]]) -> list[RowWrite] | None:
-    """The batch as one row write per table (``app.tables.journal_statement``), when it is only new hands,
+    """The batch as one row write per table (``app.tables.durability.journal_statement``), when it is only new hands,
     appends and closed hands, each unit a new hand, an append, a new hand and its first actions, or a closed
     hand, one unit per table."""
     rows = []

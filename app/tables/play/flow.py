@@ -12,19 +12,30 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
+import secrets
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
+from app import metrics
+from app.bots import TableBots
 from app.game.rooms import ROOMS
 from app.game.variants import VARIANTS
-from app.tables.commands import Tick
-from app.tables.fairness import new_wall_seed
-from app.tables.hints import turn_hints, waits_out
-from app.tables.outbox import OpenPrompt, Outbox
-from app.tables.settings import BOT_SPEEDS
+from app.tables.fairness import WallSeed, new_wall_seed
+from app.tables.play.clock import Clock, TimerHandle
+from app.tables.play.commands import Command, Tick
+from app.tables.play.hints import turn_hints, waits_out
+from app.tables.play.outbox import OpenPrompt, Outbox
+from app.tables.play.seats import SeatSlot
+from app.tables.settings import BOT_SPEEDS, TableSettings
+from app.tables.table_info import TableInfo
 from app.ws.protocol import (
     ActionMessage,
+    ErrorCode,
+    ErrorMessage,
+    HandResultMessage,
     HintsMessage,
     SeatOut,
     SnapshotMessage,
@@ -32,10 +43,10 @@ from app.ws.protocol import (
 )
 from engine.actions import Action, IllegalAction
 from engine.events import Event
-from engine.state import HandState, Phase
-
-if TYPE_CHECKING:
-    from app.tables.actor import TableActor
+from engine.match import Match
+from engine.phase import Phase
+from engine.state import HandState
+from engine.variants import find_variant
 
 log = logging.getLogger(__name__)
 PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}
@@ -51,25 +62,75 @@ class SeatWithoutAMove(RuntimeError):
 
 
 class HandFlow:
-    """Mixed into ``TableActor``; every method runs inside the actor task."""
+    """The game at one table (一局), owned by its actor: the match, the hand in play, its prompts, the claim
+    hold and 托管.  Every method runs inside the actor task.
 
-    hand: HandState | None
-    pending: deque[Event]
-    prompts: dict[int, OpenPrompt]
-    out: Outbox
+    What it needs of the table is passed in: the seats and their outbox, the table's clock, ``post`` (how a
+    timer's ``Tick`` reaches the actor's inbox) and ``table_closed`` (whether the actor has stopped).
+    """
+
+    def __init__(self, info: TableInfo, settings: TableSettings, clock: Clock, slots: list[SeatSlot],
+                 out: Outbox, bots: TableBots, *, post: Callable[[Command], None],
+                 table_closed: Callable[[], bool]) -> None:
+        self.info = info
+        self.id = info.id
+        self.settings = settings
+        self.clock = clock
+        self.slots = slots
+        self.out = out
+        self.bots = bots
+        self.post = post
+        self.table_closed = table_closed
+        self.game_id = secrets.token_hex(4)  # tells this game's hand keys from a later game's at the table
+        self.options: dict[str, Any] = dict(info.options)
+        self.match = Match(find_variant(info.variant.value), first_dealer=0, options=self.options)
+        self.hand: HandState | None = None
+        self.hand_no = 0
+        self.wall: WallSeed | None = None
+        self.taken = 0  # engine events of this hand taken out (sent or pending)
+        self.pending: deque[Event] = deque()  # held by the claim hold
+        self.hold_until = 0.0
+        self.hold_key = 0
+        self.prompts: dict[int, OpenPrompt] = {}
+        self.snapshot_due: set[int] = set()
+        self.keys = itertools.count(1)
+        self.started = False
+        self.start_timer: TimerHandle | None = None  # the wait for every human to connect
+        self.hand_ended = False
+        self.end_reason: str | None = None  # set when the game must end (game_over runs after the command)
+        self.voided = 0
+        self.settled_hand: HandState | None = None
+        # 結算: the settled hand's result, sent again with every snapshot until the next deal (a player who
+        # reconnects in the pause, even to a restarted process, still sees how the hand ended)
+        self.last_result: HandResultMessage | None = None
+        self.points = [0] * len(slots)
+        self.coins = [0] * len(slots)
+        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
+        self.resuming = False  # rebuilt from the journal, waiting for the players to come back
+        # What the journal has not got yet (``durable.JournalWriter`` writes it and clears the marks):
+        self.logged = 0  # actions of the current hand in the journal
+        self.start_due = False  # a new hand's wall is not journalled yet
+        self.close_due = False  # the closed hand (settled or voided) is not journalled yet
+
+    def timer(self, delay: float, tick: Tick) -> TimerHandle:
+        return self.clock.call_at(self.clock.now() + delay, self.post, tick)  # no closure: fewer objects for the GC
+
+    def error(self, seat: int, code: ErrorCode, message: str) -> None:
+        self.out.send(seat, ErrorMessage(v=self.out.v, code=code, message=message))
+        metrics.error_sent(code)
 
     # -- hands -----------------------------------------------------------------------------------------
 
-    def _start_game(self: TableActor) -> None:
-        if self.started or self.closed:
+    def start_game(self) -> None:
+        if self.started or self.table_closed():
             return
         self.started = True
         log.info("game started", extra={"table_id": self.id, "game_id": self.game_id})
-        if self._start_timer is not None:
-            self._start_timer.cancel()
+        if self.start_timer is not None:
+            self.start_timer.cancel()
         self.new_hand()
 
-    def new_hand(self: TableActor) -> None:
+    def new_hand(self) -> None:
         wall = new_wall_seed()
         hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
         self.hand_no += 1
@@ -79,13 +140,13 @@ class HandFlow:
         self.pending.clear()
         for slot in self.slots:
             slot.waits_sent = None
-        self._close_prompts()
+        self.close_prompts()
         self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
                              round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
                              commitment=wall.commitment)
         self.pump()
 
-    def pump(self: TableActor) -> None:
+    def pump(self) -> None:
         """Send the engine's new events (minding the claim hold), then open the prompts they lead to."""
         hand = self.hand
         if hand is None:
@@ -112,7 +173,7 @@ class HandFlow:
 
     # -- prompts ---------------------------------------------------------------------------------------
 
-    def _open_prompts(self: TableActor, hand: HandState) -> None:
+    def _open_prompts(self, hand: HandState) -> None:
         for seat in hand.awaiting():
             if seat in self.prompts:
                 continue
@@ -122,7 +183,7 @@ class HandFlow:
                                        f"{'no timeout action' if legal else 'no legal action'}")
             self._open_prompt(hand, seat, legal)
 
-    def _open_prompt(self: TableActor, hand: HandState, seat: int, legal: list[Action]) -> None:
+    def _open_prompt(self, hand: HandState, seat: int, legal: list[Action]) -> None:
         kind = PROMPT_KIND[hand.phase]
         key = "discard_seconds" if kind in ("turn", "split") else "claim_seconds"
         seconds = float(hand.options[key]) * self.settings.time_scale
@@ -139,7 +200,7 @@ class HandFlow:
         if slot.auto_played:
             self.schedule_act(prompt)
 
-    def _send_waits(self: TableActor, hand: HandState) -> None:
+    def _send_waits(self, hand: HandState) -> None:
         """A ``hints`` message to each connected human whose waits changed (only once no event is held,
         so the unseen counts never run ahead of what the seat was shown)."""
         for slot in self.slots:
@@ -154,7 +215,7 @@ class HandFlow:
             slot.waits_sent = key
             self.out.send(slot.seat, HintsMessage(v=self.out.v, hand_no=self.hand_no, waits=waits))
 
-    def schedule_act(self: TableActor, prompt: OpenPrompt) -> None:
+    def schedule_act(self, prompt: OpenPrompt) -> None:
         slot = self.slots[prompt.seat]
         if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
             speed = BOT_SPEEDS.get(self.info.bot_speed, 1.0)
@@ -163,27 +224,25 @@ class HandFlow:
             delay = self.settings.auto_play_delay_seconds
         prompt.act_timer = self.timer(delay, Tick("act", prompt.key, prompt.seat))
 
-    def _close_prompts(self: TableActor) -> None:
+    def close_prompts(self) -> None:
         for prompt in self.prompts.values():
             prompt.cancel()
         self.prompts.clear()
 
-    def on_tick(self: TableActor, tick: Tick) -> None:
+    def on_tick(self, tick: Tick) -> None:
         if tick.kind == "start":
-            self._start_game()
+            self.start_game()
         elif tick.kind == "release":
             if tick.key == self.hold_key:
                 self.hold_until = 0.0
                 self.pump()
         elif tick.kind == "next_hand":
-            if tick.key == self.hand_no and not self.closed and not self.resuming:
+            if tick.key == self.hand_no and not self.table_closed() and not self.resuming:
                 self.new_hand()
-        elif tick.kind == "resume":
-            self.end_resume()
         else:
             self._prompt_timer(tick)
 
-    def _prompt_timer(self: TableActor, tick: Tick) -> None:
+    def _prompt_timer(self, tick: Tick) -> None:
         prompt = self.prompts.get(tick.seat)
         hand = self.hand
         if prompt is None or prompt.key != tick.key or hand is None:
@@ -193,16 +252,17 @@ class HandFlow:
             if not slot.auto_played:
                 return  # back, or reconnected, since it was scheduled
             level = self.info.bot_level if slot.bot else self.settings.auto_play_level
-            action = self.bots.choose(hand, slot.seat, level)
+            action: Action | None = self.bots.choose(hand, slot.seat, level)
         else:
             action = hand.default_action(slot.seat)
             if slot.human:
+                metrics.TIMEOUTS_BY[prompt.kind].inc()
                 self._timed_out(slot.seat)
         if action is None:
             raise SeatWithoutAMove(f"seat {slot.seat} has no action to play at its {tick.kind} timer")
         self.play(action)
 
-    def play(self: TableActor, action: Action) -> None:
+    def play(self, action: Action) -> None:
         """Apply an action (IllegalAction leaves everything as it was) and move the table on."""
         assert self.hand is not None
         events = self.hand.apply(action)
@@ -210,12 +270,12 @@ class HandFlow:
         if prompt is not None:
             prompt.cancel()
         if events:
-            self._close_prompts()  # the hand moved on: every open prompt is stale
+            self.close_prompts()  # the hand moved on: every open prompt is stale
         self.pump()
 
     # -- players ---------------------------------------------------------------------------------------
 
-    def client_action(self: TableActor, seat: int, message: ActionMessage) -> None:
+    def client_action(self, seat: int, message: ActionMessage) -> None:
         prompt = self.prompts.get(seat)
         if prompt is None:
             over = self.hand is None or self.hand.is_over
@@ -236,34 +296,35 @@ class HandFlow:
         try:
             self.play(action)
         except IllegalAction as exc:
-            self.error(seat, exc.reason.value, f"refused: {exc}")  # type: ignore[arg-type]
+            self.error(seat, exc.reason.value, f"refused: {exc}")
             return
         self.player_back(seat)
 
-    def _timed_out(self: TableActor, seat: int) -> None:
+    def _timed_out(self, seat: int) -> None:
         slot = self.slots[seat]
         slot.timeouts += 1
         if slot.timeouts >= self.settings.timeouts_to_auto_play and not slot.auto:
             slot.auto = True
+            metrics.AUTO_PLAY_BY["timeouts"].inc()
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
 
-    def player_back(self: TableActor, seat: int) -> None:
+    def player_back(self, seat: int) -> None:
         """An accepted action or "back": the timeout streak ends and so does 托管."""
         slot = self.slots[seat]
         slot.timeouts = 0
         if slot.auto:
             slot.auto = False
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=False, reason="back")
-        self._maybe_stop_auto(seat)
+        self.maybe_stop_auto(seat)
 
-    def _maybe_stop_auto(self: TableActor, seat: int) -> None:
+    def maybe_stop_auto(self, seat: int) -> None:
         prompt = self.prompts.get(seat)
         if prompt is not None and not self.slots[seat].auto_played:
             prompt.cancel_act()
 
     # -- snapshots -------------------------------------------------------------------------------------
 
-    def send_snapshot(self: TableActor, seat: int) -> None:
+    def send_snapshot(self, seat: int) -> None:
         """A full view; while events are held it waits for them (the view must not run ahead of ``v``)."""
         link = self.slots[seat].link
         if link is None:
@@ -280,7 +341,7 @@ class HandFlow:
         if self.hand is not None:
             self._send_waits(self.hand)
 
-    def _snapshot(self: TableActor, seat: int) -> SnapshotMessage:
+    def _snapshot(self, seat: int) -> SnapshotMessage:
         hand, prompt = self.hand, self.prompts.get(seat)
         slot = self.slots[seat]
         return SnapshotMessage(
@@ -290,7 +351,7 @@ class HandFlow:
             server_ms=self.clock.wall_ms(),
         )
 
-    def spectator_snapshot(self: TableActor) -> SnapshotMessage:
+    def spectator_snapshot(self) -> SnapshotMessage:
         """What a spectator sees: the public view (``HandState.view(None)``: no concealed tile), seat -1."""
         hand = self.hand
         return SnapshotMessage(
@@ -299,7 +360,7 @@ class HandFlow:
             server_ms=self.clock.wall_ms(),
         )
 
-    def _table_out(self: TableActor, seat: int) -> TableOut:
+    def _table_out(self, seat: int) -> TableOut:
         info, match = self.info, self.match
         return TableOut(
             id=info.id, variant=info.variant.value, practice=info.practice,

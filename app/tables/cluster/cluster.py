@@ -4,7 +4,7 @@
 and ``Settings.cluster`` on (the default) it runs as one of N processes; otherwise it is the plain
 single-process runtime (SQLite, no Redis: ``make run``).
 
-* **Ownership** (``app.tables.lease``): a process starts or resumes a table's actor only under the table's
+* **Ownership** (``app.tables.cluster.lease``): a process starts or resumes a table's actor only under the table's
   lease, with the fencing token that every journal write of that actor carries.  It renews its leases
   every third of ``lease_seconds``; a lease it finds lost (it was paused, or Redis expired it) stops the
   actor here, and the database refuses any write it might still try (``journal.Fenced``).
@@ -12,11 +12,11 @@ single-process runtime (SQLite, no Redis: ``make run``).
   lease is free (the owner died or stopped) and takes them over: lease, a higher token, ``claim``, then
   ``HandState.replay`` as after a restart.  A socket arriving for a table nobody holds does the same at
   once.  So a dead owner's tables resume within ``lease_seconds + takeover_scan_seconds``.
-* **Relay** (``app.tables.relay``): a socket for a table owned elsewhere is served here and relayed; the
+* **Relay** (``app.tables.cluster.relay``): a socket for a table owned elsewhere is served here and relayed; the
   owner sees a ``RemoteLink`` in the seat and treats it like a local socket.  When the owner changes, the
   holder closes the socket with 1012 and the client reconnects to a snapshot.
 * **Requests** (``call``): the table registry stays in the owner's memory; seating requests for a table
-  owned elsewhere are forwarded to its owner (``app.tables.directory``).
+  owned elsewhere are forwarded to its owner (``app.tables.cluster.directory``).
 """
 
 from __future__ import annotations
@@ -33,16 +33,19 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from app import metrics
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
-from app.tables.actor import TableActor
-from app.tables.commands import Leave, Stop, Unwatch
-from app.tables.directory import TableDirectory
-from app.tables.lease import TableLeases
+from app.tables.cluster.admin import apply_freeze, close_table, live_tables
+from app.tables.cluster.directory import TableDirectory
+from app.tables.cluster.lease import TableLeases
+from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from app.tables.cluster.remote import RelayEnds
+from app.tables.cluster.runtime import TableRuntime
+from app.tables.play.actor import TableActor
+from app.tables.play.commands import Leave, Stop, Unwatch
 from app.tables.registry import TableStatus
-from app.tables.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
-from app.tables.remote import RelayEnds
-from app.tables.runtime import TableRuntime
+from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
@@ -180,6 +183,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
                 await self.leases.release(table_id)
                 return False
             self.taken_over += 1
+            metrics.TAKEOVERS.inc()
             await self._announce(table_id)
             return True
         finally:
@@ -309,7 +313,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         if self.active:  # the other processes take the tables over at their next scan
             await self._release_all()
 
-    # -- seating forwarded by another process (app.tables.directory) ----------------------------------------
+    # -- seating forwarded by another process (app.tables.cluster.directory) ----------------------------------------
 
     def _here(self, table_id: str) -> Any:
         assert self.state is not None
@@ -323,20 +327,14 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return table.public()  # type: ignore[no-any-return]
 
     async def _live_here(self, _a: dict[str, Any]) -> list[dict[str, Any]]:
-        from app.tables.admin import live_tables
-
         assert self.state is not None
         return live_tables(self.state.registry, self)
 
     async def _close_here(self, a: dict[str, Any]) -> dict[str, Any]:
-        from app.tables.admin import close_table
-
         return await close_table(self._here(a["table_id"]), a["table_id"], force=bool(a["force"]), runtime=self,
                                  here=True)
 
     async def _freeze_here(self, a: dict[str, Any]) -> str | None:
-        from app.tables.admin import apply_freeze
-
         assert self.state is not None
         return await apply_freeze(self.state.registry, self, int(a["user_id"]), here=True)
 
@@ -366,3 +364,9 @@ class ClusterRuntime(RelayEnds, TableRuntime):
                     return None
             await asyncio.sleep(0.1)  # being taken over (here or elsewhere): look again
         return MOVING
+
+
+def default_table_runtime() -> TableRuntime:
+    """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
+    (this module), else the plain single-process runtime."""
+    return ClusterRuntime(TableSettings())

@@ -1,6 +1,6 @@
 """Table leases in Redis: each live table is owned by exactly one process, with a fencing token.
 
-Several server processes share one Postgres and one Redis (``app.tables.cluster``).  A process may act for
+Several server processes share one Postgres and one Redis (``app.tables.cluster.cluster``).  A process may act for
 a table only while it holds the table's lease:
 
 * ``lease:{table}`` holds the owner's process id and expires after ``Settings.lease_seconds`` unless the

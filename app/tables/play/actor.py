@@ -4,7 +4,14 @@ Sockets never touch the game: they post commands to the actor's bounded inbox an
 (``SeatLink``).  Timers post ``Tick`` commands, so every change happens inside the actor, one command at
 a time.  A command that raises is logged with the table's state and the table goes on.
 
-The hand flow itself (prompts, claim windows, timeouts, 托管, the claim hold) is ``flow.HandFlow``.
+The actor owns its parts (lila's round owns its game; sockets and persistence are services it talks to):
+
+* ``flow`` (``flow.HandFlow``): the game itself — the match, the hand, prompts, claim windows, timeouts,
+  托管 and the claim hold;
+* ``hand_end`` (``hand_end.HandEnd``): settlement, the result, game over, and recovery from a crash or a
+  restart;
+* ``writer`` (``durable.JournalWriter``): what the game has not journalled yet, written before it is sent;
+* the seats (``slots``) and their ``out``box, which the parts share.
 
 Durability (``journal``): while a command is handled the outbox is held; the journal then records what the
 command did (a new hand's wall, the accepted actions, a closed hand) and only then are its messages sent.
@@ -17,9 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
-import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -29,34 +34,27 @@ from typing import Any
 from app import metrics
 from app.bots import TableBots
 from app.core.throttle import Throttle, retry_after
-from app.tables.clock import Clock, TimerHandle
-from app.tables.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
-from app.tables.durable import Durable, JournalLost
-from app.tables.fairness import WallSeed
-from app.tables.flow import HandFlow
-from app.tables.hand_end import HandEnd
-from app.tables.journal import LiveGame, TableJournal
-from app.tables.outbox import OpenPrompt, Outbox
+from app.tables.durability.journal import LiveGame, TableJournal
+from app.tables.durability.settle import Settler
+from app.tables.play.clock import Clock
+from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
+from app.tables.play.durable import JournalLost, JournalWriter
+from app.tables.play.flow import HandFlow
+from app.tables.play.hand_end import GameOverHook, HandEnd
+from app.tables.play.outbox import Outbox
+from app.tables.play.seats import SeatLink, SeatSlot
 from app.tables.registry import TableInfo, TableRegistry
-from app.tables.seats import SeatLink, SeatSlot
 from app.tables.settings import TableSettings
-from app.tables.settle import Settler
 from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
     ActionMessage,
     BackMessage,
-    ErrorCode,
     ErrorMessage,
-    HandResultMessage,
     PingMessage,
     PongMessage,
     ResyncMessage,
     ServerRestartingMessage,
 )
-from engine.events import Event
-from engine.match import Match
-from engine.state import HandState
-from engine.variants import find_variant
 
 log = logging.getLogger(__name__)
 RESERVED = 64  # inbox room kept for the actor's own timers and for Leave/Stop
@@ -68,8 +66,7 @@ class ActorServices:
     settings: TableSettings
     bots: Callable[[], TableBots] = TableBots
     on_exit: Callable[[TableActor], Awaitable[None] | None] | None = None
-    # After game_over: (table, points per seat, hands played, reason).  Tournament tables report here.
-    on_game_over: Callable[[TableInfo, list[int], int, str], Awaitable[None]] | None = None
+    on_game_over: GameOverHook | None = None
     # seconds from a socket reading an action to its results being queued for every seat (recent ones)
     latencies: deque[float] | None = None
     journal: TableJournal | None = None
@@ -77,60 +74,34 @@ class ActorServices:
     on_lost: Callable[[TableActor], None] | None = None
 
 
-class TableActor(HandFlow, HandEnd, Durable):
+class TableActor:
     def __init__(self, info: TableInfo, services: ActorServices, *, fence: int = 1,
                  resume: LiveGame | None = None) -> None:
         self.info = info
         self.id = info.id
-        self.game_id = secrets.token_hex(4)  # tells this game's hand keys from a later game's at the table
         self.services = services
         self.settings = services.settings
         self.clock = services.clock
         self.registry = services.registry
-        self.bots = services.bots()
-        self.options: dict[str, Any] = dict(info.options)
-        self.match = Match(find_variant(info.variant.value), first_dealer=0, options=self.options)
         self.slots = [SeatSlot(seat, uid, info.seat_names[seat] if info.seat_names else None, seat in info.bots)
                       for seat, uid in enumerate(info.seats)]
         self.out = Outbox(self.slots, self.clock)
         self.inbox: asyncio.Queue[Command] = asyncio.Queue(self.settings.inbox_size + RESERVED)
-        self.hand: HandState | None = None
-        self.hand_no = 0
-        self.wall: WallSeed | None = None
-        self.taken = 0  # engine events of this hand taken out (sent or pending)
-        self.pending: deque[Event] = deque()  # held by the claim hold
-        self.hold_until = 0.0
-        self.hold_key = 0
-        self.prompts: dict[int, OpenPrompt] = {}
-        self.snapshot_due: set[int] = set()
-        self.keys = itertools.count(1)
-        self.started = False
         self.closed = False
-        self.hand_ended = False
-        self.end_reason: str | None = None  # set when the game must end (game_over runs after the command)
-        self.voided = 0
-        self.settled_hand: HandState | None = None
-        # 結算: the settled hand's result, sent again with every snapshot until the next deal (a player who
-        # reconnects in the pause, even to a restarted process, still sees how the hand ended)
-        self.last_result: HandResultMessage | None = None
-        self.points = [0] * len(self.slots)
-        self.coins = [0] * len(self.slots)
         self.handled = 0
-        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
         self.task: asyncio.Task[None] | None = None
         # snapshots served per seat (connects and resyncs), on the table's clock
         self.snapshots = Throttle(self.settings.resyncs_per_window, self.settings.resync_window_seconds,
                                   clock=self.clock.now)
-        self._start_timer: TimerHandle | None = None
-        self.journal = services.journal
-        self.fence = fence  # this process's fencing token for the table (journal writes carry it)
         self.resume = resume
-        self.resuming = False  # rebuilt from the journal, waiting for the players to come back
-        self.logged = 0  # actions of the current hand in the journal
-        self.start_due = False  # a new hand's wall is not journalled yet
-        self.close_due = False  # the closed hand (settled or voided) is not journalled yet
         self.close_code, self.close_reason = 1001, "the table closed"
         self.closed_for_good = False  # Stop(closed=True): the game leaves the journal as the actor ends
+        self.flow = HandFlow(info, self.settings, self.clock, self.slots, self.out, services.bots(),
+                             post=self.post, table_closed=self._is_closed)
+        # ``fence``: this process's fencing token for the table (journal writes carry it)
+        self.writer = JournalWriter(self.flow, services.journal, fence, on_fenced=self._fenced)
+        self.hand_end = HandEnd(self.flow, self.writer, self.registry, services.settle, close=self.close,
+                                on_game_over=services.on_game_over)
 
     # -- life ------------------------------------------------------------------------------------------
 
@@ -140,13 +111,13 @@ class TableActor(HandFlow, HandEnd, Durable):
 
     async def run(self) -> None:
         if self.resume is not None:
-            self._resume(self.resume)
+            self.hand_end.resume(self.resume)
         else:
             if not self._humans_missing():
                 self.post(Tick("start"))
             else:
-                self._start_timer = self.timer(self.settings.join_seconds, Tick("start"))
-            await self._open_game()  # the first command waits for it: the game's row comes first
+                self.flow.start_timer = self.flow.timer(self.settings.join_seconds, Tick("start"))
+            await self.writer.open_game()  # the first command waits for it: the game's row comes first
         try:
             while not self.closed:
                 command = await self.inbox.get()
@@ -159,9 +130,9 @@ class TableActor(HandFlow, HandEnd, Durable):
                 command = self.inbox.get_nowait()
                 if isinstance(command, Join):
                     command.link.close(1001, "the table closed")
-            if self.closed_for_good and self.journal is not None:
+            if self.closed_for_good and self.writer.journal is not None:
                 try:  # a fenced write means another process owns the game now: it is theirs to end
-                    await self.journal.game_closed(self.id, self.fence)
+                    await self.writer.game_closed()
                 except Exception as exc:
                     log.warning("table %s: closed, but its journal row stays: %s", self.id, exc)
             if self.services.on_exit is not None:
@@ -171,30 +142,30 @@ class TableActor(HandFlow, HandEnd, Durable):
 
     async def _run_one(self, command: Command) -> None:
         self.handled += 1
-        if self.journal is not None:
+        if self.writer.journal is not None:
             self.out.hold()
         try:
             self._handle(command)
         except Exception:
             self._crashed(command)
         try:  # journal what the command did, send it, then: settle a finished hand, end the game
-            await self.persist()
+            await self.writer.persist()
             self.out.release()
-            if self.hand_ended:
-                self.hand_ended = False
-                if self.journal is not None:
+            if self.flow.hand_ended:
+                self.flow.hand_ended = False
+                if self.writer.journal is not None:
                     self.out.hold()
-                await self.finish_hand()
-                await self.persist()
+                await self.hand_end.finish_hand()
+                await self.writer.persist()
                 self.out.release()
-            if self.end_reason and not self.closed:
-                await self.game_over(self.end_reason)
+            if self.flow.end_reason and not self.closed:
+                await self.hand_end.game_over(self.flow.end_reason)
         except JournalLost:
             self._lost()
         except Exception:  # past the settlement's own retries: end the game cleanly
             self._crashed(command)
             try:
-                await self.game_over("server_error")
+                await self.hand_end.game_over("server_error")
             except JournalLost:
                 self._lost()
             except Exception:
@@ -210,7 +181,10 @@ class TableActor(HandFlow, HandEnd, Durable):
         if isinstance(command, Inbound):
             self._inbound(command)
         elif isinstance(command, Tick):
-            self.on_tick(command)
+            if command.kind == "resume":
+                self.hand_end.end_resume()
+            else:
+                self.flow.on_tick(command)
         elif isinstance(command, Join):
             self._join(command.seat, command.link)
         elif isinstance(command, Leave):
@@ -249,13 +223,10 @@ class TableActor(HandFlow, HandEnd, Durable):
             log.error("table %s: inbox full, retrying %s", self.id, command)
             asyncio.get_running_loop().call_later(0.01, self.post, command)
 
-    def timer(self, delay: float, tick: Tick) -> TimerHandle:
-        return self.clock.call_at(self.clock.now() + delay, self.post, tick)  # no closure: fewer objects for the GC
-
     # -- sockets ---------------------------------------------------------------------------------------
 
     def _join(self, seat: int, link: SeatLink) -> None:
-        if seat in self.frozen_seats:
+        if seat in self.flow.frozen_seats:
             link.close(4003, "this account is frozen")
             return
         if self.snapshots.hit(str(seat)):
@@ -265,17 +236,17 @@ class TableActor(HandFlow, HandEnd, Durable):
         old, slot.link = slot.link, link
         if old is not None and old is not link:
             old.close(4001, "replaced by a newer connection")
-        self.send_snapshot(seat)
+        self.flow.send_snapshot(seat)
         if old is None:  # everyone already here learns of the new arrival, before the start too
-            self.out.table_event(self.hand_no, "presence", seat=seat, connected=True,
+            self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=True,
                                  auto_play=slot.human and slot.auto)
-        self._maybe_stop_auto(seat)
+        self.flow.maybe_stop_auto(seat)
         if self._humans_missing():
             return
-        if self.resuming:
-            self.end_resume()
-        elif not self.started:
-            self._start_game()
+        if self.flow.resuming:
+            self.hand_end.end_resume()
+        elif not self.flow.started:
+            self.flow.start_game()
 
     def _leave(self, seat: int, link: SeatLink) -> None:
         slot = self.slots[seat]
@@ -283,35 +254,58 @@ class TableActor(HandFlow, HandEnd, Durable):
             return  # an old socket, already replaced
         slot.link = None
         link.close(1000, "left")
-        self.out.table_event(self.hand_no, "presence", seat=seat, connected=False, auto_play=slot.human)
-        prompt = self.prompts.get(seat)
+        self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=False, auto_play=slot.human)
+        prompt = self.flow.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
-            self.schedule_act(prompt)
+            self.flow.schedule_act(prompt)
 
     def _watch(self, link: SeatLink) -> None:
         """A spectator: a public snapshot (``seat`` -1, no concealed tiles, no prompt), then public events."""
         self.out.watchers.append(link)
         link.synced = True
-        link.send(self.spectator_snapshot().model_dump_json())
-        if self.last_result is not None:
-            link.send(self.last_result.model_dump_json())
+        link.send(self.flow.spectator_snapshot().model_dump_json())
+        if self.flow.last_result is not None:
+            link.send(self.flow.last_result.model_dump_json())
 
     def _freeze(self, user_id: int) -> None:
-        """托管 for a frozen account's seat until the hand ends (``flow.finish_hand`` stands it up)."""
+        """托管 for a frozen account's seat until the hand ends (``HandEnd.finish_hand`` stands it up)."""
         seat = next((s.seat for s in self.slots if s.user_id == user_id and not s.bot), None)
-        if seat is None or seat in self.frozen_seats:
+        if seat is None or seat in self.flow.frozen_seats:
             return
-        self.frozen_seats.add(seat)
+        self.flow.frozen_seats.add(seat)
         slot = self.slots[seat]
         if slot.link is not None:
             link = slot.link
             link.close(4003, "this account is frozen")  # the first close code is the one sent
             self._leave(seat, link)
         slot.auto = True
-        self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
-        prompt = self.prompts.get(seat)
+        metrics.AUTO_PLAY_BY["frozen"].inc()
+        self.out.table_event(self.flow.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
+        prompt = self.flow.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
-            self.schedule_act(prompt)
+            self.flow.schedule_act(prompt)
+
+    def close(self, code: int, reason: str) -> None:
+        """The game is over: the actor stops, its prompts and then its sockets close with ``code``."""
+        self.closed = True
+        self.flow.close_prompts()
+        self._close_links(code, reason)
+
+    def _is_closed(self) -> bool:
+        return self.closed
+
+    def _fenced(self) -> None:
+        self.services.on_lost = None  # another process owns the table now: nothing to reload here
+
+    def _lost(self) -> None:
+        """The journal did not take the last command: forget it and its messages, and stop this actor.
+        Unless another process took the table over, the runtime reloads it from the journal."""
+        self.out.drop()
+        self.flow.close_prompts()
+        self.closed = True
+        self.close_code, self.close_reason = 1001, "the table is restarting; reconnect"
+        if self.services.on_lost is not None:
+            self.services.on_lost(self)
 
     def _humans_missing(self) -> bool:
         return any(slot.human and slot.link is None for slot in self.slots)
@@ -333,10 +327,10 @@ class TableActor(HandFlow, HandEnd, Durable):
         if self.slots[seat].link is not command.link:
             return  # a replaced socket's late message
         if isinstance(message, ActionMessage):
-            self.client_action(seat, message)
+            self.flow.client_action(seat, message)
             if command.received:
                 seconds = time.perf_counter() - command.received
-                metrics.ACTION_SECONDS.observe(seconds)
+                metrics.action_answered(message.action.kind, seconds)
                 if self.services.latencies is not None:
                     self.services.latencies.append(seconds)
         elif isinstance(message, PingMessage):
@@ -347,13 +341,9 @@ class TableActor(HandFlow, HandEnd, Durable):
                 self.out.send(seat, ErrorMessage(v=self.out.v, code="resync_limited", message="too many resyncs; "
                                                  "wait a moment", params={"retry_after": retry_after(wait)}))
             else:
-                self.send_snapshot(seat)
+                self.flow.send_snapshot(seat)
         elif isinstance(message, BackMessage):
-            self.player_back(seat)
-
-    def error(self, seat: int, code: ErrorCode, message: str) -> None:
-        self.out.send(seat, ErrorMessage(v=self.out.v, code=code, message=message))
-        metrics.error_sent(code)
+            self.flow.player_back(seat)
 
     # -- crashes ---------------------------------------------------------------------------------------
 
@@ -362,16 +352,18 @@ class TableActor(HandFlow, HandEnd, Durable):
                      exc_info=True)
         with contextlib.suppress(Exception):
             if isinstance(command, Inbound):
-                self.error(command.seat, "internal", "the server failed on this message; the table goes on")
-            self.recover()
+                self.flow.error(command.seat, "internal",
+                                "the server failed on this message; the table goes on")
+            self.hand_end.recover()
 
     def state_dump(self) -> dict[str, Any]:
         """The table's state for the critical log (never the seed: it stays secret until the hand ends)."""
-        hand = self.hand
+        hand = self.flow.hand
         return {
-            "table": self.id, "game": self.game_id, "hand_no": self.hand_no, "v": self.out.v,
+            "table": self.id, "game": self.flow.game_id, "hand_no": self.flow.hand_no, "v": self.out.v,
             "variant": self.info.variant.value, "phase": hand.phase.value if hand else None,
-            "awaiting": hand.awaiting() if hand else [], "prompts": sorted(self.prompts),
-            "pending": len(self.pending), "actions": [str(a) for a in hand.actions[-12:]] if hand else [],
+            "awaiting": hand.awaiting() if hand else [], "prompts": sorted(self.flow.prompts),
+            "pending": len(self.flow.pending),
+            "actions": [str(a) for a in hand.actions[-12:]] if hand else [],
             "seats": [(s.user_id, s.bot, s.connected, s.auto) for s in self.slots],
         }

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,12 +31,12 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app import metrics
 from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
-from app.tables.fairness import WallSeed
-from app.tables.journal_statement import batch_arguments
-from app.tables.journal_steps import (
+from app.tables.durability.journal_statement import batch_arguments
+from app.tables.durability.journal_steps import (
     LIVE_TABLES,
     TABLE_ACTIONS,
     AppendStep,
@@ -48,6 +49,7 @@ from app.tables.journal_steps import (
     row_writes,
     run_batch,
 )
+from app.tables.fairness import WallSeed
 from app.tables.registry import TableInfo, TableStatus
 
 __all__ = ["Fenced", "LiveGame", "MatchState", "Step", "TableJournal"]
@@ -99,7 +101,7 @@ class TableJournal:
         setup = None if synchronous_commit or engine.dialect.name != "postgresql" else "SET synchronous_commit = off"
         self.connections = HeldConnections(engine, hold=hold_connections, setup=setup, **{WRITE: True})
         # With held connections on Postgres, batches of only new hands, appends and closed hands are one
-        # statement on asyncpg's own connection (``app.tables.journal_statement``).
+        # statement on asyncpg's own connection (``app.tables.durability.journal_statement``).
         self.driver_writes = hold_connections and engine.dialect.driver == "asyncpg"
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
         self.group_commit = group_commit
@@ -146,10 +148,16 @@ class TableJournal:
         if not steps:
             return
         if not self.group_commit:
-            async with self._tx() as conn:
-                for step in steps:
-                    await step(conn)
+            started = time.perf_counter()
+            try:
+                async with self._tx() as conn:
+                    for step in steps:
+                        await step(conn)
+            except Exception as exc:
+                metrics.journal_failed(isinstance(exc, Fenced))
+                raise
             self.writes += 1
+            metrics.journal_committed(1, time.perf_counter() - started)
             return
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
@@ -173,7 +181,7 @@ class TableJournal:
             raise
 
     async def _commit(self, units: list[tuple[list[Step], asyncio.Future[None]]]) -> None:
-        reconnected = False
+        reconnected, started = False, time.perf_counter()
         while units:
             fenced: dict[int, Fenced] = {}
             steps_of = [steps for steps, _done in units]
@@ -207,6 +215,7 @@ class TableJournal:
                         await self._commit([unit])
                 return
             self.writes += len(units)
+            metrics.journal_committed(len(units), time.perf_counter() - started)
             for _steps, done in units:
                 _finish(done, None)
             return
@@ -308,6 +317,8 @@ def _disconnected(exc: BaseException) -> bool:
 
 
 def _finish(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if error is not None:
+        metrics.journal_failed(isinstance(error, Fenced))
     if done.done():  # its caller was cancelled meanwhile
         return
     if error is None:

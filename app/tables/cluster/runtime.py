@@ -22,13 +22,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.bots import TableBots
 from app.state import AppState
-from app.tables.actor import ActorServices, TableActor
-from app.tables.clock import Clock, RealClock
-from app.tables.commands import Stop
-from app.tables.journal import TableJournal
+from app.tables.durability.journal import TableJournal
+from app.tables.durability.settle import DatabaseSettler, Settler
+from app.tables.play.actor import ActorServices, TableActor
+from app.tables.play.clock import Clock, RealClock
+from app.tables.play.commands import Stop
 from app.tables.registry import TableInfo
 from app.tables.settings import TableSettings
-from app.tables.settle import DatabaseSettler, Settler
 from engine.bots import greedy_policy
 from engine.state import HandState
 from engine.variants import VARIANTS
@@ -254,10 +254,3 @@ def warm_up(gen2_threshold: int = 0, gen0_threshold: int = 0) -> None:
     gen0, gen1, gen2 = gc.get_threshold()
     gc.set_threshold(gen0_threshold or gen0, gen1, gen2_threshold or gen2)
 
-
-def default_table_runtime() -> TableRuntime:
-    """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
-    (``app.tables.cluster``), else the plain single-process runtime."""
-    from app.tables.cluster import ClusterRuntime  # it builds on this module
-
-    return ClusterRuntime(TableSettings())

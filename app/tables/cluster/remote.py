@@ -5,7 +5,7 @@
 * Owner side: the sockets held elsewhere for tables owned here: a ``RemoteLink`` in the seat (or among the
   spectators) of the actor, fed by ``join`` / ``in`` / ``leave`` / ``watch`` / ``unwatch`` records.
 * Requests between processes (``call`` / ``reply``): seating forwarded to a table's owner
-  (``app.tables.directory``), answered by ``handlers``.
+  (``app.tables.cluster.directory``), answered by ``handlers``.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from app.tables.commands import Inbound, Join, Leave, Unwatch, Watch
-from app.tables.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from app.tables.play.commands import Inbound, Join, Leave, Unwatch, Watch
 from app.ws.protocol import ErrorMessage, client_message
 
 if TYPE_CHECKING:
-    from app.tables.actor import TableActor
+    from app.tables.play.actor import TableActor
     from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)

@@ -46,6 +46,7 @@ from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 log = logging.getLogger(__name__)
 LEASE_ID = 0  # one matcher for all pools: the lease's key is {prefix}:quickplay-matcher:0
 JITTER = 0.2  # a wave comes every wave_seconds × (1 ± JITTER)
+SEATING_AT_ONCE = 8  # tables a wave seats concurrently
 
 TableLive = Callable[[str], Awaitable[bool]]
 
@@ -63,6 +64,9 @@ class Matcher:
         self.rng = rng or random.Random(secrets.randbits(128))
         self.sizes: dict[tuple[str, str], int] = {}  # the last published queue sizes (none at first)
         self.leading = False
+        # Tables of one wave are seated side by side (their players differ), a few at a time: each is a
+        # claim, a locked transaction and a journal write, so a wave of thousands does not run serially.
+        self.seating = asyncio.Semaphore(SEATING_AT_ONCE)
 
     async def leads(self) -> bool:
         try:
@@ -83,11 +87,15 @@ class Matcher:
                     members = await self.store.members(room.value, variant.value)
                     if len(members) < VARIANTS[variant].seats:
                         continue
-                    for group in form_tables(members, VARIANTS[variant].seats, now=now, policy=self.policy,
-                                             rng=self.rng):
-                        seated += await self.seat(room, variant, group)
+                    groups = form_tables(members, VARIANTS[variant].seats, now=now, policy=self.policy,
+                                         rng=self.rng)
+                    seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
         await self.publish_sizes()
         return seated
+
+    async def _seat_one(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
+        async with self.seating:
+            return await self.seat(room, variant, group)
 
     async def seat(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
         """Seat one formed table (steps 1-4 of the module docstring); 1 if it was seated, else 0."""

@@ -7,8 +7,10 @@ import asyncio
 import random
 
 import pytest
+from sqlalchemy import update
 
 from app.game.titles import TITLES
+from app.models import User
 from app.quickplay.matching import WIDEST_SPREAD, QueueEntry, SpreadPolicy, form_tables
 from tests.app.test_tournaments import _create
 
@@ -232,3 +234,20 @@ async def test_a_claim_left_by_a_dead_matcher_puts_its_players_back_in_the_queue
     assert await store.claims() == []
     tables = app.state.services.registry.list_tables()
     assert len(tables) == 1 and sorted(tables[0].players) == sorted(p.id for p in players)
+
+
+async def test_rank_bands_are_respected_while_enough_players_of_each_band_wait(client, player, app):
+    """Four 白板 (積分 0) and four 中 (120,000 積分, RULES.md §7) queue mixed: two tables, one per band."""
+    low = [await player(f"low{i}") for i in range(4)]
+    high = [await player(f"high{i}") for i in range(4)]
+    async with app.state.services.sessionmaker() as session:
+        await session.execute(update(User).where(User.id.in_([p.id for p in high])).values(rank_points=120_000))
+        await session.commit()
+    for p in [x for pair in zip(low, high, strict=True) for x in pair]:
+        assert (await client.post("/api/rooms/beginner/queue", headers=p.headers,
+                                  json={"variant": "taipao"})).status_code == 202
+    assert await _wave(app) == 2
+    tables = {}
+    for p in low + high:
+        tables.setdefault((await client.get("/api/me/queue", headers=p.headers)).json()["table_id"], set()).add(p.id)
+    assert sorted(map(sorted, tables.values())) == sorted([sorted(p.id for p in low), sorted(p.id for p in high)])

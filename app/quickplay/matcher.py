@@ -1,7 +1,7 @@
 """The quick-play matcher (配桌): seats waiting players at new coin tables, in waves.
 
 Every ``QUICKPLAY_WAVE_SECONDS`` (±20 % jitter, so waves do not fall in step with other periodic work; at
-once when a player queues in this process) the matcher takes every pool's members, forms tables by rank
+once when a player queues, on this process or, through a Redis poke, on another) the matcher takes every pool's members, forms tables by rank
 (app.quickplay.matching) and seats each table:
 
 1. ``store.claim``: the members leave their pool and are recorded under the new table's id, atomically, so
@@ -218,12 +218,16 @@ def make_lease(state: AppState) -> DirectorLease:
 @contextlib.asynccontextmanager
 async def running_matcher(matcher: Matcher) -> AsyncIterator[Matcher]:
     """Entered at startup after the table runtime; at exit the lease goes back (another process leads)."""
-    run = matcher.state.settings.quickplay_matcher
-    task = asyncio.create_task(matcher.run(), name="quickplay-matcher") if run else None
+    tasks = []
+    if matcher.state.settings.quickplay_matcher:
+        tasks.append(asyncio.create_task(matcher.run(), name="quickplay-matcher"))
+        pokes = getattr(matcher.store, "pokes", None)  # Redis: players queueing on other processes
+        if pokes is not None:
+            tasks.append(asyncio.create_task(pokes(matcher.quickplay.joined), name="quickplay-pokes"))
     try:
         yield matcher
     finally:
-        if task is not None:
+        for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -7,6 +7,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.game.variants import Variant
+from app.quickplay.store import MATCHED_TTL_SECONDS
 
 
 class QueueIn(BaseModel):
@@ -35,4 +36,5 @@ class QueueStatusOut(BaseModel):
     room: str | None = None
     variant: str | None = None
     since: datetime | None = Field(default=None, description="when the player joined the queue (UTC)")
-    table_id: str | None = Field(default=None, description="set once matched (kept 10 minutes)")
+    table_id: str | None = Field(default=None, description=f"set once matched (kept {MATCHED_TTL_SECONDS // 60} "
+                                 "minutes, until the player queues again)")

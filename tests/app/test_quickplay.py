@@ -251,3 +251,24 @@ async def test_rank_bands_are_respected_while_enough_players_of_each_band_wait(c
     for p in low + high:
         tables.setdefault((await client.get("/api/me/queue", headers=p.headers)).json()["table_id"], set()).add(p.id)
     assert sorted(map(sorted, tables.values())) == sorted([sorted(p.id for p in low), sorted(p.id for p in high)])
+
+
+async def test_a_player_frozen_or_broke_while_waiting_leaves_the_queue_and_the_others_wait_on(client, player, app):
+    boss = await player("boss", role="admin")
+    players = [await player(f"fz{i}") for i in range(4)]
+    for p in players:
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "tiantai"})
+    await client.post(f"/api/admin/users/{players[0].id}/freeze", headers=boss.headers,
+                      json={"frozen": True, "reason": "chargeback"})
+    adjusted = await client.post(f"/api/admin/users/{players[1].id}/adjustments", headers=boss.headers,
+                                 json={"asset": "coins", "delta": -40_000, "reason": "refund reversal"})
+    assert adjusted.status_code in (200, 201), adjusted.text  # 10,000 left: below 初級's 20,000
+    assert await _wave(app) == 0
+    for p in players[:2]:
+        assert (await client.get("/api/me/queue", headers=p.headers)).json()["queued"] is False
+    for p in players[2:]:
+        assert (await client.get("/api/me/queue", headers=p.headers)).json()["queued"] is True
+    late = await player("fz_late")
+    await client.post("/api/rooms/beginner/queue", headers=late.headers, json={"variant": "tiantai"})
+    assert await _wave(app) == 1
+    assert (await client.get("/api/me/queue", headers=late.headers)).json()["table_id"] is not None

@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager
 
 from fastapi import FastAPI
 
+from app.api.body_limit import BodyLimit
 from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
 from app.api.main import api_router
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
 
     install_error_handlers(app)
     app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # 413 before anything parses a body
     # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
     app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     app.include_router(api_router)

@@ -58,7 +58,7 @@ class AppCollector(Collector):
         now = self.clock()
         seen: dict[str, tuple[int, float]] = {}
         for actor in actors:
-            if actor.closed or not actor.started:
+            if actor.closed or not actor.flow.started:
                 continue
             v = actor.out.v
             before = self.progress.get(actor.id)

@@ -31,6 +31,7 @@ from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
 from app.monitoring import tournaments as tournament_gauges
+from app.services.errors import Conflict
 from app.state import AppState
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
@@ -143,7 +144,8 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 await service.open_registration(session, tournament_id)
         elif state == TournamentState.REGISTERING:
-            await self.start(tournament_id)
+            with contextlib.suppress(Conflict):  # another process started or cancelled it meanwhile
+                await self.start(tournament_id)
             return
         elif state == TournamentState.RUNNING:
             await self.launch(tournament_id)

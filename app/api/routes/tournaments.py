@@ -80,7 +80,7 @@ async def cancel_tournament(operator: OperatorUser, session: SessionDep, request
 
 @operator_router.get("/house")
 async def house(_operator: OperatorUser, session: SessionDep) -> dict[str, int]:
-    """The house account that funds guarantees: an admin tops it up with POST /api/admin/users/{id}/adjustments."""
+    """The house account that funds guarantees: an admin funds or drains it with POST /api/admin/house."""
     account = await service.house_account(session)
     await session.commit()
     return {"id": account.id, "coins": account.coins}

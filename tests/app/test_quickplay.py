@@ -272,3 +272,11 @@ async def test_a_player_frozen_or_broke_while_waiting_leaves_the_queue_and_the_o
     await client.post("/api/rooms/beginner/queue", headers=late.headers, json={"variant": "tiantai"})
     assert await _wave(app) == 1
     assert (await client.get("/api/me/queue", headers=late.headers)).json()["table_id"] is not None
+
+
+@pytest.mark.parametrize("body", [{"variant": 1}, {"variant": "taiwan", "extra": 1}, {}, {"variant": "TAIWAN "}])
+async def test_a_bad_queue_body_is_a_coded_422_and_queues_nothing(client, player, body):
+    alice = await player("alice")
+    response = await client.post("/api/rooms/beginner/queue", headers=alice.headers, json=body)
+    assert response.status_code == 422 and response.json()["code"] == "invalid_input", response.text
+    assert (await client.get("/api/me/queue", headers=alice.headers)).json()["queued"] is False

@@ -57,7 +57,8 @@ async function showPlayer(id) {
     $("adm-table").textContent = p.current_table ?? "—";
     $("adm-hands").replaceChildren(...p.recent_hands.map((/** @type {number} */ h) => {
       const a = el("a", `#${h}`, { href: `#replay/${h}` });
-      a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h })); });
+      a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h }));
+    if (!p.recent_hands.length) $("adm-hands").textContent = "—"; });
       return a;
     }));
     fillRows($("adm-ledger"), p.ledger.map((/** @type {any} */ e) => {

@@ -57,10 +57,10 @@ async function showPlayer(id) {
     $("adm-table").textContent = p.current_table ?? "—";
     $("adm-hands").replaceChildren(...p.recent_hands.map((/** @type {number} */ h) => {
       const a = el("a", `#${h}`, { href: `#replay/${h}` });
-      a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h }));
-    if (!p.recent_hands.length) $("adm-hands").textContent = "—"; });
+      a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h })); });
       return a;
     }));
+    if (!p.recent_hands.length) $("adm-hands").textContent = "—";
     fillRows($("adm-ledger"), p.ledger.map((/** @type {any} */ e) => {
       const row = el("tr", "", { "data-entry": String(e.id) });
       for (const cell of [e.id, e.asset, e.delta, e.balance_after, e.note ? `${e.reason}: ${e.note}` : e.reason]) {

@@ -59,6 +59,7 @@ class StandingOut(BaseModel):
     points: int
     place: int | None
     prize: int
+    disqualified: bool = Field(description="frozen while the tournament ran: no further rounds, no prize")
 
 
 class RefundOut(BaseModel):

@@ -98,10 +98,12 @@ async def freeze_user(
     body: FreezeIn,
 ) -> AdminUserOut:
     """Freeze or unfreeze.  Frozen: no sitting down, no tournament registration; a live seat plays on 托管
-    until the hand ends, then stands up."""
+    until the hand ends, then stands up — at a tournament table until the round ends, and the player is
+    disqualified from a running tournament (no further rounds, no prize) or refunded from one not started."""
     user = await admin.set_frozen(session, user_id=user_id, frozen=body.frozen, actor_id=admin_user.id,
                                   reason=body.reason)
-    if body.frozen:
+    if body.frozen:  # disqualified first: the seat's 托管 may end the round at once, and the next must not seat them
+        await tournament_service.disqualify(session, user_id, actor_id=admin_user.id, reason=body.reason)
         await apply_freeze(registry, request.app.state.table_runtime, user_id)
     return AdminUserOut.of(user)
 

@@ -141,7 +141,7 @@ ROOMS = tuple(r.value for r in RoomKey)
 OUTCOMES = ("draw", *(k.value for k in WinKind), "voided")
 ACTIONS = ("discard", "other")
 PROMPTS = ("turn", "split", "claim", "rob")  # app.tables.play.flow.PROMPT_KIND
-AUTO_PLAY_REASONS = ("timeouts", "frozen")
+AUTO_PLAY_REASONS = ("timeouts", "frozen", "disconnected")
 TOURNAMENT_STATES = ("scheduled", "registering", "running", "finished", "cancelled")
 GENERATIONS = ("0", "1", "2")
 
@@ -181,7 +181,8 @@ ACTION_SECONDS = histogram("mahjong_action_seconds", "a player's action: socket 
                            "for every seat (`discard`: discard → event latency)", _SECONDS, {"action": ACTIONS})
 PROMPT_TIMEOUTS = counter("mahjong_prompt_timeouts", "prompts that timed out (the seat was played for)",
                           {"prompt": PROMPTS})
-AUTO_PLAY = counter("mahjong_auto_play_activations", "seats put on 托管 (auto-play)", {"reason": AUTO_PLAY_REASONS})
+AUTO_PLAY = counter("mahjong_auto_play_activations", "players' seats put on 托管 (auto-play): after timeouts in a row, "
+                    "by an admin's freeze, or because the player's socket left mid-game", {"reason": AUTO_PLAY_REASONS})
 TABLES_LIVE = scraped("mahjong_tables_live", "tables in this process, by status",
                       {"status": ("waiting", "playing", "finished")})
 SEATS_TAKEN = scraped("mahjong_seats_taken", "seats held by players (not bots)")

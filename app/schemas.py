@@ -51,6 +51,9 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
+IDEMPOTENCY_KEY = r"^[\x21-\x7e]+$"  # printable ASCII, no spaces: a key is compared, never shown
+
+
 class StrictIn(BaseModel):
     """Every request body: unknown fields are refused, and nothing is coerced — ``"1"``, ``true`` and ``1.0``
     are not integers, ``"yes"`` is not a boolean (issue 23).  A 422 ``invalid_input`` names the field."""
@@ -248,7 +251,8 @@ class AdjustmentIn(StrictIn):
         description=f"a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way",
     )
     reason: VisibleText = Field(min_length=1, max_length=500)
-    idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
+    idempotency_key: str | None = Field(default=None, max_length=100, pattern=IDEMPOTENCY_KEY,
+                                        description="retry-safe if given: printable ASCII")
 
 
 class HouseAdjustmentIn(StrictIn):
@@ -257,7 +261,8 @@ class HouseAdjustmentIn(StrictIn):
     delta: int = Field(ge=-ADJUSTMENT_MAX, le=ADJUSTMENT_MAX,
                        description=f"coins: a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way")
     reason: VisibleText = Field(min_length=1, max_length=500)
-    idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
+    idempotency_key: str | None = Field(default=None, max_length=100, pattern=IDEMPOTENCY_KEY,
+                                        description="retry-safe if given: printable ASCII")
 
 
 class LedgerEntryOut(BaseModel):

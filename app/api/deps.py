@@ -64,6 +64,10 @@ ID_MAX, BIG_ID_MAX = 2**31 - 1, 2**63 - 1
 UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="an account id")]
 TournamentId = Annotated[int, Path(ge=1, le=ID_MAX, description="a tournament id")]
 HandId = Annotated[int, Path(ge=1, le=BIG_ID_MAX, description="a hand record's id")]
+# Text a query filters by: never a NUL (Postgres cannot hold one in text, and refuses the whole statement).
+NO_NUL = r"^[^\x00]*$"
+# A table's id (app.tables.table_info.new_table_id and the tests' own): letters, digits, "-" and "_".
+TableId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="a table id")]
 BeforeId = Annotated[int | None, Query(ge=1, le=BIG_ID_MAX, description="page: entries older than this id")]
 
 

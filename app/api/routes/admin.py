@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import ID_MAX, AdminUser, BeforeId, HandId, RegistryDep, SessionDep, UserId
+from app.api.deps import ID_MAX, NO_NUL, AdminUser, BeforeId, HandId, RegistryDep, SessionDep, UserId
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, HouseAdjustmentIn, LedgerEntryOut
 from app.schemas_admin import AuditEntryOut, FreezeIn, PlayerDetailOut, ReasonIn, RoleIn, VoidOut
@@ -35,7 +35,7 @@ async def _user(session: SessionDep, user_id: int) -> User:
 async def find_users(
     _admin: AdminUser,
     session: SessionDep,
-    prefix: Annotated[str | None, Query(max_length=20, description="start of the name, any case")] = None,
+    prefix: Annotated[str | None, Query(max_length=20, pattern=NO_NUL, description="start of the name, any case")] = None,
     id: Annotated[int | None, Query(ge=1, le=ID_MAX, description="an account id")] = None,  # noqa: A002 - the API's word
     limit: Annotated[int, Query(ge=1, le=admin.FIND_MAX)] = 20,
 ) -> list[AdminUserOut]:
@@ -131,9 +131,9 @@ async def read_audit(
     _admin: AdminUser,
     session: SessionDep,
     actor_id: Annotated[int | None, Query(ge=1, le=ID_MAX)] = None,
-    action: Annotated[str | None, Query(max_length=40)] = None,
-    target_type: Annotated[str | None, Query(max_length=20)] = None,
-    target_id: Annotated[str | None, Query(max_length=64)] = None,
+    action: Annotated[str | None, Query(max_length=40, pattern=NO_NUL)] = None,
+    target_type: Annotated[str | None, Query(max_length=20, pattern=NO_NUL)] = None,
+    target_id: Annotated[str | None, Query(max_length=64, pattern=NO_NUL)] = None,
     before_id: BeforeId = None,
     limit: Annotated[int, Query(ge=1, le=AUDIT_PAGE_MAX)] = 50,
 ) -> list[AuditEntryOut]:

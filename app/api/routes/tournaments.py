@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import CurrentUser, OperatorUser, RegistryDep, SessionDep, TournamentId
+from app.api.deps import NO_NUL, CurrentUser, OperatorUser, RegistryDep, SessionDep, TournamentId
 from app.schemas_tournaments import CancelIn, TournamentIn, TournamentOut, TournamentReportOut
 from app.tournaments import service
 from app.tournaments.director import TournamentDirector, describe
@@ -22,7 +22,7 @@ def _director(request: Request) -> TournamentDirector:
 
 @router.get("")
 async def list_tournaments(
-    session: SessionDep, state: Annotated[str | None, Query(max_length=16)] = None
+    session: SessionDep, state: Annotated[str | None, Query(max_length=16, pattern=NO_NUL)] = None
 ) -> list[TournamentOut]:
     """Newest first (at most 100), optionally of one state."""
     rows = await service.list_all(session, state=state)

@@ -114,7 +114,11 @@ python -m app tournament list [--state running]
 python -m app tournament show|start|report ID
 python -m app tournament cancel ID --reason TEXT
 ```
-Each prints JSON; errors print `{{"error", "code"}}` and exit 1. Acts from the command line are audited with no actor.
+Each prints JSON. A bad argument (`--split 50,abc,50`, `--room moon`, `--option di=abc`, a spec the rules
+refuse) is a usage error: one line on stderr naming the option and what it allows, exit status 2. A refusal of
+the service (cancelling a finished tournament …) prints `{{"error", "code"}}` and exits 1. Acts from the command
+line are audited with no actor (the console says "command line"); the director's own acts (opening
+registration, a due start, the payout) under its system account `director#` (the console says "director").
 """
 
 

@@ -38,6 +38,7 @@ from app.tournaments.prizes import award, place_amounts, seat_round
 from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, operator_actions, validate
 
 HOUSE_NAME = "house#"
+DIRECTOR_NAME = "director#"
 FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
 
 
@@ -53,6 +54,12 @@ async def house_account(session: AsyncSession) -> User:
     """The house's account (funds guarantees; an admin funds or drains it with ``adjust_house``).  Created on
     first use."""
     return await _system_account(session, HOUSE_NAME)
+
+
+async def director_id(session: AsyncSession) -> int:
+    """The tournament director's account (比賽主持): its own acts (opening registration, a due start, the
+    payout) are audited under it, so the audit log tells them from an operator's and the command line's."""
+    return (await _system_account(session, DIRECTOR_NAME)).id
 
 
 async def adjust_house(session: AsyncSession, *, delta: int, reason: str, actor_id: int,
@@ -247,7 +254,7 @@ async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
         await session.commit()
         return False
     tournament.state = TournamentState.REGISTERING.value
-    audit.record(session, actor_id=None, action="tournament.open", target_type="tournament",  # the director's
+    audit.record(session, actor_id=await director_id(session), action="tournament.open", target_type="tournament",
                  target_id=tournament_id, before={"state": "scheduled"}, after={"state": "registering"})
     await session.commit()
     return True
@@ -263,7 +270,7 @@ def check_action(tournament: Tournament, action: str) -> None:
 
 
 async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random,
-                actor_id: int | None = None) -> list[TournamentGame] | None:
+                actor_id: int | None = None, reason: str | None = None) -> list[TournamentGame] | None:
     """registering → running with round 1 seated at random.  Conflict (``tournament_wrong_state``) when it
     is not registering (e.g. another process started it).  Fewer than two players: the tournament is
     cancelled instead (refunds) and None is returned."""
@@ -283,7 +290,7 @@ async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random
     games = _seat(session, tournament, players, rng)
     audit.record(session, actor_id=actor_id, action="tournament.start", target_type="tournament",
                  target_id=tournament_id, before={"state": "registering"},
-                 after={"state": "running", "players": len(players)})
+                 after={"state": "running", "players": len(players)}, reason=reason)
     await session.commit()
     return games
 
@@ -376,7 +383,7 @@ async def record_game(session: AsyncSession, game_id: int, *, points: list[int],
         _seat(session, tournament, [e.user_id for e in _ranked(eligible)], None)
         await session.commit()
         return "next_round"
-    await _pay_prizes(session, tournament, eligible)
+    await _pay_prizes(session, tournament, eligible, await director_id(session))
     await session.commit()
     return "finished"
 

@@ -140,4 +140,7 @@ async def read_audit(
     """The audit log, newest first, filtered by any of the fields."""
     entries = await audit.list_entries(session, actor_id=actor_id, action=action, target_type=target_type,
                                        target_id=target_id, before_id=before_id, limit=limit)
-    return [AuditEntryOut.model_validate(entry) for entry in entries]
+    actors, targets = await audit.names(session, entries)
+    return [AuditEntryOut.model_validate(entry).model_copy(update={
+        "actor_name": audit.COMMAND_LINE if entry.actor_id is None else actors.get(entry.actor_id, ""),
+        "target_name": targets.get((entry.target_type, entry.target_id))}) for entry in entries]

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from fastapi import FastAPI
+from redis.asyncio import Redis
 
 from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
@@ -62,8 +63,10 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             sessionmaker=sessionmaker,
             broker=broker,
             registry=TableRegistry(publish=broker.publish),
+            redis=Redis.from_url(settings.redis_url) if settings.redis_url else None,
         )
         app.state.services = state
+        await state.live_sessions.start()
         try:
             async with contextlib.AsyncExitStack() as stack:
                 runtime = table_runtime if isinstance(table_runtime, ActorRuntime) else None
@@ -75,6 +78,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
                 app.state.tournaments = await stack.enter_async_context(running_director(director))
                 yield
         finally:
+            await state.live_sessions.stop()
+            if state.redis is not None:
+                await state.redis.aclose()
             await broker.stop()
             await engine.dispose()
 

@@ -32,6 +32,10 @@ class ReasonIn(BaseModel):
     reason: str = REASON
 
 
+class SessionsEndedOut(BaseModel):
+    ended: int = Field(description="how many live sessions were ended")
+
+
 class CloseTableIn(BaseModel):
     reason: str = REASON
     force: bool = Field(default=False, description="also close a table that is playing (a stuck one)")

@@ -1,4 +1,4 @@
-"""GET /ws/lobby?token=…: a snapshot of the lobby's tables, then every change as it happens.
+"""GET /ws/lobby?ticket=… (or an Authorization header): a snapshot of the lobby's tables, then every change as it happens.
 
 Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
@@ -6,8 +6,8 @@ Messages (server → client, JSON):
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
-missing, invalid or expired token (also when the token expires while connected) and with 4029 over the
-per-account or per-address socket caps.  Refusals accept first, so the client sees the close code.
+missing, used or expired ticket (or an invalid session token), with 4401 when its login session ends while
+connected (logout, revoked, expired) and with 4029 over the per-account or per-address socket caps.  Refusals accept first, so the client sees the close code.
 Client messages are read and ignored (the lobby is push-only).
 """
 
@@ -20,55 +20,47 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
 from app.api.deps import StateDep
 from app.lobby.broker import Subscription
-from app.models import User
 from app.state import AppState
-from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
+from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
+from app.ws.live_sessions import SessionEnd
 
 router = APIRouter(tags=["lobby"])
 
 
 @router.websocket("/ws/lobby")
-async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None) -> None:
-    owner = token_owner(state.settings, token)
-    if owner is not None:
-        # A short session: a socket lives for hours and must not hold a database connection while it does.
-        async with state.sessionmaker() as session:
-            if await session.get(User, owner[0]) is None:
-                owner = None
-    if owner is None:
-        await refuse(websocket, status.WS_1008_POLICY_VIOLATION, "invalid or expired token")
+async def lobby(websocket: WebSocket, state: StateDep) -> None:
+    who = await socket_owner(websocket, state)
+    if who is None:
+        await refuse(websocket, status.WS_1008_POLICY_VIOLATION,
+                     "missing, used or expired ticket, or invalid session token")
         return
-    user_id, expires_in = owner
-    with state.sockets.hold(user_id, client_address(websocket)) as over:
+    with state.sockets.hold(who.user_id, client_address(websocket)) as over, state.live_sessions.watch(who) as ended:
         if over is not None:
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
         await websocket.accept()
-        await _serve(websocket, state, expires_in)
+        await _serve(websocket, state, ended)
 
 
-async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> None:
+async def _serve(websocket: WebSocket, state: AppState, ended: asyncio.Future[SessionEnd]) -> None:
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
         await websocket.send_json({"type": "snapshot", "tables": tables})
         sender = asyncio.create_task(_forward(websocket, subscription))
         receiver = asyncio.create_task(_drain(websocket))
-        expired = asyncio.create_task(expiry(expires_in))
         try:
-            await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
-            token_expired = expired.done()
+            await asyncio.wait({sender, receiver, ended}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (sender, receiver, expired):
+            for task in (sender, receiver):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                     await task
         if subscription.close_code is not None:
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await websocket.close(code=subscription.close_code, reason="the server is restarting")
-        elif token_expired or subscription.dropped:
-            code, reason = ((status.WS_1008_POLICY_VIOLATION, "token expired; log in again") if token_expired
-                            else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect"))
+        elif ended.done() or subscription.dropped:
+            code, reason = ended.result() if ended.done() else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect")
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await websocket.close(code=code, reason=reason)
 

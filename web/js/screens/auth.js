@@ -1,16 +1,18 @@
 // @ts-check
 /** The sign-in / register screen, the account box in the top bar, and signing out. */
 
-import { api, setToken } from "../api.js";
+import { api, getToken, setToken } from "../api.js";
 import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang, t } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { enterLobby, renderLobby } from "./lobby.js";
+import { bootSessions } from "./sessions.js";
 import { leaveTableView } from "./table.js";
 
 export function renderMe() {
   const me = app.me;
   $("me-box").hidden = !me;
   $("logout").hidden = !me;
+  $("sessions-open").hidden = !me;
   if (!me) return;
   $("me-name").textContent = me.username;
   $("me-coins").textContent = formatNumber(me.coins);
@@ -116,6 +118,7 @@ export async function onAuthSubmit(e) {
 }
 
 export function logout() {
+  if (getToken()) api.logout().catch(() => { /* already ended: nothing to do */ });
   setToken(null);
   app.me = null;
   leaveTableView();
@@ -136,4 +139,5 @@ export function bootAuth() {
     renderAuth();
   });
   $("logout").addEventListener("click", logout);
+  bootSessions();
 }

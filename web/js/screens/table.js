@@ -68,7 +68,7 @@ function onTableClosed(code, reason) {
     renderTable(); // game over: the dialog says so
     return;
   }
-  if (code === 1008) {
+  if (code === 1008 || code === 4401) {
     api.me().then(() => {
       toast(t("close.1008")); // the close reason is the server's English, not shown
       if (app.tableId) enterTable(app.tableId);

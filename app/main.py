@@ -13,9 +13,11 @@ from redis.asyncio import Redis
 
 from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
+from app.api.headers import TransportSecurity
 from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
+from app.core.redact import install_secret_scrubbing
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
@@ -27,6 +29,7 @@ from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
 from app.ws import spectate, table_socket  # [tables] the table WebSocket
+from app.ws.frames import quiet_frame_errors
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +40,8 @@ TableRuntime = Callable[[AppState], AbstractAsyncContextManager[None]]
 
 def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime | None = None) -> FastAPI:
     settings = settings or get_settings()
+    install_secret_scrubbing()  # no token or ticket in any log line, whatever the format
+    quiet_frame_errors()  # a broken frame from a client is a count, not a traceback
     if settings.log_format == "json":
         use_json_logs()
     table_runtime = table_runtime or default_table_runtime()  # [tables] actors start when a table fills
@@ -92,6 +97,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
 
     install_error_handlers(app)
     app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
+    # Outermost: security headers on every response (429s included); sockets from other origins refused.
+    app.add_middleware(TransportSecurity, allowed_origins=settings.ws_origins)
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -14,6 +14,9 @@ from app.tables.registry import TableRegistry
 from app.ws.guard import SocketCaps
 from app.ws.live_sessions import LiveSessions
 from app.ws.tickets import RedisTicketBook, TicketBook
+
+if TYPE_CHECKING:
+    from app.quickplay.service import QuickPlay
 
 
 @dataclass
@@ -28,6 +31,7 @@ class AppState:
     sockets: SocketCaps = field(init=False)
     tickets: TicketBook = field(init=False)
     live_sessions: LiveSessions = field(init=False)
+    quickplay: QuickPlay | None = field(default=None)  # quick play (app.quickplay), set at startup
 
     def __post_init__(self) -> None:
         self.throttles = Throttles.of(self.settings)

@@ -11,6 +11,7 @@ from app.api.routes import (
     me,
     metrics,
     operator,
+    quickplay,
     rooms,
     sessions,
     tables,
@@ -18,6 +19,7 @@ from app.api.routes import (
 )
 
 api_router = APIRouter()
-for module in (health, metrics, auth, sessions, me, history, rooms, tables, admin, operator, tournaments, lobby):
+for module in (health, metrics, auth, sessions, me, history, rooms, quickplay, tables, admin, operator, tournaments,
+               lobby):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

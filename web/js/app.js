@@ -7,7 +7,7 @@
 import { ApiError, getToken } from "./api.js";
 import { initialState } from "./state.js";
 import { errorWords, t } from "./i18n.js";
-import { logout } from "./screens/auth.js";
+import { screens } from "./router.js";
 
 export const TABLE_KEY = "mj.table";
 export const ONE_CLICK_KEY = "mj.oneClick";
@@ -71,7 +71,7 @@ export function errorMessage(err) {
 /** @param {unknown} err */
 export function showError(err) {
   if (err instanceof ApiError && err.status === 401 && getToken()) {
-    logout();
+    screens.logout();
     toast(t("close.1008"));
     return;
   }

@@ -4,10 +4,14 @@ Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
+  {"type": "queue_sizes", "queues": [{"room", "variant", "queued"}, …]}: quick play's waiting players per pool
+  {"type": "matched", "table_id": id}: to one player only, when quick play seated them (app.quickplay)
+The snapshot carries ``queues`` too (the same list as ``queue_sizes``).
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
 missing, used or expired ticket (or an invalid session token), with 4401 when its login session ends while
-connected (logout, revoked, expired) and with 4029 over the per-account or per-address socket caps.  Refusals accept first, so the client sees the close code.
+connected (logout, revoked, expired) and with 4029 over the per-account or per-address socket caps.
+Refusals accept first, so the client sees the close code.
 Client messages are read and ignored (the lobby is push-only).
 """
 
@@ -20,6 +24,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
 from app.api.deps import StateDep
 from app.lobby.broker import Subscription
+from app.quickplay.matcher import queue_sizes
 from app.state import AppState
 from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
 from app.ws.live_sessions import SessionEnd
@@ -39,15 +44,16 @@ async def lobby(websocket: WebSocket, state: StateDep) -> None:
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
         await websocket.accept()
-        await _serve(websocket, state, ended)
+        await _serve(websocket, state, who.user_id, ended)
 
 
-async def _serve(websocket: WebSocket, state: AppState, ended: asyncio.Future[SessionEnd]) -> None:
+async def _serve(websocket: WebSocket, state: AppState, user_id: int, ended: asyncio.Future[SessionEnd]) -> None:
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
-        await websocket.send_json({"type": "snapshot", "tables": tables})
-        sender = asyncio.create_task(_forward(websocket, subscription))
+        queues = queue_sizes(await state.quickplay.store.sizes()) if state.quickplay is not None else []
+        await websocket.send_json({"type": "snapshot", "tables": tables, "queues": queues})
+        sender = asyncio.create_task(_forward(websocket, subscription, user_id))
         receiver = asyncio.create_task(_drain(websocket))
         try:
             await asyncio.wait({sender, receiver, ended}, return_when=asyncio.FIRST_COMPLETED)
@@ -65,8 +71,12 @@ async def _serve(websocket: WebSocket, state: AppState, ended: asyncio.Future[Se
                 await websocket.close(code=code, reason=reason)
 
 
-async def _forward(websocket: WebSocket, subscription: Subscription) -> None:
+async def _forward(websocket: WebSocket, subscription: Subscription, user_id: int) -> None:
     async for event in subscription:
+        if "to" in event:  # one player's event (quick play's ``matched``): theirs only, without the address
+            if event["to"] != user_id:
+                continue
+            event = {k: v for k, v in event.items() if k != "to"}
         await websocket.send_json(event)
 
 

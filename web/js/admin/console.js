@@ -5,33 +5,13 @@
  * server refuses everything to lesser roles anyway (403), this page only hides what cannot work.
  */
 
-import { ApiError, getToken, request } from "../api.js";
-import { applyI18n, errorWords, formatNumber, lang, setLang, t } from "../i18n.js";
+import { getToken, request } from "../api.js";
+import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
-
-/** @param {string} id */
-export const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+import { $, clearError, el, showError } from "./page.js";
 
 /** @type {{me: any, player: any}} */
 const state = { me: null, player: null };
-
-/** @param {unknown} err */
-export function showError(err) {
-  const e = /** @type {any} */ (err);
-  $("adm-error").textContent = err instanceof ApiError
-    ? errorWords({ code: e.code, params: e.params, status: e.status, detail: e.message })
-    : String(e?.message ?? err);
-}
-
-export function clearError() { $("adm-error").textContent = ""; }
-
-/** @param {string} tag @param {string} [text] @param {Record<string, string>} [attrs] */
-export function el(tag, text = "", attrs = {}) {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  return node;
-}
 
 /** @param {string} name */
 function openTab(name) {

@@ -6,7 +6,7 @@
 
 import { request, socketUrl } from "../api.js";
 import { formatNumber, t } from "../i18n.js";
-import { $, clearError, el, showError } from "./console.js";
+import { $, clearError, el, showError } from "./page.js";
 
 /** @type {WebSocket | null} */
 let watching = null;

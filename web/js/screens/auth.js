@@ -4,9 +4,7 @@
 import { api, getToken, setToken } from "../api.js";
 import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang, t } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
-import { enterLobby, renderLobby } from "./lobby.js";
-import { bootSessions } from "./sessions.js";
-import { leaveTableView } from "./table.js";
+import { provide, screens } from "../router.js";
 
 export function renderMe() {
   const me = app.me;
@@ -48,7 +46,7 @@ export async function refreshMe() {
   try {
     app.me = await api.me();
     renderMe();
-    if (app.view === "lobby") renderLobby();
+    if (app.view === "lobby") screens.renderLobby();
   } catch (err) {
     showError(err);
   }
@@ -111,7 +109,7 @@ export async function onAuthSubmit(e) {
     app.me = body.user;
     syncLanguage(app.me);
     renderMe();
-    enterLobby();
+    screens.enterLobby();
   } catch (err) {
     $("auth-error").textContent = errorMessage(err); // bad_credentials: the same words for name or password
   }
@@ -121,7 +119,7 @@ export function logout() {
   if (getToken()) api.logout().catch(() => { /* already ended: nothing to do */ });
   setToken(null);
   app.me = null;
-  leaveTableView();
+  screens.leaveTableView();
   app.lobbySocket?.close();
   app.lobbySocket = null;
   localStorage.removeItem(TABLE_KEY);
@@ -139,5 +137,6 @@ export function bootAuth() {
     renderAuth();
   });
   $("logout").addEventListener("click", logout);
-  bootSessions();
 }
+
+provide({ logout, refreshMe });

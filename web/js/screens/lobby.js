@@ -7,8 +7,7 @@ import { t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
 import { botSpeed, lobbyEl } from "../render/lobby.js";
 import { $, app, showError, showView, toast, TABLE_KEY } from "../app.js";
-import { logout, refreshMe } from "./auth.js";
-import { enterTable, leaveTableView } from "./table.js";
+import { provide, screens } from "../router.js";
 import { loadProgress, progressEl } from "./progress.js";
 
 function myLobbyTable() {
@@ -28,19 +27,19 @@ export function renderLobby() {
   }, {
     onPractice: (variant) => busy(async () => {
       const table = await api.practice(variant, {}, { bot_speed: botSpeed() });
-      enterTable(table.id);
+      screens.enterTable(table.id);
     }),
     onCreate: (room, variant) => busy(async () => {
       const table = await api.createTable(room, variant);
       upsertTable(table);
       localStorage.setItem(TABLE_KEY, table.id);
-      if (table.status === "playing") enterTable(table.id);
+      if (table.status === "playing") screens.enterTable(table.id);
     }),
     onSit: (id, seat) => busy(async () => {
       const table = await api.sit(id, seat);
       upsertTable(table);
       localStorage.setItem(TABLE_KEY, table.id);
-      if (table.status === "playing") enterTable(table.id);
+      if (table.status === "playing") screens.enterTable(table.id);
     }),
     onStand: (id) => busy(async () => {
       const out = await api.stand(id);
@@ -48,11 +47,11 @@ export function renderLobby() {
       else app.tables.delete(id);
       localStorage.removeItem(TABLE_KEY);
     }),
-    onEnter: (id) => enterTable(id),
+    onEnter: (id) => screens.enterTable(id),
     onBots: (id) => busy(async () => {
       const table = await api.fillWithBots(id);
       upsertTable(table);
-      if (table.status === "playing") enterTable(table.id);
+      if (table.status === "playing") screens.enterTable(table.id);
     }),
     onCopyInvite: (link, button) => copyInvite(link, button),
   }), progressEl(renderLobby));
@@ -81,14 +80,14 @@ async function joinFromLink(id) {
   const table = await api.table(id);
   if (table.seats.some((/** @type {any} */ s) => s.user_id === app.me?.id)) {
     upsertTable(table);
-    if (table.status === "playing") enterTable(table.id);
+    if (table.status === "playing") screens.enterTable(table.id);
     return;
   }
   const seated = await api.sit(id);
   upsertTable(seated);
   localStorage.setItem(TABLE_KEY, seated.id);
   toast(t("lobby.joined"), "info");
-  if (seated.status === "playing") enterTable(seated.id);
+  if (seated.status === "playing") screens.enterTable(seated.id);
 }
 
 /** @param {() => Promise<void>} fn */
@@ -128,7 +127,7 @@ function onLobbyMessage(msg) {
   const mine = myLobbyTable();
   // Your table just filled: go and play.  (Coming back to the lobby on purpose does not bounce you.)
   if (mine && mine.status === "playing" && before !== "playing" && app.view === "lobby") {
-    enterTable(mine.id);
+    screens.enterTable(mine.id);
     return;
   }
   renderLobby();
@@ -142,7 +141,7 @@ export function connectLobby() {
     onStatus: (s) => { app.lobbyLive = s === "open"; renderLobby(); },
     onClose: (code) => {
       app.lobbySocket = null;
-      if (code === 1008 || code === 4401) { logout(); toast(t("close.1008")); }
+      if (code === 1008 || code === 4401) { screens.logout(); toast(t("close.1008")); }
     },
     finalCodes: new Set([1008, 4401]),
   }).connect();
@@ -150,14 +149,14 @@ export function connectLobby() {
 
 export async function enterLobby() {
   const join = location.hash.match(/^#\/join\/([\w-]+)$/)?.[1] ?? null; // an invite link, kept across logging in
-  leaveTableView();
+  screens.leaveTableView();
   showView("lobby");
   if (location.hash !== "#/lobby") history.replaceState(null, "", "#/lobby");
   renderLobby();
   connectLobby();
   try {
     if (!app.rooms.length) app.rooms = await api.rooms();
-    await refreshMe();
+    await screens.refreshMe();
     loadProgress(renderLobby);
     if (join) await joinFromLink(join);
     await findReturnTable();
@@ -182,3 +181,5 @@ async function findReturnTable() {
     else throw err;
   }
 }
+
+provide({ enterLobby, renderLobby });

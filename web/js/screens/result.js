@@ -11,7 +11,7 @@ import { namer } from "../render/table.js";
 import { resultEl } from "../render/result.js";
 import { timerEl } from "../render/actions.js";
 import { $, app } from "../app.js";
-import { leaveTable } from "./table.js";
+import { provide, screens } from "../router.js";
 
 const dialog = () => /** @type {HTMLDialogElement} */ ($("result-dialog"));
 
@@ -32,7 +32,7 @@ export function renderResult() {
   const entry = app.results[app.resultIndex];
   const over = app.table.game_over;
   if (!entry && !over) return;
-  const toLobby = () => { d.close(); leaveTable(); };
+  const toLobby = () => { d.close(); screens.leaveTable(); };
   if (entry) {
     const nameOf = namer(entry.state);
     const el = resultEl(entry.msg, entry.state, nameOf, {
@@ -95,3 +95,5 @@ function gameOverEl(over, nameOf, toLobby) {
   wrap.append(h2, p, list, button);
   return wrap;
 }
+
+provide({ showResult, renderResult, renderResultsButton });

@@ -9,7 +9,7 @@ import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { h, setChildren } from "../render/dom.js";
 import { $, showError } from "../app.js";
-import { logout } from "./auth.js";
+import { screens } from "../router.js";
 
 /** @param {string} iso */
 const when = (iso) => new Date(iso).toLocaleString();
@@ -29,7 +29,7 @@ async function onEnd(e) {
   if (!(button instanceof HTMLButtonElement)) return;
   if (button.dataset.current) {
     /** @type {HTMLDialogElement} */ ($("sessions-dialog")).close();
-    logout();
+    screens.logout();
     return;
   }
   try {

@@ -13,10 +13,8 @@ import { tableEl } from "../render/table.js";
 import { availableButtons, updateTimer } from "../render/actions.js";
 import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
-import { refreshMe } from "./auth.js";
 import { play, soundsFor } from "../sound.js";
-import { enterLobby } from "./lobby.js";
-import { renderResult, renderResultsButton, showResult } from "./result.js";
+import { provide, screens } from "../router.js";
 
 /** @param {string} id */
 export function enterTable(id) {
@@ -32,7 +30,7 @@ export function enterTable(id) {
   app.verified = null;
   app.results = [];
   app.resultIndex = -1;
-  renderResultsButton();
+  screens.renderResultsButton();
   localStorage.setItem(TABLE_KEY, id);
   if (location.hash !== `#/table/${id}`) history.replaceState(null, "", `#/table/${id}`);
   showView("table");
@@ -79,7 +77,7 @@ function onTableClosed(code, reason) {
   if (reason) console.info(`table socket closed: ${code} ${reason}`);
   if (code === 4003 || code === 4004) {
     localStorage.removeItem(TABLE_KEY);
-    enterLobby();
+    screens.enterLobby();
   } else {
     renderTable();
   }
@@ -114,17 +112,17 @@ function onTableMessage(msg) {
   if (freshResult) {
     const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
     app.results.push(entry);
-    verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { entry.verified = ok; renderResult(); });
-    refreshMe();
-    showResult(app.results.length - 1);
-    renderResultsButton();
+    verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { entry.verified = ok; screens.renderResult(); });
+    screens.refreshMe();
+    screens.showResult(app.results.length - 1);
+    screens.renderResultsButton();
   } else if (msg.type === "game_over") {
-    refreshMe();
-    showResult(app.results.length - 1);
+    screens.refreshMe();
+    screens.showResult(app.results.length - 1);
   } else if (msg.type === "prompt" && state.prompt) {
     announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
     // The result stays until dismissed: it says a decision is waiting and shows the countdown.
-    if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) renderResult();
+    if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) screens.renderResult();
   }
   scheduleRender();
 }
@@ -283,5 +281,7 @@ export async function leaveTable() {
     }
   }
   localStorage.removeItem(TABLE_KEY);
-  enterLobby();
+  screens.enterLobby();
 }
+
+provide({ enterTable, leaveTable, leaveTableView });

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import register, token, unique_name
+from tests.e2e.helpers import PASSWORD, register, token, unique_name
 
 
 async def _grant(database_url: str, user_id: int, role: str = "admin") -> None:
@@ -160,8 +160,13 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         expect(boss.locator("#adm-tourneys")).to_contain_text("E2E cup")
         expect(boss.locator("#adm-tourneys")).to_contain_text("registering")
 
-        # The player finds it on the tournament page, registers, and is in the standings.
+        # The freeze ended the player's sessions (issue 24): the reloaded page asks them to log in again.
         player.reload()
+        expect(player.locator("#auth-form")).to_be_visible()
+        player.locator("#auth-username").fill(player_name)
+        player.locator("#auth-password").fill(PASSWORD)
+        player.locator("#auth-submit").click()
+        # The player finds it on the tournament page, registers, and is in the standings.
         player.locator("#tournaments-link").click()
         row = player.locator("#tp-list tr", has_text="E2E cup")
         row.click()

@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
+from app.api.body_limit import BodyLimit
 from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
 from app.api.headers import TransportSecurity
@@ -21,12 +22,15 @@ from app.core.redact import install_secret_scrubbing
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
+from app.monitoring.http import HttpMetrics
+from app.monitoring.process import watching_the_process
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
+from app.services.commitments import SeatCommitments
 from app.state import AppState
+from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
+from app.tables.cluster.runtime import TableRuntime as ActorRuntime
 from app.tables.registry import TableRegistry
-from app.tables.runtime import TableRuntime as ActorRuntime
-from app.tables.runtime import default_table_runtime  # [tables] the table actors
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
@@ -72,6 +76,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             registry=TableRegistry(publish=broker.publish),
             redis=Redis.from_url(settings.redis_url) if settings.redis_url else None,
         )
+        state.registry.commitments = SeatCommitments(sessionmaker, probe=state.registry.holds)
         app.state.services = state
         await state.live_sessions.start()
         try:
@@ -86,6 +91,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
                 matcher = make_quickplay(state, runtime.journal if runtime is not None else None)
                 state.quickplay = matcher.quickplay
                 app.state.matcher = await stack.enter_async_context(running_matcher(matcher))
+                await stack.enter_async_context(watching_the_process())  # loop lag, GC pauses
                 yield
         finally:
             await state.live_sessions.stop()
@@ -102,8 +108,11 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
 
     install_error_handlers(app)
     app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
-    # Outermost: security headers on every response (429s included); sockets from other origins refused.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # 413 before anything parses a body
+    # Security headers on every response (429s and 413s included); sockets from other origins refused.
     app.add_middleware(TransportSecurity, allowed_origins=settings.ws_origins)
+    # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
+    app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from app import metrics
 from app.services import sessions
 from app.ws.tickets import SocketOwner
 
@@ -28,6 +29,7 @@ TOO_MANY = 4029  # too many sockets (account or address), or too many reconnects
 
 async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
     """Accept, then close with ``code``: the client sees the code instead of a bare handshake failure."""
+    metrics.socket_closed("lobby" if websocket.url.path.startswith("/ws/lobby") else "table", code)
     with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
         await websocket.accept()
         await websocket.close(code=code, reason=reason)

@@ -4,7 +4,7 @@ Bearer tokens were signed and self-contained: nothing could end one before its 7
 keeps a SHA-256 digest of the opaque token, never the token.
 
 Revision ID: 0007_login_sessions
-Revises: 0006_live_tables_last_result
+Revises: 0008_commitments
 Create Date: 2026-12-03
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007_login_sessions"
-down_revision: str | None = "0006_live_tables_last_result"
+down_revision: str | None = "0008_commitments"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
 from app import metrics
 from app.api.deps import StateDep
+from app.core.outage import REDIS_ERRORS
 from app.lobby.broker import Subscription
 from app.quickplay.matcher import queue_sizes
 from app.state import AppState
@@ -59,7 +61,7 @@ async def _serve(websocket: WebSocket, state: AppState, user_id: int, ended: asy
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
-        queues = queue_sizes(await state.quickplay.store.sizes()) if state.quickplay is not None else []
+        queues = await _queues(state)
         await websocket.send_json({"type": "snapshot", "tables": tables, "queues": queues})
         metrics.MESSAGES_OUT_BY_KIND["lobby"].inc()
         sender = asyncio.create_task(_forward(websocket, subscription, user_id))
@@ -81,6 +83,16 @@ async def _serve(websocket: WebSocket, state: AppState, user_id: int, ended: asy
                 await websocket.close(code=code, reason=reason)
             return code
         return 1000
+
+
+async def _queues(state: AppState) -> list[dict[str, Any]]:
+    """Quick play's queue sizes for the snapshot; none while their store (Redis) is away: the socket stays up."""
+    if state.quickplay is None:
+        return []
+    try:
+        return queue_sizes(await state.quickplay.store.sizes())
+    except REDIS_ERRORS:
+        return []
 
 
 async def _forward(websocket: WebSocket, subscription: Subscription, user_id: int) -> None:

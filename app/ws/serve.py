@@ -43,7 +43,8 @@ async def serve_link(websocket: WebSocket, link: SeatLink, reader: Coroutine[Any
     sender = asyncio.create_task(send_outbox(websocket, link, kind))
     helpers = [asyncio.create_task(reader)]
     try:
-        await asyncio.wait({sender, ended, *helpers}, return_when=asyncio.FIRST_COMPLETED)
+        waiting: set[asyncio.Future[Any]] = {sender, ended, *helpers}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if ended.done() and not link.closed:
             link.close(*ended.result())
     finally:

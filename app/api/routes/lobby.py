@@ -67,7 +67,8 @@ async def _serve(websocket: WebSocket, state: AppState, user_id: int, ended: asy
         sender = asyncio.create_task(_forward(websocket, subscription, user_id))
         receiver = asyncio.create_task(_drain(websocket))
         try:
-            await asyncio.wait({sender, receiver, ended}, return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {sender, receiver, ended}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in (sender, receiver):
                 task.cancel()

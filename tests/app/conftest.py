@@ -120,6 +120,13 @@ class Player:
         self.token: str = data["access_token"]
         self.headers = {"Authorization": f"Bearer {self.token}"}
 
+    async def log_in_again(self, client: httpx.AsyncClient) -> None:
+        """A new session (after a freeze or a log-out-everywhere ended the old ones)."""
+        response = await client.post("/api/auth/login", json={"username": self.name, "password": PASSWORD})
+        assert response.status_code == 200, response.text
+        self.token = response.json()["access_token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+
 
 async def grant_role(app: FastAPI, user_id: int, role: str) -> None:
     """What ``python -m app make-admin`` does (an audited grant from the command line), for any role."""

@@ -121,7 +121,7 @@ class Settings(BaseSettings):
                                     "REDIS_URL only the holder of its lease forms tables)")
     quickplay_wave_seconds: float = Field(default=1.0, ge=0.05, le=30, description="how often the matcher "
                                           "forms tables from each pool (room × variant), ±20 % jitter; at once "
-                                          "when a player queues on the matcher's process")
+                                          "when a player queues")
     quickplay_rank_spread: int = Field(default=1, ge=0, le=WIDEST_SPREAD, description="how many titles "
                                        "(RULES.md §7) apart a quick-play table's players may be at first")
     quickplay_spread_widen_seconds: float = Field(default=15.0, ge=1, le=600, description="every this long a "

@@ -12,6 +12,9 @@ from pydantic_settings import BaseSettings
 from app.api.routes.me import LEDGER_PAGE_MAX
 from app.core.config import PROJECT_ROOT, SECRET_KEY_MIN, Settings
 from app.docgen.note import GENERATED_NOTE
+from app.quickplay.matcher import JITTER, SEATING_AT_ONCE
+from app.quickplay.matching import WIDEST_SPREAD
+from app.quickplay.store import MATCHED_TTL_SECONDS
 from app.schemas import Credentials
 from app.services import accounts
 from app.services.ledger import ADJUSTMENT_MAX
@@ -78,6 +81,11 @@ def _limits() -> list[str]:
         ("admin adjustment `delta`", f"a JSON integer, non-zero, at most {ADJUSTMENT_MAX:,} either way"),
         ("table options", "each option's type and range: [options.md](options.md)"),
         ("table socket messages", "see `TABLE_RATE_LIMIT_*`, `TABLE_MAX_MESSAGE_BYTES`, `TABLE_RESYNC*` above"),
+        ("quick play's rank spread", f"0–{WIDEST_SPREAD} titles: starts at "
+                                     "`QUICKPLAY_RANK_SPREAD`, one more per `QUICKPLAY_SPREAD_WIDEN_SECONDS` waited"),
+        ("quick play's waves", f"every `QUICKPLAY_WAVE_SECONDS` ± {JITTER:.0%}; at most {SEATING_AT_ONCE} tables "
+                               "seated at once"),
+        ("`GET /api/me/queue`'s `table_id`", f"kept {MATCHED_TTL_SECONDS // 60} minutes after the match"),
     ]
     return ["| what | limit |", "|---|---|", *[f"| {a} | {b} |" for a, b in rows]]
 

@@ -110,7 +110,7 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             finals = await asyncio.wait_for(asyncio.gather(*(
                 _play_tournament(http, port, p, tid, random.Random(i)) for i, p in enumerate(players))), 120)
             final = finals[0]
-            assert final["state"] == "finished" and final["pool"] == 0
+            assert final["state"] == "finished" and final["pool"] == 0 and final["paid_out"] == 5_000
             assert [g["round"] for g in final["tables"]] == [1, 1, 2, 2] and all(g["finished"] for g in final["tables"])
             assert all(g["hands_played"] == 1 for g in final["tables"])
             standings = final["standings"]
@@ -134,10 +134,13 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             before = [(await http.get("/api/me", headers=p["headers"])).json()["coins"] for p in players]
             for p in players[:3]:
                 await http.post(f"/api/tournaments/{tid2}/register", headers=p["headers"])
-            for _ in range(2):
-                cancelled = await http.post(f"/api/operator/tournaments/{tid2}/cancel", headers=op["headers"],
-                                            json={"reason": "rain"})
-                assert cancelled.json()["state"] == "cancelled"
+            cancelled = await http.post(f"/api/operator/tournaments/{tid2}/cancel", headers=op["headers"],
+                                        json={"reason": "rain"})
+            assert cancelled.json()["state"] == "cancelled"
+            # Cancelling it again is an impossible transition (issue 23): a coded 409 that refunds nothing twice.
+            again = await http.post(f"/api/operator/tournaments/{tid2}/cancel", headers=op["headers"],
+                                    json={"reason": "rain"})
+            assert again.status_code == 409 and again.json()["code"] == "tournament_wrong_state", again.text
             after = [(await http.get("/api/me", headers=p["headers"])).json()["coins"] for p in players]
             assert after == before
             report = (await http.get(f"/api/operator/tournaments/{tid2}/report", headers=op["headers"])).json()

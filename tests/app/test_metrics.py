@@ -68,9 +68,15 @@ async def test_live_gauges_follow_the_registry(settings):
         alice, bob = await h.register("alice"), await h.register("bob")
         await h.client.post("/api/rooms/beginner/tables", headers=alice["headers"], json={"variant": "tiantai"})
         table = (await h.client.post("/api/practice", headers=bob["headers"], json={"variant": "tiantai"})).json()
-        await h.connect(table["id"], bob)
+        seat = await h.connect(table["id"], bob)
         await h.settle_loop()
         samples = _samples((await h.client.get("/metrics")).text)
+        gone = ("mahjong_auto_play_activations_total", (("reason", "disconnected"),))
+        await seat.disconnect()  # bob's seat plays on 托管 now
+        await h.settle_loop()
+        left = _samples((await h.client.get("/metrics")).text)
+    assert left[gone] - samples[gone] == 1
+    assert left[("mahjong_websockets_open", (("kind", "table"),))] == opened
     assert samples[("mahjong_tables_live", (("status", "waiting"),))] == 1
     assert samples[("mahjong_tables_live", (("status", "playing"),))] == 1
     assert samples[("mahjong_seats_taken", ())] == 2

@@ -317,9 +317,10 @@ class ChaosRun:
 
 async def _lobby_view(url: str, token: str, ours: set[str]) -> object:
     """What one process's lobby snapshot says of our tables and the quick-play queue (None: unreachable)."""
-    ws_url = url.replace("http", "ws", 1) + f"/ws/lobby?token={token}"
+    ws_url = url.replace("http", "ws", 1) + "/ws/lobby"
     try:
-        async with websockets.connect(ws_url, open_timeout=5) as ws:
+        async with websockets.connect(ws_url, open_timeout=5,
+                                      additional_headers={"Authorization": f"Bearer {token}"}) as ws:
             snapshot = json.loads(await asyncio.wait_for(ws.recv(), 5))
     except (OSError, TimeoutError, websockets.WebSocketException):
         return None

@@ -81,7 +81,8 @@ def test_a_tournament_run_from_the_console_and_played_in_the_browser(browser: Br
         player.locator(f'#tp-list tr[data-tournament="{tid}"]').click()
         expect(player.locator("#tp-state")).to_contain_text("已結束", timeout=30_000)
         final = player.request.get(f"/api/tournaments/{tid}").json()
-        assert final["state"] == "finished" and final["pool"] == 0
+        assert final["state"] == "finished" and final["pool"] == 0 and final["paid_out"] == 3 * FEE
+        expect(player.locator(f'#tp-list tr[data-tournament="{tid}"] td').nth(5)).to_have_text(f"{3 * FEE:,}")
         assert sum(s["prize"] for s in final["standings"]) == 3 * FEE
         mine = next(s for s in final["standings"] if s["username"] == me_name)
         coins = player.request.get("/api/me", headers={"Authorization": f"Bearer {token(player)}"}).json()["coins"]

@@ -60,6 +60,7 @@ async function showPlayer(id) {
       a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h })); });
       return a;
     }));
+    if (!p.recent_hands.length) $("adm-hands").textContent = "—";
     fillRows($("adm-ledger"), p.ledger.map((/** @type {any} */ e) => {
       const row = el("tr", "", { "data-entry": String(e.id) });
       for (const cell of [e.id, e.asset, e.delta, e.balance_after, e.note ? `${e.reason}: ${e.note}` : e.reason]) {

@@ -26,9 +26,9 @@ from redis.asyncio import Redis
 from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.core.db import make_engine
+from app.core.db import make_engine, make_sessionmaker
 from app.models import Hand, User
-from tests.app.live_server import SECRET, Seat, ServerProcess, register
+from tests.app.live_server import Seat, ServerProcess, register
 
 GRANT = 50_000  # coins each new account starts with
 # Short leases so a take-over comes quickly; renewals every second are still plenty on a loaded machine.
@@ -170,8 +170,8 @@ class Spectator:
             base = self.servers[attempt % len(self.servers)].replace("http", "ws", 1)
             attempt += 1
             try:
-                async with websockets.connect(f"{base}/ws/spectate/{self.table_id}?token={self.token}",
-                                              max_size=2**22, open_timeout=10) as ws:
+                async with websockets.connect(f"{base}/ws/spectate/{self.table_id}", max_size=2**22, open_timeout=10,
+                                              additional_headers={"Authorization": f"Bearer {self.token}"}) as ws:
                     self.connections.append([])
                     async for raw in ws:
                         self.connections[-1].append(json.loads(raw))
@@ -232,23 +232,26 @@ async def quick_players(cluster: Cluster, tag: str, n: int) -> list[dict[str, An
     """``n`` accounts written straight to the database as registration writes them (the welcome grant and
     its ledger entry) but without a usable password: argon2 takes seconds per account on a loaded machine,
     and a chaos scenario opens tables faster than that.  Each with a token for the API and the sockets."""
-    from app.core.security import create_access_token
+    from app.core.config import Settings
     from app.models import LedgerEntry
     from app.services.accounts import WELCOME_REASON
+    from app.services.sessions import open_session
 
     engine = make_engine(cluster.database_url)
+    settings = Settings(_env_file=None, database_url=cluster.database_url)  # type: ignore[call-arg]
     players = []
     try:
-        async with engine.begin() as conn:
+        async with make_sessionmaker(engine)() as session:
             for i in range(n):
                 name = f"{tag}p{i}"
-                user_id = (await conn.execute(insert(User).values(
+                user_id = (await session.execute(insert(User).values(
                     username=name, username_key=name, password_hash="!", coins=GRANT, rank_points=0,
                 ).returning(User.id))).scalar_one()
-                await conn.execute(insert(LedgerEntry).values(
+                await session.execute(insert(LedgerEntry).values(
                     user_id=user_id, asset="coins", delta=GRANT, balance_after=GRANT, reason=WELCOME_REASON,
                     idempotency_key=f"welcome:{user_id}"))
-                token = create_access_token(user_id, secret_key=SECRET)
+                await session.commit()
+                _login, token = await open_session(session, user_id, settings, user_agent="chaos", address="chaos")
                 players.append({"id": user_id, "name": name, "token": token,
                                 "headers": {"Authorization": f"Bearer {token}"}})
     finally:

@@ -1,5 +1,6 @@
-"""Freezing a player mid-tournament (issue 23): the frozen seat plays on 托管 to the end of the round and the
-table goes on for the others; the player is disqualified — not seated in the next round, paid no prize."""
+"""Live tournament tables (issue 23).  Freezing a player mid-tournament: the frozen seat plays on 托管 to the end
+of the round and the table goes on for the others; the player is disqualified — not seated in the next round,
+paid no prize.  A force-closed table keeps its own record."""
 
 from __future__ import annotations
 
@@ -96,3 +97,42 @@ async def test_a_frozen_player_plays_on_autoplay_to_the_end_of_the_round_then_is
         prizes = {s["user_id"]: s["prize"] for s in t["standings"]}
         assert prizes[players[0]["id"]] == 0 and sum(prizes.values()) == 3_000
         assert await h.coins(players[0]) == 49_000
+
+
+async def test_a_force_closed_tournament_table_keeps_its_own_record(settings):
+    """Issue 23: force-closing a tournament table started its game again at a new table and the record named
+    only the new table, one that had never played.  Now the game's record keeps the closed table: its hands
+    are under its own id, and the new table is the game's from then on."""
+    async with harness(settings, durable=True) as h:
+        op = await h.register("oper")
+        await grant_role(h.app, op["id"], "operator")
+        players = [await h.register(f"player{i}") for i in range(3)]
+        body = {"name": "Close cup", "room": "beginner", "variant": "tiantai", "entry_fee": 0,
+                "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "player_limit": 3,
+                "rounds": 1, "hands_per_round": 3, "prize_split": [100], "options": {}}
+        tid = (await h.client.post("/api/operator/tournaments", headers=op["headers"], json=body)).json()["id"]
+        for p in players:
+            await h.client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])
+        await h.app.state.tournaments.start(tid)
+        closed = await _table_of(h, tid, players[0]["id"], 1)
+        clients = [await h.connect(closed, p) for p in players]
+        logs = [PlayLog() for _ in players]
+        tasks = [asyncio.create_task(play_to_the_end(c, random.Random(i), log))
+                 for i, (c, log) in enumerate(zip(clients, logs, strict=True))]
+        while not logs[0].results:  # one hand played there
+            await asyncio.sleep(0.01)
+        for client in clients:
+            client.stop_reading()
+        await asyncio.gather(*tasks)
+        response = await h.client.post(f"/api/operator/tables/{closed}/close", headers=op["headers"],
+                                       json={"reason": "stuck", "force": True})
+        assert response.status_code == 200, response.text
+        await h.settle_loop()
+        await h.app.state.tournaments.tick()  # the game starts again at a new table
+
+        (game,) = (await h.client.get(f"/api/tournaments/{tid}")).json()["tables"]
+        assert game["closed_tables"] == [closed] and game["table_id"] not in (None, closed)
+        assert not game["finished"] and game["hands_played"] == 0
+        assert (await h.client.get(f"/api/tables/{game['table_id']}")).status_code == 200
+        hand = (await h.client.get(f"/api/hands/{logs[0].results[0]['hand_id']}", headers=players[0]["headers"]))
+        assert hand.status_code == 200 and hand.json()["table_id"] == closed

@@ -32,19 +32,26 @@ async def _until(h, tid: int, done) -> dict:  # noqa: ANN001 - a predicate on th
     raise AssertionError(f"tournament {tid} never got there: {t}")
 
 
+async def _started(h, **settings) -> tuple[dict, list[dict], int]:  # noqa: ANN001, ANN003
+    """An operator, three players registered in a tiantai tournament of ``settings``, started."""
+    op = await h.register("oper")
+    await grant_role(h.app, op["id"], "operator")
+    players = [await h.register(f"player{i}") for i in range(3)]
+    body = {"name": "Live cup", "room": "beginner", "variant": "tiantai", "player_limit": 3,
+            "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "prize_split": [100],
+            "options": {}, **settings}
+    tid = (await h.client.post("/api/operator/tournaments", headers=op["headers"], json=body)).json()["id"]
+    for p in players:
+        assert (await h.client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])).status_code == 200
+    await h.app.state.tournaments.start(tid)
+    return op, players, tid
+
+
 async def test_a_frozen_player_plays_on_autoplay_to_the_end_of_the_round_then_is_disqualified(settings):
     async with harness(settings) as h:
-        boss, op = await h.register("boss"), await h.register("oper")
+        boss = await h.register("boss")
         await grant_role(h.app, boss["id"], "admin")
-        await grant_role(h.app, op["id"], "operator")
-        players = [await h.register(f"player{i}") for i in range(3)]
-        body = {"name": "Freeze cup", "room": "beginner", "variant": "tiantai", "entry_fee": 1_000,
-                "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "player_limit": 3,
-                "rounds": 2, "hands_per_round": 2, "prize_split": [100], "options": {}}
-        tid = (await h.client.post("/api/operator/tournaments", headers=op["headers"], json=body)).json()["id"]
-        for p in players:
-            assert (await h.client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])).status_code == 200
-        await h.app.state.tournaments.start(tid)
+        _op, players, tid = await _started(h, entry_fee=1_000, rounds=2, hands_per_round=2)
         table_id = await _table_of(h, tid, players[0]["id"], 1)
         frozen_seat = (await h.client.get(f"/api/tournaments/{tid}")).json()["tables"][0]["seats"].index(
             players[0]["id"])
@@ -104,16 +111,7 @@ async def test_a_force_closed_tournament_table_keeps_its_own_record(settings):
     only the new table, one that had never played.  Now the game's record keeps the closed table: its hands
     are under its own id, and the new table is the game's from then on."""
     async with harness(settings, durable=True) as h:
-        op = await h.register("oper")
-        await grant_role(h.app, op["id"], "operator")
-        players = [await h.register(f"player{i}") for i in range(3)]
-        body = {"name": "Close cup", "room": "beginner", "variant": "tiantai", "entry_fee": 0,
-                "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "player_limit": 3,
-                "rounds": 1, "hands_per_round": 3, "prize_split": [100], "options": {}}
-        tid = (await h.client.post("/api/operator/tournaments", headers=op["headers"], json=body)).json()["id"]
-        for p in players:
-            await h.client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])
-        await h.app.state.tournaments.start(tid)
+        op, players, tid = await _started(h, entry_fee=0, rounds=1, hands_per_round=3)
         closed = await _table_of(h, tid, players[0]["id"], 1)
         clients = [await h.connect(closed, p) for p in players]
         logs = [PlayLog() for _ in players]

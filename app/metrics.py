@@ -134,7 +134,8 @@ def bind(metric: Any, *values: Sequence[str]) -> dict[Any, Any]:
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other")
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 SOCKET_KINDS = ("table", "lobby", "spectate", "relayed")
-CLOSE_CODES = ("1000", "1001", "1006", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4029", "other")
+CLOSE_CODES = ("1000", "1001", "1006", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4029", "4401",
+               "other")
 ROOM_KINDS = ("practice", "coin", "tournament")
 VARIANTS = tuple(v.value for v in Variant)
 ROOMS = tuple(r.value for r in RoomKey)

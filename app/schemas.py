@@ -287,3 +287,29 @@ class AdminUserOut(MeOut):
     @classmethod
     def of(cls, user: User) -> AdminUserOut:
         return cls(**MeOut.of(user).model_dump(), created_at=user.created_at)
+
+
+class SessionOut(BaseModel):
+    """One of your live login sessions (登入), as ``GET /api/me/sessions`` lists them."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str = Field(description="the session's public id (not its token): DELETE /api/me/sessions/{id} ends it")
+    created_at: datetime
+    last_seen_at: datetime = Field(description="last use, to the minute")
+    expires_at: datetime = Field(description="the absolute end; it also ends after SESSION_IDLE_SECONDS unused")
+    user_agent: str = Field(description="the browser or client that logged in (its User-Agent, shortened)")
+    address: str = Field(description="the address it logged in from")
+    current: bool = Field(default=False, description="the session making this request")
+
+
+class TicketOut(BaseModel):
+    """A single-use WebSocket ticket: open ``/ws/...?ticket=`` with it within ``expires_in`` seconds."""
+
+    ticket: str
+    expires_in: float
+
+
+class PasswordChangeIn(BaseModel):
+    current_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)

@@ -31,6 +31,10 @@ class ReasonIn(StrictIn):
     reason: VisibleText = REASON
 
 
+class SessionsEndedOut(BaseModel):
+    ended: int = Field(description="how many live sessions were ended")
+
+
 class CloseTableIn(StrictIn):
     reason: VisibleText = REASON
     force: bool = Field(default=False, description="also close a table that is playing (a stuck one)")

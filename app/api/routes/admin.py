@@ -9,11 +9,30 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import ID_MAX, NO_NUL, AdminUser, BeforeId, HandId, RegistryDep, SessionDep, UserId
+from app.api.deps import (
+    ID_MAX,
+    NO_NUL,
+    AdminUser,
+    BeforeId,
+    HandId,
+    RegistryDep,
+    SessionDep,
+    StateDep,
+    UserId,
+)
+from app.core.db import begin_write
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, HouseAdjustmentIn, LedgerEntryOut
-from app.schemas_admin import AuditEntryOut, FreezeIn, PlayerDetailOut, ReasonIn, RoleIn, VoidOut
-from app.services import accounts, admin, audit, ledger, roles
+from app.schemas_admin import (
+    AuditEntryOut,
+    FreezeIn,
+    PlayerDetailOut,
+    ReasonIn,
+    RoleIn,
+    SessionsEndedOut,
+    VoidOut,
+)
+from app.services import accounts, admin, audit, ledger, roles, sessions
 from app.services.audit import AUDIT_PAGE_MAX
 from app.services.errors import ErrorCode, NotFound
 from app.tables.cluster.admin import apply_freeze
@@ -94,8 +113,8 @@ async def read_user_ledger(
 
 @router.post("/users/{user_id}/freeze")
 async def freeze_user(
-    admin_user: AdminUser, session: SessionDep, registry: RegistryDep, request: Request, user_id: UserId,
-    body: FreezeIn,
+    admin_user: AdminUser, session: SessionDep, registry: RegistryDep, state: StateDep, request: Request,
+    user_id: UserId, body: FreezeIn,
 ) -> AdminUserOut:
     """Freeze or unfreeze.  Frozen: no sitting down, no tournament registration; a live seat plays on 托管
     until the hand ends, then stands up — at a tournament table until the round ends, and the player is
@@ -104,8 +123,23 @@ async def freeze_user(
                                   reason=body.reason)
     if body.frozen:  # disqualified first: the seat's 托管 may end the round at once, and the next must not seat them
         await tournament_service.disqualify(session, user_id, actor_id=admin_user.id, reason=body.reason)
+        await state.live_sessions.revoke(session, user_id=user_id, reason=sessions.EndReason.FROZEN)
         await apply_freeze(registry, request.app.state.table_runtime, user_id)
     return AdminUserOut.of(user)
+
+
+@router.post("/users/{user_id}/logout-everywhere")
+async def logout_everywhere(admin_user: AdminUser, session: SessionDep, state: StateDep, user_id: UserId,
+                            body: ReasonIn) -> SessionsEndedOut:
+    """End every session of the account (a stolen password, a shared device): its tokens stop working and
+    its open sockets close at once (4401).  Audited."""
+    await _user(session, user_id)
+    ended = await state.live_sessions.revoke(session, user_id=user_id, reason=sessions.EndReason.ADMIN)
+    await begin_write(session)
+    audit.record(session, actor_id=admin_user.id, action="account.logout_everywhere", target_type="user",
+                 target_id=user_id, before={"sessions": len(ended)}, after={"sessions": 0}, reason=body.reason.strip())
+    await session.commit()
+    return SessionsEndedOut(ended=len(ended))
 
 
 @router.post("/users/{user_id}/role")

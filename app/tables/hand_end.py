@@ -23,6 +23,16 @@ log = logging.getLogger(__name__)
 MAX_VOIDED = 3  # hands the server may break in one game before it ends the game
 
 
+def final_places(points: list[int]) -> list[int]:
+    """名次: each seat's place at the end of a game, 1 first, by net points; equal points share the better
+    place and the next place is skipped (standard competition ranking: 1, 2, 2, 4).
+
+    >>> final_places([10, -30, 10, 10])
+    [1, 4, 1, 1]
+    """
+    return [1 + sum(other > mine for other in points) for mine in points]
+
+
 class HandEnd:
     """Mixed into ``TableActor``; every method runs inside the actor task."""
 
@@ -66,12 +76,15 @@ class HandEnd:
                                coins=0 if {p.payer, p.payee} & bots else p.points * per_point,
                                bot=bool({p.payer, p.payee} & bots)) for p in hand.result.score.payments]
         done = settlement is not None
+        # The totals after this hand: the actor adds the deltas only once the result is sent.
+        points = [p + (settlement.point_deltas[s] if done else 0) for s, p in enumerate(self.points)]
+        coins = [c + (settlement.coin_deltas[s] if done else 0) for s, c in enumerate(self.coins)]
         return HandResultMessage(
             v=self.out.v, hand_no=self.hand_no, hand_id=settlement.hand_id if done else None, void=not done,
             practice=self.info.practice, result=hand.result.public_json(hand), payments=payments,
             coin_deltas=settlement.coin_deltas if done else [0] * n,
             forfeited=settlement.forfeited if done else [0] * n,
-            coins_after=settlement.coins_after if done else [None] * n,
+            coins_after=settlement.coins_after if done else [None] * n, game_points=points, game_coins=coins,
             seed=wall.seed, salt=wall.salt, commitment=wall.commitment,
         )
 
@@ -100,7 +113,7 @@ class HandEnd:
                 log.exception("table %s: the journal did not record the game's end", self.id)
         self.out.send_all(GameOverMessage(
             v=self.out.v, reason=reason, hands_played=self.match.hands_played,  # type: ignore[arg-type]
-            points=self.points, coins=self.coins, stood_up=stood_up))
+            points=self.points, coins=self.coins, stood_up=stood_up, places=final_places(self.points)))
         self.closed = True
         self._close_prompts()
         self._close_links(1000, "the game is over")

@@ -18,6 +18,8 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
+from app.quickplay.matcher import running_matcher
+from app.quickplay.setup import make_quickplay
 from app.state import AppState
 from app.tables.registry import TableRegistry
 from app.tables.runtime import TableRuntime as ActorRuntime
@@ -73,6 +75,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
                 if table_runtime is not None:
                     await stack.enter_async_context(table_runtime(state))
                 app.state.tournaments = await stack.enter_async_context(running_director(director))
+                matcher = make_quickplay(state, runtime.journal if runtime is not None else None)
+                state.quickplay = matcher.quickplay
+                app.state.matcher = await stack.enter_async_context(running_matcher(matcher))
                 yield
         finally:
             await broker.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -11,6 +12,9 @@ from app.core.throttle import Throttle
 from app.lobby.broker import LobbyBroker
 from app.tables.registry import TableRegistry
 from app.ws.guard import SocketCaps
+
+if TYPE_CHECKING:
+    from app.quickplay.service import QuickPlay
 
 
 @dataclass
@@ -22,6 +26,7 @@ class AppState:
     registry: TableRegistry
     throttles: Throttles = field(init=False)
     sockets: SocketCaps = field(init=False)
+    quickplay: QuickPlay | None = field(default=None)  # quick play (app.quickplay), set at startup
 
     def __post_init__(self) -> None:
         self.throttles = Throttles.of(self.settings)

@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.hand import HandCode, decompositions, is_win, waits
+from engine.decompose import decompositions
+from engine.hand import HandCode, is_win, waits
 
 Row = tuple[str, float, str]
 REPEATS = 9

@@ -3,43 +3,33 @@
 The window collects one answer from every entitled seat, then resolves by priority
 胡 > 碰 = 槓 > 吃; several winners only where the variant allows 一炮多響, otherwise the first
 counterclockwise from the discarder (截胡).  Robbing a kong is always first-counterclockwise.
+``resolve_window`` says who takes the tile; the hand's flow (``engine.state``) carries it out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, act
 from engine.legal import keeps_a_discard, kong_keeps_the_reserve
-from engine.scoring.situation import WinKind
+from engine.phase import ClaimWindow
 from engine.tiles import TILES, Tile
 from engine.variants.base import PassLock
 
 if TYPE_CHECKING:
-    from engine.state import HandState
+    from engine.board import HandBoard
 
 PRIORITY = {ActionKind.WIN: 3, ActionKind.KONG: 2, ActionKind.PONG: 2, ActionKind.CHOW: 1,
             ActionKind.PASS: 0}
 
 
-@dataclass
-class ClaimWindow:
-    """``options[seat]`` are the answers a seat may give (always including 過); ``answers`` so far."""
-
-    kind: str  # "discard" or "rob"
-    from_seat: int
-    tile: Tile
-    options: dict[int, list[Action]] = field(default_factory=dict)
-    answers: dict[int, Action] = field(default_factory=dict)
-
-
-def _win_allowed(state: HandState, seat: int, t: Tile) -> bool:
+def _win_allowed(state: HandBoard, seat: int, t: Tile) -> bool:
     s = state.seats[seat]
     return t not in s.no_win and state.can_win_with(seat, t)
 
 
-def _meld_options(state: HandState, seat: int, t: Tile, from_seat: int) -> list[Action]:
+def _meld_options(state: HandBoard, seat: int, t: Tile, from_seat: int) -> list[Action]:
     s = state.seats[seat]
     if s.locked or t in state.wildcards:
         return []
@@ -70,7 +60,7 @@ def _runs_with(t: int) -> list[tuple[tuple[Tile, ...], int, int]]:
 _CHOW_RUNS = [_runs_with(t) if t < 27 else [] for t in range(34)]
 
 
-def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
+def _chows(state: HandBoard, seat: int, t: Tile) -> list[Action]:
     """Every chow containing ``t`` made with two natural (non-財神) tiles of the same suit."""
     s = state.seats[seat]
     counts, wild = s.counts, s.wild
@@ -78,7 +68,7 @@ def _chows(state: HandState, seat: int, t: Tile) -> list[Action]:
             if counts[a] and counts[b] and a not in wild and b not in wild]
 
 
-def open_discard_window(state: HandState, from_seat: int, t: Tile, win_only: bool) -> ClaimWindow:
+def open_discard_window(state: HandBoard, from_seat: int, t: Tile, win_only: bool) -> ClaimWindow:
     w = ClaimWindow("discard", from_seat, t)
     n = state.n
     left_of_next = (from_seat + 1) % n
@@ -95,7 +85,7 @@ def open_discard_window(state: HandState, from_seat: int, t: Tile, win_only: boo
     return w
 
 
-def open_rob_window(state: HandState, konger: int, t: Tile) -> ClaimWindow:
+def open_rob_window(state: HandBoard, konger: int, t: Tile) -> ClaimWindow:
     """搶槓 (§1.1 r18, §3.1 r8): only an added kong can be robbed."""
     w = ClaimWindow("rob", konger, t)
     for k in range(1, state.n):
@@ -105,7 +95,7 @@ def open_rob_window(state: HandState, konger: int, t: Tile) -> ClaimWindow:
     return w
 
 
-def _offer(state: HandState, w: ClaimWindow, seat: int, opts: list[Action]) -> None:
+def _offer(state: HandBoard, w: ClaimWindow, seat: int, opts: list[Action]) -> None:
     if not opts:
         return
     w.options[seat] = [*opts, act(ActionKind.PASS, seat)]
@@ -114,7 +104,21 @@ def _offer(state: HandState, w: ClaimWindow, seat: int, opts: list[Action]) -> N
         w.answers[seat] = win  # C-9: a 眼牌 declarer's win is declared for them
 
 
-def resolve_window(state: HandState) -> None:
+@dataclass(frozen=True)
+class Verdict:
+    """How a closed window ends: its ``winners`` (胡), else the ``claim`` that takes the tile (吃碰槓), else
+    neither (everybody passed: the next seat draws, or a robbed-at kong completes)."""
+
+    winners: tuple[int, ...] = ()
+    claim: Action | None = None
+
+
+def resolve_window(state: HandBoard) -> Verdict:
+    """Close the open window once every entitled seat has answered (§1.1 r16-18, §3.1 r8).
+
+    Sets the pass locks (過胡 / 過水 / 過碰) and, when somebody wins, takes the tile from the river (or the
+    konger's hand when robbed); the caller goes on from the verdict.
+    """
     w = state.window
     assert w is not None
     _apply_pass_locks(state, w)
@@ -127,22 +131,16 @@ def resolve_window(state: HandState) -> None:
             state.seats[w.from_seat].remove(w.tile)
         else:
             state.seats[w.from_seat].river.pop()
-        kind = WinKind.ROB_KONG if w.kind == "rob" else WinKind.DISCARD
-        state._finish(winners, kind, w.tile, w.from_seat)
-        return
+        return Verdict(winners=tuple(winners))
     if w.kind == "rob":
-        state.window = None
-        state._complete_added_kong(w.from_seat, w.tile)
-        return
+        return Verdict()
     best = max((a for a in w.answers.values()), key=lambda a: PRIORITY[a.kind], default=None)
     if best is not None and best.kind is not ActionKind.PASS:
-        state.claim_meld(best.seat, best, w.from_seat, w.tile)
-    else:
-        state.window = None
-        state._draw_for((w.from_seat + 1) % state.n)
+        return Verdict(claim=best)
+    return Verdict()
 
 
-def _apply_pass_locks(state: HandState, w: ClaimWindow) -> None:
+def _apply_pass_locks(state: HandBoard, w: ClaimWindow) -> None:
     """過胡 / 過水 and 過碰: a seat that was offered a win or pong and did not take it."""
     v = state.variant
     for seat, opts in w.options.items():

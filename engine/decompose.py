@@ -52,7 +52,8 @@ def _group_catalogue() -> tuple[tuple[Group, ...], dict[tuple[str, int, int], in
     return tuple(groups), index
 
 
-_GROUPS, _GROUP_INDEX = _group_catalogue()
+GROUPS, _GROUP_INDEX = _group_catalogue()
+"""Every group a decomposition may use, in the order ``decompositions`` sorts its groups by."""
 _WILD_PAIR: Final = _GROUP_INDEX["wild_pair", -1, 2]
 _WILD_SET: Final = _GROUP_INDEX["wild_set", -1, 3]
 
@@ -167,7 +168,7 @@ def decompositions(counts: Sequence[int], jokers: int = 0) -> list[tuple[Group, 
         leaf(jokers, False)
     else:
         rec(i0, 0, jokers, False)
-    G = _GROUPS
+    G = GROUPS
     return [tuple(G[x] for x in key) for key in sorted(found)]
 
 

@@ -26,8 +26,8 @@ so ``S = Σ value`` carries the base in ``S >> 12`` and a histogram of the four 
 the low 12 bits, whose minimum ``DMIN`` looks up.  (The lists take ~16 MB; ``bytes`` tables would take 2 MB
 but make a check ~1.5–2× slower in CPython.)
 
-Decompositions (needed for scoring only, on a confirmed win) are in ``engine.decompose``, re-exported
-here.
+Decompositions (needed for scoring only, on a confirmed win) are in ``engine.decompose``, which builds on
+this module's tables (and so is not re-exported here: that would tie the two modules in a circle).
 """
 
 from __future__ import annotations
@@ -39,13 +39,11 @@ from engine.hand_tables import POW5, SUIT_KEYS, read_table_payload
 from engine.tiles import TILES, Tile
 
 __all__ = [
-    "Group",
     "HandCode",
     "DMIN",
     "GROUP_OF",
     "WEIGHT",
     "check_counts",
-    "decompositions",
     "is_win",
     "waits",
     "win_tables",
@@ -335,7 +333,3 @@ def _waits_from_codes(codes: Sequence[int], jokers: int, kinds: Iterable[int]) -
         if r >= 0 and r % 3 == 0:
             out.append(TILES[t])
     return out
-
-
-# Re-exported: the decompositions live in engine.decompose, which builds on this module's tables.
-from engine.decompose import Group, decompositions  # noqa: E402

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare, act
 from engine.melds import MeldKind
 from engine.phase import Phase, Source
-from engine.tiles import TILES
+from engine.tiles import TILES, Tile
 
 if TYPE_CHECKING:
+    from engine.board import HandBoard
     from engine.seat import SeatState
-    from engine.state import HandState
 
 
-def legal_actions(state: HandState, seat: int) -> list[Action]:
+def legal_actions(state: HandBoard, seat: int) -> list[Action]:
     if state.phase is Phase.ENDED or not 0 <= seat < state.n:
         return []
     if state.phase in (Phase.CLAIMS, Phase.ROB):
@@ -31,7 +32,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
         return _locked_turn(state, seat)
     out = _discards(state, seat)
     if state.context.source is not Source.CLAIM:
-        if state.can_win_with(seat) and state._self_win_allowed(seat):
+        if state.can_win_with(seat) and state.self_win_allowed(seat):
             out.append(act(ActionKind.WIN, seat))
         if not s.locked and not state.context.last:
             out.extend(_own_kongs(state, seat))
@@ -40,7 +41,7 @@ def legal_actions(state: HandState, seat: int) -> list[Action]:
     return out
 
 
-def _locked_turn(state: HandState, seat: int) -> list[Action]:
+def _locked_turn(state: HandBoard, seat: int) -> list[Action]:
     """聽: win or discard the drawn tile (the engine auto-discards when no win is possible)."""
     s = state.seats[seat]
     out = []
@@ -48,7 +49,7 @@ def _locked_turn(state: HandState, seat: int) -> list[Action]:
         out.append(act(ActionKind.DISCARD, seat, s.drawn))
     else:
         out.extend(_discards(state, seat, declarations=False))
-    if state.can_win_with(seat) and state._self_win_allowed(seat):
+    if state.can_win_with(seat) and state.self_win_allowed(seat):
         out.append(act(ActionKind.WIN, seat))
     if state.variant.can_kill_pig(state, seat):  # 杀猪 is a win too (§2.1 r13, r17)
         out.append(act(ActionKind.KILL_PIG, seat))
@@ -59,7 +60,7 @@ def _locked_turn(state: HandState, seat: int) -> list[Action]:
 _DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(len(TILES))] for seat in range(4)]
 
 
-def _discards(state: HandState, seat: int, declarations: bool = True) -> list[Action]:
+def _discards(state: HandBoard, seat: int, declarations: bool = True) -> list[Action]:
     """Any concealed tile but a 財神; plus the declarations the variant offers with it."""
     s = state.seats[seat]
     wild = s.wild
@@ -92,7 +93,7 @@ def keeps_a_discard(seat: SeatState, used: int) -> bool:
     return len(seat.code) > used  # ``code`` holds exactly the natural (non-財神) concealed tiles
 
 
-def kong_keeps_the_reserve(state: HandState) -> bool:
+def kong_keeps_the_reserve(state: HandBoard) -> bool:
     """May a kong be declared now?  Only while, after it and its replacement draw, the wall still holds the
     reserve as it will be with this kong counted (RULES.md §0, §1.1 r10: the reserve is never drawn into).
 
@@ -103,7 +104,7 @@ def kong_keeps_the_reserve(state: HandState) -> bool:
     return state.wall.remaining - 1 >= state.variant.reserve(state, state.kongs + 1)
 
 
-def _own_kongs(state: HandState, seat: int) -> list[Action]:
+def _own_kongs(state: HandBoard, seat: int) -> list[Action]:
     """暗槓 of four concealed, 加槓 onto an own pong; never with 財神 (§2.1 r9)."""
     s = state.seats[seat]
     if not kong_keeps_the_reserve(state):
@@ -114,10 +115,9 @@ def _own_kongs(state: HandState, seat: int) -> list[Action]:
     return [act(ActionKind.KONG, seat, TILES[k]) for k in sorted(kongs) if k not in state.wildcards]
 
 
-def default_action(state: HandState, seat: int, auto_play: bool = False) -> Action | None:
-    """RULES.md §8: a timeout passes a claim or discards the drawn tile (after a claim, the rightmost
-    tile); 托管 also declares any available win, and never chows, pongs or kongs."""
-    legal = state.legal_actions(seat)  # the state's cache: a prompt asks for both, bots for them again
+def default_action(legal: Sequence[Action], drawn: Tile | None, auto_play: bool = False) -> Action | None:
+    """RULES.md §8: what a timeout does with the seat's ``legal`` actions: pass a claim, or discard the
+    ``drawn`` tile (after a claim, the rightmost tile); ``auto_play`` also declares any available win."""
     if not legal:
         return None
     if auto_play:
@@ -128,7 +128,6 @@ def default_action(state: HandState, seat: int, auto_play: bool = False) -> Acti
         if a.kind is ActionKind.PASS:
             return a
     plain = [a for a in legal if a.kind is ActionKind.DISCARD and a.declare is None]
-    drawn = state.seats[seat].drawn
     for a in plain:
         if a.tile == drawn:
             return a

@@ -1,10 +1,11 @@
-"""Where a hand stands (階段) and how the current seat came to its turn."""
+"""Where a hand stands (階段), how the current seat came to its turn, and the claim window that may be open."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
+from engine.actions import Action
 from engine.scoring.situation import KongKind
 from engine.tiles import Tile
 
@@ -33,3 +34,15 @@ class TurnContext:
     last: bool = False  # the 海底 draw
     kong_kind: KongKind | None = None
     kong_tile: Tile | None = None
+
+
+@dataclass
+class ClaimWindow:
+    """A claim window (吃碰槓胡 after a discard, 搶槓 after an added kong): ``options[seat]`` are the answers a
+    seat may give (always including 過); ``answers`` so far.  ``engine.claims`` opens and resolves it."""
+
+    kind: str  # "discard" or "rob"
+    from_seat: int
+    tile: Tile
+    options: dict[int, list[Action]] = field(default_factory=dict)
+    answers: dict[int, Action] = field(default_factory=dict)

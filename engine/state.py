@@ -7,66 +7,34 @@ then ``legal_actions(seat)`` / ``apply(action)`` drive it.  Every change is an `
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, ActionKind, Declare, IllegalAction, Refusal
-from engine.claims import ClaimWindow, open_discard_window, resolve_window
+from engine.board import HandBoard
+from engine.claims import open_discard_window, open_rob_window, resolve_window
 from engine.events import Event
 from engine.legal import default_action, legal_actions
-from engine.melding import claim_meld, complete_added_kong, own_kong
-from engine.outcome import HandResult, finish_hand
-from engine.phase import Phase, Source, TurnContext
+from engine.melding import claim_meld, complete_added_kong, concealed_kong, replacement_draw
+from engine.outcome import finish_hand
+from engine.phase import ClaimWindow, Phase, Source, TurnContext
 from engine.rigging import deal_positions
 from engine.scoring.situation import KongKind, WinKind
-from engine.seat import SeatState
-from engine.split_deal import split_answer, start_split
-from engine.tiles import HONOUR_BASE, N_KINDS, TILES, Tile
+from engine.split_deal import next_split, start_split
+from engine.tiles import TILES, Tile
 from engine.variants import Variant, WallEnd
 from engine.variants.base import PassLock
-from engine.wall import Wall
+from engine.view import seat_view
 
 
-class HandState:
-    """The state of one hand.  Create with ``HandState.deal``."""
+class HandState(HandBoard):
+    """One hand and its flow.  Create with ``HandState.deal``."""
 
     def __init__(self, variant: Variant, options: Mapping[str, Any], dealer: int, round_wind: int,
                  dealer_streak: int, seed: int | str | bytes,
                  wall: Sequence[Tile] | None = None) -> None:
-        self.variant = variant
-        self.options = dict(options)
-        self.n = variant.n_seats
-        self.dealer = dealer
-        self.round_wind = round_wind
-        self.dealer_streak = dealer_streak
-        self.seed = seed
-        self.events: list[Event] = []
-        self.actions: list[Action] = []
-        self.phase = Phase.TURN
-        self.current = dealer
-        self.context = TurnContext(Source.DEAL)
-        self.window: ClaimWindow | None = None
-        self.kongs = 0
-        self.discards_total = 0
-        self.any_claim = False
-        self.last_discard: tuple[int, Tile] | None = None
-        self.split_order: list[int] = []
-        self.result: HandResult | None = None
+        super().__init__(variant, options, dealer, round_wind, dealer_streak, seed, wall)
         self._legal_cache: dict[int, list[Action]] = {}
-        self.revealers: set[int] = set()  # 眼牌 / Miji declarers, who see the other hands
-        rng = random.Random(seed)
-        self.wall = Wall.shuffled(variant.kinds, rng) if wall is None else Wall(wall)
-        self.dice = tuple(rng.randint(1, 6) for _ in range(variant.dice_count))
-        self.open_seat = variant.open_seat(dealer, self.dice)
-        # D-1: the indicators stay face up at the tail, out of play (never drawn, not even as replacements)
-        self.indicators = tuple(self.wall.turn_up_tail(variant.indicator_count()))
-        self.wildcards: tuple[Tile, ...] = variant.wildcard_faces(self.indicators)
-        self.seats = [SeatState(wild=frozenset(self.wildcards)) for _ in range(self.n)]
-        self.bonus_kinds = frozenset(k for k in range(HONOUR_BASE, N_KINDS)
-                                     if variant.is_bonus(TILES[k], self.wildcards))
-        self.bonus_order = sorted(self.bonus_kinds)
-        self.seat_winds = [variant.seat_wind(s, dealer, self.open_seat, self.options) for s in range(self.n)]
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -97,9 +65,6 @@ class HandState:
             state.apply(action)
         return state
 
-    def _order_from(self, seat: int) -> list[int]:
-        return [(seat + i) % self.n for i in range(self.n)]
-
     def _deal_tiles(self) -> None:
         """§1.1 r7 / §3.1 r4: four at a time, then singles, then the dealer's extra tile."""
         tiles = self.wall.tiles
@@ -107,7 +72,7 @@ class HandState:
             self.seats[seat].take([tiles[p] for p in positions])
         self.wall.head = self.variant.n_seats * self.variant.hand_size + 1
         self.seats[self.dealer].drawn = tiles[self.wall.head - 1]
-        self._emit(
+        self.emit(
             "deal",
             {"dealer": self.dealer, "dice": list(self.dice), "open_seat": self.open_seat,
              "seat_winds": self.seat_winds, "wildcards": [str(t) for t in self.wildcards],
@@ -119,110 +84,26 @@ class HandState:
         """§1.1 r8 / §2.1 r8 / §3.1 r5: passes from the dealer; a replacement bonus waits a pass."""
         while self.phase is not Phase.ENDED:
             replaced = False
-            for s in self._order_from(self.dealer):
+            for s in self.order_from(self.dealer):
                 seat = self.seats[s]
                 bonus = [TILES[k] for k in self.bonus_order if seat.counts[k] for _ in range(seat.counts[k])]
                 for t in bonus:
                     replaced = True
                     seat.remove(t)
                     seat.flowers.append(t)
-                    self._emit("flower", {"seat": s, "tile": str(t), "wall": self.wall.remaining})
+                    self.emit("flower", {"seat": s, "tile": str(t), "wall": self.wall.remaining})
                     new = self.wall.draw_tail()
                     seat.add(new)
                     if s == self.dealer:
                         seat.drawn = new
-                    self._emit_draw(s, new, tail=True)
+                    self.emit_draw(s, new, tail=True)
                     # after the replacement, so that a 七搶一 payer still holds 16 tiles (§3.1 r17)
                     if self._check_flower_win(s):
                         return
             if not replaced:
                 return
 
-    # -- events ------------------------------------------------------------------------------------
-
-    def _emit(self, type_: str, public: dict[str, Any],
-              private: Mapping[int, Mapping[str, Any]] | None = None) -> Event:
-        ev = Event(len(self.events) + 1, type_, public, dict(private or {}))
-        self.events.append(ev)
-        return ev
-
-    def _watchers(self, seat: int) -> list[int]:
-        """Seats that may see ``seat``'s concealed tiles: itself and any 眼牌 declarer."""
-        if not self.revealers:
-            return [seat]
-        return [s for s in range(self.n) if s == seat or s in self.revealers]
-
-    def _emit_draw(self, seat: int, t: Tile, tail: bool = False) -> None:
-        self._emit("draw", {"seat": seat, "tail": tail, "wall": self.wall.remaining},
-                   {w: {"tile": str(t)} for w in self._watchers(seat)})
-
     # -- queries -----------------------------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.ENDED
-
-    def can_win_with(self, seat: int, extra: int | None = None) -> bool:
-        """Is the seat's hand (plus ``extra``) a win?  With ``extra``, answered from cached waits."""
-        if extra is not None:
-            return extra in self.winning_tiles(seat)
-        s = self.seats[seat]
-        return s.code.is_win(s.jokers)
-
-    def winning_tiles(self, seat: int) -> frozenset[int]:
-        """Every tile that would complete the seat's 3n+1 hand, cached until the hand changes.
-
-        A claim window asks this of up to three seats per discard; the hand changes only on the
-        seat's own turn, and a hand that is not even one tile from a win costs one table lookup.
-        """
-        s = self.seats[seat]
-        if s.wait_cache is not None and s.wait_cache[0] == s.rev:
-            return s.wait_cache[1]
-        found: frozenset[int] = frozenset()
-        if s.code.is_win(s.jokers + 1):
-            natural = [t for t in s.code.waits(s.jokers) if t not in s.wild]
-            found = frozenset(natural) | s.wild
-        s.wait_cache = (s.rev, found)
-        return found
-
-    def may_be_ready_after_a_discard(self, seat: int) -> bool:
-        """A cheap necessary condition for any discard leaving the hand ready.
-
-        Ready after discarding t ⇔ need(H−t) ≤ J+1; and need(H) ≤ need(H−t) + 2 (t plus two jokers
-        make a pung), so some discard can only work when H wins with J+3 jokers: one lookup instead
-        of one per tile.
-        """
-        s = self.seats[seat]
-        return s.code.is_win(s.jokers + 3)
-
-    def is_ready_after_discard(self, seat: int, t: int) -> bool:
-        """Tenpai after discarding ``t``: one tile from a win ⇔ a win with one more joker."""
-        s = self.seats[seat]
-        s.code.remove(t)
-        try:
-            return s.code.is_win(s.jokers + 1)
-        finally:
-            s.code.add(t)
-
-    def first_turn_open(self) -> bool:
-        """The dealer's first turn, before any discard or kong (天胡)."""
-        return self.context.source is Source.DEAL and self.discards_total == 0 and self.kongs == 0
-
-    def is_dealers_first_discard(self) -> bool:
-        """The claim window is on the dealer's first discard of the hand (天台/台炮 地胡)."""
-        return (self.window is not None and self.window.from_seat == self.dealer
-                and self.discards_total == 1 and not self.any_claim)
-
-    def reserve(self) -> int:
-        return self.variant.reserve(self)
-
-    def awaiting(self) -> list[int]:
-        """Seats that must answer now (the table actor prompts these)."""
-        if self.phase in (Phase.TURN, Phase.SPLIT):
-            return [self.current]
-        if self.window is not None:
-            return [s for s in self.window.options if s not in self.window.answers]
-        return []
 
     def legal_actions(self, seat: int) -> list[Action]:
         """What ``seat`` may do now (cached until the next applied action; do not mutate)."""
@@ -231,13 +112,18 @@ class HandState:
             cached = self._legal_cache[seat] = legal_actions(self, seat)
         return cached
 
+    def forget_legal_actions(self) -> None:
+        """Drop the cached legal actions: for a copy whose seats were changed from outside the flow (a bot's
+        what-if deal of the hidden tiles); the flow itself clears the cache on every action."""
+        self._legal_cache.clear()
+
     def default_action(self, seat: int, auto_play: bool = False) -> Action | None:
-        return default_action(self, seat, auto_play)
+        """What a timeout does for ``seat`` now (RULES.md §8); None when it is not asked to act."""
+        return default_action(self.legal_actions(seat), self.seats[seat].drawn, auto_play)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        from engine.view import seat_view
-
-        return seat_view(self, seat)
+        """The whole table as ``seat`` may see it (``engine.view.seat_view``), with its legal actions."""
+        return seat_view(self, seat, self.legal_actions(seat) if seat is not None else ())
 
     # -- applying actions --------------------------------------------------------------------------
 
@@ -250,7 +136,7 @@ class HandState:
         if self.phase in (Phase.CLAIMS, Phase.ROB):
             self._answer(action)
         elif self.phase is Phase.SPLIT:
-            split_answer(self, action)
+            self._split_answer(action)
         else:
             self._turn_action(action)
         self._run_automatic()
@@ -281,7 +167,7 @@ class HandState:
             self._self_win(a.seat)
         elif a.kind is ActionKind.KONG:
             assert a.tile is not None
-            own_kong(self, a.seat, a.tile)
+            self._own_kong(a.seat, a.tile)
         elif a.kind is ActionKind.KILL_PIG:
             self._finish([a.seat], WinKind.KILL_PIG, None, None)
 
@@ -301,7 +187,7 @@ class HandState:
         seat = self.seats[self.current]
         if not seat.locked or self.context.source is Source.CLAIM or seat.drawn is None:
             return False
-        if self.can_win_with(self.current) and self._self_win_allowed(self.current):
+        if self.can_win_with(self.current) and self.self_win_allowed(self.current):
             if seat.reveals_others:  # C-9: a 眼牌 declarer cannot pass a win
                 self._self_win(self.current)
                 return True
@@ -311,18 +197,12 @@ class HandState:
         self._discard(self.current, seat.drawn, None)
         return True
 
-    def _self_win_allowed(self, seat: int) -> bool:
-        s = self.seats[seat]
-        return not (self.variant.pass_win_lock is PassLock.UNTIL_OWN_DISCARD and s.drawn in s.no_win)
-
     def _draw_for(self, seat: int) -> None:
         """A normal draw from the head, or the end of the wall (流局 / 分牌)."""
         reserve = self.reserve()
         if self.wall.remaining <= reserve:
-            if self.variant.wall_end is WallEnd.SPLIT_DEAL:
-                start_split(self, seat)
-            else:
-                self._finish([], None, None, None)
+            if self.variant.wall_end is not WallEnd.SPLIT_DEAL or not start_split(self, seat):
+                self._finish([], None, None, None)  # 流局, or 黄牌 when no 分牌 tile could win
             return
         last = self.wall.remaining == reserve + 1
         s = self.seats[seat]
@@ -333,7 +213,7 @@ class HandState:
         t = self.wall.draw()
         self.current, self.phase = seat, Phase.TURN
         self.context = TurnContext(Source.DRAW, last=last)
-        self._emit_draw(seat, t)
+        self.emit_draw(seat, t)
         self._receive(seat, t)
 
     def _receive(self, seat: int, t: Tile) -> None:
@@ -341,7 +221,7 @@ class HandState:
         s = self.seats[seat]
         while t in self.bonus_kinds:
             s.flowers.append(t)
-            self._emit("flower", {"seat": seat, "tile": str(t), "wall": self.wall.remaining})
+            self.emit("flower", {"seat": seat, "tile": str(t), "wall": self.wall.remaining})
             if self._check_flower_win(seat):
                 return
             t = self.wall.draw_tail()
@@ -349,7 +229,7 @@ class HandState:
             # kong that began the chain, if any (D-6)
             ctx = self.context
             self.context = TurnContext(Source.FLOWER, last=ctx.last, kong_kind=ctx.kong_kind, kong_tile=ctx.kong_tile)
-            self._emit_draw(seat, t, tail=True)
+            self.emit_draw(seat, t, tail=True)
         s.add(t)
         s.drawn = t
 
@@ -374,10 +254,10 @@ class HandState:
         if declare is not None:
             s.declaration = declare
             public["declare"] = declare.value
-        self._emit("discard", public)
+        self.emit("discard", public)
         if declare is not None and s.reveals_others:
             self.revealers.add(seat)
-            self._emit("reveal", {"seat": seat}, {seat: {"hands": {
+            self.emit("reveal", {"seat": seat}, {seat: {"hands": {
                 o: [str(x) for x in self.seats[o].tiles()] for o in range(self.n) if o != seat}}})
         self.last_discard = (seat, t)
         win_only = self.variant.last_discard_win_only and self.context.last
@@ -391,13 +271,30 @@ class HandState:
         if not w.options:
             self.window = None
             if w.kind == "rob":
-                complete_added_kong(self, w.from_seat, w.tile)
+                self._complete_added_kong(w.from_seat, w.tile)
             else:
                 self._draw_for((w.from_seat + 1) % self.n)
             return
         self.phase = Phase.ROB if w.kind == "rob" else Phase.CLAIMS
         if len(w.answers) == len(w.options):
-            resolve_window(self)
+            self._close_window(w)
+
+    def _close_window(self, w: ClaimWindow) -> None:
+        """Carry out the verdict of a window everyone has answered (``engine.claims.resolve_window``)."""
+        verdict = resolve_window(self)
+        if verdict.winners:
+            kind = WinKind.ROB_KONG if w.kind == "rob" else WinKind.DISCARD
+            self._finish(list(verdict.winners), kind, w.tile, w.from_seat)
+        elif w.kind == "rob":
+            self.window = None
+            self._complete_added_kong(w.from_seat, w.tile)
+        elif verdict.claim is not None:
+            claim_meld(self, verdict.claim.seat, verdict.claim, w.from_seat, w.tile)
+            if verdict.claim.kind is ActionKind.KONG:
+                self._replacement(verdict.claim.seat, KongKind.EXPOSED, w.tile)
+        else:
+            self.window = None
+            self._draw_for((w.from_seat + 1) % self.n)
 
     def _answer(self, a: Action) -> None:
         assert self.window is not None
@@ -412,13 +309,31 @@ class HandState:
             kind = WinKind.KONG_REPLACEMENT  # D-6: the chain of replacements began with a kong
         self._finish([seat], kind, self.seats[seat].drawn, None, ctx.kong_kind, ctx.kong_tile)
 
-    # -- steps the claim resolution calls back into (engine.claims) -------------------------------------
+    # -- kongs and 分牌 -----------------------------------------------------------------------------
 
-    def claim_meld(self, seat: int, a: Action, from_seat: int, t: Tile) -> None:
-        claim_meld(self, seat, a, from_seat, t)
+    def _own_kong(self, seat: int, t: Tile) -> None:
+        """暗槓 draws its replacement at once; 加槓 first opens the 搶槓 window (§1.1 r18, §3.1 r8)."""
+        if self.seats[seat].counts[t] == 4:
+            concealed_kong(self, seat, t)
+            self._replacement(seat, KongKind.CONCEALED, t)
+            return
+        self.emit("kong_attempt", {"seat": seat, "tile": str(t)})
+        self.window = open_rob_window(self, seat, t)
+        self._after_answers()
 
     def _complete_added_kong(self, seat: int, t: Tile) -> None:
         complete_added_kong(self, seat, t)
+        self._replacement(seat, KongKind.ADDED, t)
+
+    def _replacement(self, seat: int, kind: KongKind, t: Tile) -> None:
+        self._receive(seat, replacement_draw(self, seat, kind, t))
+
+    def _split_answer(self, a: Action) -> None:
+        """A 分牌 seat wins on its tile, or passes it on to the next seat's 分牌 tile (§2.1 r15)."""
+        if a.kind is ActionKind.WIN:
+            self._finish([a.seat], WinKind.SPLIT_DEAL, self.seats[a.seat].set_aside.pop(), None)
+        elif not next_split(self):
+            self._finish([], None, None, None)
 
     # -- the end -----------------------------------------------------------------------------------
 
@@ -428,5 +343,5 @@ class HandState:
         # the window is still needed by the 地胡 test (is_dealers_first_discard) while the result is built
         self.result = finish_hand(self, winners, kind, tile, discarder, kong_kind, kong_tile)
         self.window = None
-        self._emit("hand_end", self.result.public_json(self))
+        self.emit("hand_end", self.result.public_json(self))
 

@@ -3,12 +3,14 @@ except where 眼牌 reveals the other hands to its declarer, and every hand once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.melds import Meld, MeldKind
 
 if TYPE_CHECKING:
-    from engine.state import HandState
+    from engine.actions import Action
+    from engine.board import HandBoard
 
 
 def _meld_json(m: Meld, hidden: bool) -> dict[str, Any]:
@@ -20,8 +22,9 @@ def _meld_json(m: Meld, hidden: bool) -> dict[str, Any]:
     return out
 
 
-def seat_view(state: HandState, seat: int | None) -> dict[str, Any]:
-    """The whole table as ``seat`` may see it (``None``: a spectator)."""
+def seat_view(state: HandBoard, seat: int | None, actions: Sequence[Action] = ()) -> dict[str, Any]:
+    """The whole table as ``seat`` may see it (``None``: a spectator), with the ``actions`` it may take now
+    (``HandState.view`` passes its legal actions)."""
     ended = state.result is not None
     viewer = state.seats[seat] if seat is not None else None
     players = []
@@ -60,7 +63,7 @@ def seat_view(state: HandState, seat: int | None) -> dict[str, Any]:
         "awaiting": state.awaiting() if seat is None else [s for s in state.awaiting() if s == seat],
         "last_discard": {"seat": last[0], "tile": str(last[1])} if last else None,
         "players": players,
-        "actions": [a.to_json() for a in state.legal_actions(seat)] if seat is not None else [],
+        "actions": [a.to_json() for a in actions] if seat is not None else [],
     }
     if state.result is not None:
         out["result"] = state.result.public_json(state)

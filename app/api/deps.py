@@ -13,7 +13,8 @@ from starlette.requests import HTTPConnection
 from app.core.config import Settings
 from app.core.security import read_access_token
 from app.models import User
-from app.services.errors import ErrorCode, Forbidden, Unauthorized
+from app.quickplay.service import QuickPlay
+from app.services.errors import ErrorCode, Forbidden, Unauthorized, Unavailable
 from app.services.roles import Role, has_role
 from app.state import AppState
 from app.tables.registry import TableRegistry
@@ -39,8 +40,15 @@ def get_registry(state: StateDep) -> TableRegistry:
     return state.registry
 
 
+def get_quickplay(state: StateDep) -> QuickPlay:
+    if state.quickplay is None:
+        raise Unavailable("quick play is starting; try again in a few seconds")
+    return state.quickplay
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 RegistryDep = Annotated[TableRegistry, Depends(get_registry)]
+QuickPlayDep = Annotated[QuickPlay, Depends(get_quickplay)]
 
 
 async def get_session(state: StateDep) -> AsyncIterator[AsyncSession]:

@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.quickplay.matching import WIDEST_SPREAD
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER_SECRET = "change-me"
 SECRET_KEY_MIN = 32  # characters, outside development
@@ -99,6 +101,28 @@ class Settings(BaseSettings):
                                             "process directs a tournament (seats its rounds, runs its tables) "
                                             "only while it holds the tournament's lease; renewed every tick, "
                                             "taken over by another process this long after the holder stops")
+
+    # Quick play (快速開始, app.quickplay): matchmaking in waves, by rank (docs/server.md "Quick play").
+    quickplay_matcher: bool = Field(default=True, description="run quick play's matcher in this process (with "
+                                    "REDIS_URL only the holder of its lease forms tables)")
+    quickplay_wave_seconds: float = Field(default=1.0, ge=0.05, le=30, description="how often the matcher "
+                                          "forms tables from each pool (room × variant), ±20 % jitter; at once "
+                                          "when a player queues on the matcher's process")
+    quickplay_rank_spread: int = Field(default=1, ge=0, le=WIDEST_SPREAD, description="how many titles "
+                                       "(RULES.md §7) apart a quick-play table's players may be at first")
+    quickplay_spread_widen_seconds: float = Field(default=15.0, ge=1, le=600, description="every this long a "
+                                                  "player waits, the spread they accept widens by one title, "
+                                                  "up to the whole ladder")
+    quickplay_lease_seconds: float = Field(default=5.0, ge=0.5, le=300, description="with REDIS_URL, one "
+                                           "process runs the matcher while it holds this lease (renewed every "
+                                           "wave); a claim older than twice this is resolved by the next holder")
+
+    @model_validator(mode="after")
+    def _matcher_lease_outlives_a_wave(self) -> Settings:
+        # Renewed every wave: a lease shorter than twice a wave could lapse between renewals.
+        if self.quickplay_lease_seconds <= 2 * self.quickplay_wave_seconds * 1.2:
+            raise ValueError("QUICKPLAY_LEASE_SECONDS must be longer than 2.4 × QUICKPLAY_WAVE_SECONDS")
+        return self
 
     @model_validator(mode="after")
     def _lease_outlives_a_tick(self) -> Settings:

@@ -28,10 +28,15 @@ TITLES: tuple[tuple[int, Names], ...] = (
 _THRESHOLDS = [threshold for threshold, _ in TITLES]
 
 
+def title_index(rank_points: int) -> int:
+    """The title's place on the ladder (0 = 白板) for this 積分: quick play compares players by it."""
+    # 積分 is floored at 0, so anything lower is treated as 0 rather than raising.
+    return max(bisect_right(_THRESHOLDS, rank_points) - 1, 0)
+
+
 def title_names_for(rank_points: int) -> Names:
     """The title for this 積分 in all three languages."""
-    # 積分 is floored at 0, so anything lower is treated as 0 rather than raising.
-    return TITLES[max(bisect_right(_THRESHOLDS, rank_points) - 1, 0)][1]
+    return TITLES[title_index(rank_points)][1]
 
 
 def title_for(rank_points: int) -> str:

@@ -67,6 +67,7 @@ class ErrorCode(StrEnum):
         "table_id", "seat")
     ALREADY_AT_THIS_TABLE = "already_at_this_table", 409, "you already sit at this table", (
         "table_id", "seat")
+    IN_QUEUE = "in_queue", 409, "you are waiting in the quick-play queue; leave it first", ("queue",)
     NOT_SEATED = "not_seated", 409, "you do not sit at this table", ("table_id",)
     TABLE_NOT_WAITING = "table_not_waiting", 409, "this table is not taking players", ("table_id", "status")
     TABLE_FULL = "table_full", 409, "every seat of this table is taken", ("table_id",)

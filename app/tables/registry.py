@@ -187,6 +187,21 @@ class TableRegistry:
         await self._changed(table, "table_created")
         return await self._start_if_full(table)
 
+    async def create_matched_table(
+        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str]],
+        table_id: str,
+    ) -> TableInfo:
+        """A quick-play table (快速開始, app.quickplay.matcher): every seat a matched player, in the given
+        order, starting at once.  The matcher has turned each player's queue commitment into this seat."""
+        for user_id, _name in seats:
+            self._check_free(user_id)
+        self._check_open()
+        table = self._new(room=room, variant=variant, options=options, practice=False, table_id=table_id)
+        for seat, (user_id, username) in enumerate(seats):
+            self._place(table, seat, user_id, username)
+        await self._changed(table, "table_created")
+        return await self._start_if_full(table)
+
     async def sit(self, table_id: str, *, user_id: int, username: str, seat: int | None = None) -> TableInfo:
         """Take a seat (the first free one if ``seat`` is None), here or on the process that owns the table."""
         async with self._seating(user_id):

@@ -19,7 +19,8 @@ def check_not_frozen(user: User) -> None:
         raise Forbidden("this account is frozen", ErrorCode.ACCOUNT_FROZEN)
 
 
-def _check_entry(user: User, room: RoomKey) -> None:
+def check_entry_coins(user: User, room: RoomKey) -> None:
+    """The room's entry coins (RULES.md §7): 409 ``insufficient_coins`` below them."""
     # Checked at sitting down; the actor re-checks before each hand (coins can move in between).
     entry = ROOMS[room].entry_coins
     if user.coins < entry:
@@ -36,7 +37,7 @@ async def open_table(
 ) -> TableInfo:
     check_not_frozen(user)
     full_options = _options(variant, options)
-    _check_entry(user, room)
+    check_entry_coins(user, room)
     return await registry.create_table(
         room=room, variant=variant, options=full_options, user_id=user.id, username=user.username
     )
@@ -46,7 +47,7 @@ async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat:
     check_not_frozen(user)
     table = await registry.lookup(table_id)
     if table.room is not None:
-        _check_entry(user, table.room)
+        check_entry_coins(user, table.room)
     return await registry.sit(table_id, user_id=user.id, username=user.username, seat=seat)
 
 

@@ -10,7 +10,7 @@ import random
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
-from engine.bots import register
+from engine.bots.registry import register
 
 if TYPE_CHECKING:
     from engine.state import HandState

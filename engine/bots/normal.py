@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
-from engine.bots import register
 from engine.bots.easy import isolation
+from engine.bots.registry import register
 from engine.bots.shanten import (
     N_PLAY,
     Sight,

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare
-from engine.bots import register
 from engine.bots.easy import greedy_policy, isolation
+from engine.bots.registry import register
 
 if TYPE_CHECKING:
     from engine.state import HandState

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare
-from engine.bots import register
 from engine.bots.defence import deal_in_chance, threat_map
 from engine.bots.normal import (
     best_after_discard,
@@ -38,6 +37,7 @@ from engine.bots.normal import (
     shanten_after_claim,
     take_win,
 )
+from engine.bots.registry import register
 from engine.bots.shanten import (
     N_PLAY,
     Sight,

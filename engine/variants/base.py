@@ -10,12 +10,12 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.tiles import FLOWER_BASE, HONOUR_BASE, Tile
 
 if TYPE_CHECKING:
-    from engine.state import HandState
+    from engine.seat import SeatState
 
 
 class PassLock(str, Enum):
@@ -44,6 +44,32 @@ def standard_kinds(suits: str = "mps", honours: bool = True, flowers: bool = Tru
     if flowers:
         kinds.extend(range(FLOWER_BASE, FLOWER_BASE + 8))
     return tuple(kinds)
+
+
+class HandFacts(Protocol):
+    """What a variant's hooks read of the hand in play (牌局), and nothing more.
+
+    ``engine.board.HandBoard`` (and so ``engine.state.HandState``) is one; declaring it here keeps the variants
+    below the hand's flow instead of tied to it in a circle.
+    """
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+    @property
+    def seats(self) -> Sequence[SeatState]: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def kongs(self) -> int: ...
+    @property
+    def wildcards(self) -> tuple[Tile, ...]: ...
+    @property
+    def discards_total(self) -> int: ...
+    @property
+    def any_claim(self) -> bool: ...
+
+    def first_turn_open(self) -> bool: ...
+    def is_dealers_first_discard(self) -> bool: ...
 
 
 class OptionError(ValueError):
@@ -188,11 +214,11 @@ class Variant:
         """Wind index 0..3 (東南西北) of a seat for this hand."""
         return (seat - dealer) % self.n_seats
 
-    def reserve(self, state: HandState, kongs: int | None = None) -> int:
+    def reserve(self, state: HandFacts, kongs: int | None = None) -> int:
         """Tiles never drawn normally (R, RULES.md §0), with ``kongs`` declared (default: as many as now)."""
         return self.reserve_tiles
 
-    def flower_win(self, state: HandState) -> tuple[int, str] | None:
+    def flower_win(self, state: HandFacts) -> tuple[int, str] | None:
         """(winner, kind) when a flower count ends the hand.
 
         By default only the room option ``eight_flowers`` (花胡: §1.1 r33, §2.1 r19, off by default)
@@ -206,14 +232,14 @@ class Variant:
                 return seat, "eight_flowers"
         return None
 
-    def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:
+    def can_declare(self, state: HandFacts, seat: int) -> tuple[str, ...]:
         """Declarations a discard may carry now ("ready", "eye", "miji")."""
         return ()
 
-    def can_kill_pig(self, state: HandState, seat: int) -> bool:
+    def can_kill_pig(self, state: HandFacts, seat: int) -> bool:
         return False
 
-    def first_turn_flags(self, state: HandState, winner: int, self_drawn: bool) -> dict[str, bool]:
+    def first_turn_flags(self, state: HandFacts, winner: int, self_drawn: bool) -> dict[str, bool]:
         """天胡 / 地胡 / 人胡 as this variant defines them (RULES.md §1.1 r24-25, §2.1 r18, §3.2)."""
         out = {"heavenly": False, "earthly": False, "human": False}
         if self_drawn and winner == state.dealer and state.first_turn_open():

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.tiles import FLOWER_BASE, Tile
-from engine.variants.base import Option, PassLock, Variant, WallEnd, standard_kinds
-
-if TYPE_CHECKING:
-    from engine.state import HandState
+from engine.variants.base import HandFacts, Option, PassLock, Variant, WallEnd, standard_kinds
 
 WHITE = 33  # 白板 7z
 
@@ -27,15 +23,15 @@ class Taipao(Variant):
         """§2.1 r7-8: flowers and 白板 are bonus tiles unless they are a 財神 face."""
         return (tile >= FLOWER_BASE or tile == WHITE) and tile not in wildcards
 
-    def reserve(self, state: HandState, kongs: int | None = None) -> int:
+    def reserve(self, state: HandFacts, kongs: int | None = None) -> int:
         """§2.1 r15: 分牌 starts when 24 + 2K tiles remain (杠一过二)."""
         return 24 + 2 * (state.kongs if kongs is None else kongs)
 
-    def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:
+    def can_declare(self, state: HandFacts, seat: int) -> tuple[str, ...]:
         """§2.1 r13: 聽 locks the hand; it is offered once, on a discard that leaves the hand ready."""
         return () if state.seats[seat].locked else ("ready",)
 
-    def can_kill_pig(self, state: HandState, seat: int) -> bool:
+    def can_kill_pig(self, state: HandFacts, seat: int) -> bool:
         """§2.1 r17: 3+ of one face and 1+ of the other, or 2+ in same-face mode."""
         held = [state.seats[seat].counts[f] for f in state.wildcards]
         if len(held) == 1:

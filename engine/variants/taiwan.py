@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.variants.base import Option, PassLock, Variant, standard_kinds
-
-if TYPE_CHECKING:
-    from engine.state import HandState
+from engine.variants.base import HandFacts, Option, PassLock, Variant, standard_kinds
 
 MIJI_DISCARD_LIMIT = 8  # C-11: "起牌後海底八張牌"
 
@@ -21,7 +18,7 @@ class Taiwan(Variant):
     def seat_wind(self, seat: int, dealer: int, open_seat: int | None, options: Mapping[str, Any]) -> int:
         return (seat - (dealer if open_seat is None else open_seat)) % 4
 
-    def flower_win(self, state: HandState) -> tuple[int, str] | None:
+    def flower_win(self, state: HandFacts) -> tuple[int, str] | None:
         """§3.1 r16-17: 八仙過海 (all 8) and 七搶一 (a 7-1 split, in either order)."""
         held = [len(s.flowers) for s in state.seats]
         for seat, n in enumerate(held):
@@ -31,7 +28,7 @@ class Taiwan(Variant):
                 return seat, "seven_rob_one"
         return None
 
-    def can_declare(self, state: HandState, seat: int) -> tuple[str, ...]:
+    def can_declare(self, state: HandFacts, seat: int) -> tuple[str, ...]:
         """§3.1 r14-15: 眼牌, called Miji inside the first 8 discards with no claim yet."""
         if not state.options.get("accept_eye_declaration", True) or state.seats[seat].locked:
             return ()
@@ -40,7 +37,7 @@ class Taiwan(Variant):
             return ("miji",)
         return ("eye",)
 
-    def first_turn_flags(self, state: HandState, winner: int, self_drawn: bool) -> dict[str, bool]:
+    def first_turn_flags(self, state: HandFacts, winner: int, self_drawn: bool) -> dict[str, bool]:
         """§3.2: 天胡 dealer on the dealt hand; 地胡 non-dealer self-draw on the first draw; 人胡
         non-dealer on a discard before the own first draw; no chow/pong/明槓 before either."""
         out = {"heavenly": False, "earthly": False, "human": False}

@@ -51,5 +51,5 @@ def shuffle_hidden(state: HandState, seat: int, rng: random.Random) -> HandState
         if st.drawn is not None:
             st.drawn = TILES[mine[0]]
     wall.tiles[wall.head:wall.tail] = [TILES[t] for t in pool]
-    other._legal_cache.clear()
+    other.forget_legal_actions()
     return other

@@ -24,7 +24,8 @@ import engine.decompose as decompose
 import engine.hand as hand
 import engine.hand_tables as hand_tables
 from engine.cli_waits import main as waits_main
-from engine.hand import Group, HandCode, decompositions, is_win, waits
+from engine.decompose import Group, decompositions
+from engine.hand import HandCode, is_win, waits
 from engine.tiles import TILES, counts_of, parse_tiles
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -380,7 +381,7 @@ def test_decompositions_score_maximisation_splits() -> None:
 def test_decompositions_sorted_distinct_and_ordered() -> None:
     got = decompositions(C("1112345678999m 5m"), 0)
     assert len(got) == len(set(got)) >= 1
-    assert got == sorted(got, key=lambda d: [decompose._GROUPS.index(g) for g in d])
+    assert got == sorted(got, key=lambda d: [decompose.GROUPS.index(g) for g in d])
 
 
 def test_decompositions_speed_smoke() -> None:

@@ -115,6 +115,16 @@ export const api = {
   practice: (variant, options = {}, extra = {}) => request("/api/practice", { method: "POST", body: { variant, options, ...extra } }),
   /** @param {number} id */
   hand: (id) => request(`/api/hands/${id}`),
+  /**
+   * Quick play (快速開始): wait in the room's pool for a table of `variant` ("play again" after a game uses
+   * this too).  202 {queued, room, variant, since}; the lobby socket then pushes {type: "matched", table_id}.
+   * @param {string} room @param {string} variant
+   */
+  queue: (room, variant) => request(`/api/rooms/${encodeURIComponent(room)}/queue`, { method: "POST", body: { variant } }),
+  /** Leave the room's quick-play queue (idempotent): {queued: false}. @param {string} room */
+  leaveQueue: (room) => request(`/api/rooms/${encodeURIComponent(room)}/queue`, { method: "DELETE" }),
+  /** {queued, room, variant, since, table_id}: table_id is set once matched. */
+  myQueue: () => request("/api/me/queue"),
 };
 
 /** ws:// or wss:// URL for a path on this server. @param {string} path */

@@ -4,6 +4,9 @@ Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
+  {"type": "queue_sizes", "queues": [{"room", "variant", "queued"}, …]}: quick play's waiting players per pool
+  {"type": "matched", "table_id": id}: to one player only, when quick play seated them (app.quickplay)
+The snapshot carries ``queues`` too (the same list as ``queue_sizes``).
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
 missing, invalid or expired token (also when the token expires while connected) and with 4029 over the
@@ -21,6 +24,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 from app.api.deps import StateDep
 from app.lobby.broker import Subscription
 from app.models import User
+from app.quickplay.matcher import queue_sizes
 from app.state import AppState
 from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
 
@@ -44,15 +48,16 @@ async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None)
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
         await websocket.accept()
-        await _serve(websocket, state, expires_in)
+        await _serve(websocket, state, user_id, expires_in)
 
 
-async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> None:
+async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in: float) -> None:
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
-        await websocket.send_json({"type": "snapshot", "tables": tables})
-        sender = asyncio.create_task(_forward(websocket, subscription))
+        queues = queue_sizes(await state.quickplay.store.sizes()) if state.quickplay is not None else []
+        await websocket.send_json({"type": "snapshot", "tables": tables, "queues": queues})
+        sender = asyncio.create_task(_forward(websocket, subscription, user_id))
         receiver = asyncio.create_task(_drain(websocket))
         expired = asyncio.create_task(expiry(expires_in))
         try:
@@ -73,8 +78,12 @@ async def _serve(websocket: WebSocket, state: AppState, expires_in: float) -> No
                 await websocket.close(code=code, reason=reason)
 
 
-async def _forward(websocket: WebSocket, subscription: Subscription) -> None:
+async def _forward(websocket: WebSocket, subscription: Subscription, user_id: int) -> None:
     async for event in subscription:
+        if "to" in event:  # one player's event (quick play's ``matched``): theirs only, without the address
+            if event["to"] != user_id:
+                continue
+            event = {k: v for k, v in event.items() if k != "to"}
         await websocket.send_json(event)
 
 

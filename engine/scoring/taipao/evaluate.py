@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.hand import decompositions
+from engine.decompose import decompositions
 from engine.melds import MeldKind
 from engine.scoring.result import ScoreItem
 from engine.scoring.situation import KongKind, Situation, WinKind

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine.hand import Group
+from engine.decompose import Group
 from engine.scoring.taipao.held import FA, WHITE, WIND_END, Held, MeldPart, honour_sets
 from engine.tiles import HONOUR_BASE
 

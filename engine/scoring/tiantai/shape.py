@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.hand import Group, decompositions
+from engine.decompose import Group, decompositions
 from engine.tiles import Tile
 
 # How the winning tile completed its group (聽型).

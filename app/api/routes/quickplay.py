@@ -1,0 +1,33 @@
+"""Quick play (快速開始): queue for a coin table in a room; the matcher seats you (app.quickplay)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, status
+
+from app.api.deps import CurrentUser, QuickPlayDep
+from app.game.rooms import RoomKey
+from app.schemas_quickplay import LeftOut, QueuedOut, QueueIn, QueueStatusOut
+
+router = APIRouter(prefix="/api", tags=["quick play"])
+
+
+@router.post("/rooms/{room}/queue", status_code=status.HTTP_202_ACCEPTED)
+async def join_queue(room: RoomKey, body: QueueIn, user: CurrentUser, quickplay: QuickPlayDep) -> QueuedOut:
+    """Wait for a table of this variant in this room.  Refused (409) while seated, queued in another
+    pool or registered in an unfinished tournament, or below the room's entry coins; 403 when frozen."""
+    entry = await quickplay.join(user, room, body.variant)
+    return QueuedOut(queued=True, room=entry.room, variant=entry.variant, since=entry.joined_at)
+
+
+@router.delete("/rooms/{room}/queue")
+async def leave_queue(room: RoomKey, user: CurrentUser, quickplay: QuickPlayDep) -> LeftOut:
+    """Leave this room's queue (idempotent).  A match made before the leave stands: see GET /api/me/queue."""
+    await quickplay.leave(user.id, room)
+    return LeftOut(queued=False)
+
+
+@router.get("/me/queue")
+async def my_queue(user: CurrentUser, quickplay: QuickPlayDep) -> QueueStatusOut:
+    found = await quickplay.status(user.id)
+    return QueueStatusOut(queued=found.queued, room=found.room, variant=found.variant, since=found.since,
+                          table_id=found.table_id)

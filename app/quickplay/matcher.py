@@ -1,0 +1,199 @@
+"""The quick-play matcher (配桌): seats waiting players at new coin tables, in waves.
+
+Every ``QUICKPLAY_WAVE_SECONDS`` (±20 % jitter, so waves do not fall in step with other periodic work; at
+once when a player queues in this process) the matcher takes every pool's members, forms tables by rank
+(app.quickplay.matching) and seats each table:
+
+1. ``store.claim``: the members leave their pool and are recorded under the new table's id, atomically, so
+   no other wave (of this or another process) can take them too;
+2. the commitments service turns each member's queue commitment into the table's seat in one transaction:
+   if one of them left the queue meanwhile nothing changes and the others go back to their pool;
+3. the table is created in this process's registry with the members in random seats and starts as every
+   coin table does (join wait, absent players auto-played);
+4. ``store.finish``: the claim ends, each member gets a matched marker and a ``matched`` lobby push.
+
+With several processes only the holder of the matcher lease (``{prefix}:quickplay-matcher:0``, the same
+``RedisLease`` the tournament director uses) runs waves.  A matcher that dies between 1 and 4 leaves its
+claim behind; the next holder resolves every claim older than twice the lease: if the table is live (in a
+registry or the journal) the claim is finished, otherwise the members still committed to its seat go back
+to the queue with their first ``since``.  So a player is either seated or still queued.  Before it seats a
+table the matcher checks that it still holds the lease and that its claim is younger than the lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from app.game.rooms import RoomKey
+from app.game.variants import VARIANTS, Variant, default_options
+from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables
+from app.quickplay.service import QuickPlay
+from app.state import AppState
+from app.tables.registry import TableStatus, new_table_id
+from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
+
+log = logging.getLogger(__name__)
+LEASE_ID = 0  # one matcher for all pools: the lease's key is {prefix}:quickplay-matcher:0
+JITTER = 0.2  # a wave comes every wave_seconds × (1 ± JITTER)
+
+TableLive = Callable[[str], Awaitable[bool]]
+
+
+class Matcher:
+    def __init__(self, state: AppState, quickplay: QuickPlay, *, lease: DirectorLease, policy: SpreadPolicy,
+                 wave_seconds: float, lease_seconds: float, table_live: TableLive,
+                 rng: random.Random | None = None) -> None:
+        self.state, self.quickplay, self.store = state, quickplay, quickplay.store
+        self.lease, self.policy = lease, policy
+        self.wave_seconds, self.lease_seconds = wave_seconds, lease_seconds
+        self.table_live = table_live
+        # Seating is a game secret like the wall: a CSPRNG-seeded generator unless a test passes its own.
+        self.rng = rng or random.Random(secrets.randbits(128))
+        self.sizes: dict[tuple[str, str], int] = {}  # the last published queue sizes (none at first)
+        self.leading = False
+
+    async def leads(self) -> bool:
+        try:
+            self.leading = await self.lease.hold(LEASE_ID)
+        except Exception:
+            log.exception("quick play: the matcher lease could not be checked")
+            self.leading = False
+        return self.leading
+
+    async def wave(self) -> int:
+        """One wave over every pool (if this process leads); returns how many tables it seated."""
+        seated = 0
+        if await self.leads():
+            await self.recover()
+            now = time.time()
+            for room in RoomKey:
+                for variant in Variant:
+                    members = await self.store.members(room.value, variant.value)
+                    if len(members) < VARIANTS[variant].seats:
+                        continue
+                    for group in form_tables(members, VARIANTS[variant].seats, now=now, policy=self.policy,
+                                             rng=self.rng):
+                        seated += await self.seat(room, variant, group)
+        await self.publish_sizes()
+        return seated
+
+    async def seat(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
+        """Seat one formed table (steps 1-4 of the module docstring); 1 if it was seated, else 0."""
+        table_id = new_table_id()
+        if not await self.store.claim(table_id, group):
+            return 0  # someone left between the read and the claim: the next wave sees the pool afresh
+        users = [e.user_id for e in group]
+        claimed_at = time.monotonic()
+        try:
+            refused = await self.quickplay.commitments.seat(table_id, room.value, variant.value, users)
+        except Exception:
+            log.exception("quick play: seating %s failed before the commitments changed", table_id)
+            await self.store.give_back(table_id, group)
+            return 0
+        if refused:
+            await self.store.give_back(table_id, [e for e in group if e.user_id not in refused])
+            return 0
+        try:
+            if time.monotonic() - claimed_at > self.lease_seconds / 2 or not await self.leads():
+                raise RuntimeError("the matcher lost its lease mid-match")
+            table = await self.state.registry.create_matched_table(
+                room=room, variant=variant, options=default_options(variant),
+                seats=[(e.user_id, e.username) for e in group], table_id=table_id)
+            if table.status != TableStatus.PLAYING:
+                await self.state.registry.remove(table_id)
+                raise RuntimeError(f"table {table_id} did not start")
+        except Exception:
+            log.exception("quick play: table %s was not seated; its players queue again", table_id)
+            await self.give_back(table_id, room, variant, group)
+            return 0
+        await self.store.finish(table_id)
+        for e in group:
+            await self._publish({"type": "matched", "table_id": table_id, "to": e.user_id})
+        log.info("quick play: seated %s", table_id, extra={"table_id": table_id})
+        return 1
+
+    async def give_back(self, table_id: str, room: RoomKey | str, variant: Variant | str,
+                        group: list[QueueEntry]) -> None:
+        """A matched table that is not playing: its members still committed to it queue again."""
+        back = await self.quickplay.commitments.unseat(table_id, str(room), str(variant),
+                                                       [e.user_id for e in group])
+        await self.store.give_back(table_id, [e for e in group if e.user_id in back])
+
+    async def recover(self) -> None:
+        """Resolve claims a matcher left behind (it died or lost its lease mid-match)."""
+        stale = time.time() - 2 * self.lease_seconds
+        for claim in await self.store.claims():
+            if claim.at > stale or not claim.entries:
+                continue
+            if await self.table_live(claim.table_id):
+                await self.store.finish(claim.table_id)
+            else:
+                first = claim.entries[0]
+                log.warning("quick play: claim %s was left unseated; its players queue again", claim.table_id)
+                await self.give_back(claim.table_id, first.room, first.variant, claim.entries)
+
+    async def publish_sizes(self) -> None:
+        """The queue sizes per room and variant to every lobby, when they changed."""
+        try:
+            sizes = await self.store.sizes()
+        except Exception:
+            log.exception("quick play: the queue sizes could not be read")
+            return
+        if sizes != self.sizes:
+            self.sizes = sizes
+            await self._publish({"type": "queue_sizes", "queues": queue_sizes(sizes)})
+
+    async def _publish(self, event: dict[str, Any]) -> None:
+        try:
+            await self.state.broker.publish(event)
+        except Exception:  # the lobby is best effort: GET /api/me/queue has the table too
+            log.exception("quick play: lobby publish failed")
+
+    async def run(self) -> None:
+        while True:
+            pause = self.wave_seconds * (1 + self.rng.uniform(-JITTER, JITTER))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.quickplay.joined.wait(), pause)
+            self.quickplay.joined.clear()
+            try:
+                await self.wave()
+            except Exception:
+                log.exception("quick play: wave failed")
+
+
+def queue_sizes(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
+    """Every pool with its waiting players (zeros included), as the lobby shows them."""
+    return [{"room": r.value, "variant": v.value, "queued": sizes.get((r.value, v.value), 0)}
+            for r in RoomKey for v in Variant]
+
+
+def make_lease(state: AppState) -> DirectorLease:
+    s = state.settings
+    if not s.redis_url:
+        return LocalLease()
+    return RedisLease(s.redis_url, prefix=f"{s.redis_prefix}:quickplay-matcher:", seconds=s.quickplay_lease_seconds)
+
+
+@contextlib.asynccontextmanager
+async def running_matcher(matcher: Matcher) -> AsyncIterator[Matcher]:
+    """Entered at startup after the table runtime; at exit the lease goes back (another process leads)."""
+    run = matcher.state.settings.quickplay_matcher
+    task = asyncio.create_task(matcher.run(), name="quickplay-matcher") if run else None
+    try:
+        yield matcher
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        with contextlib.suppress(Exception):
+            await matcher.lease.release(LEASE_ID)
+        await matcher.lease.close()
+        await matcher.store.close()

@@ -1,0 +1,87 @@
+"""Forming quick-play tables (快速開始配桌) from one pool's waiting players: pure, no I/O.
+
+A pool is one room × one variant.  Every wave the matcher hands the pool's members to ``form_tables``:
+members are sorted by rank (their title's place in RULES.md §7's ladder, then 積分), and a run of
+table-size neighbours becomes a table when the titles in it lie within the spread every one of them
+allows.  A member's allowed spread starts at ``SpreadPolicy.start`` titles and widens by one title for
+every ``widen_seconds`` waited, up to the whole ladder, so nobody waits for ever when few are online
+(lichess pools widen the rating range of a member who missed waves the same way).  Seats are drawn at
+random within a table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from app.game.titles import TITLES
+
+TITLE_COUNT = len(TITLES)
+WIDEST_SPREAD = TITLE_COUNT - 1  # the whole ladder: anyone may sit with anyone
+
+
+@dataclass(frozen=True, slots=True)
+class QueueEntry:
+    """One player waiting in a pool (排隊): who, where, since when (epoch seconds) and at what rank."""
+
+    user_id: int
+    username: str
+    room: str
+    variant: str
+    since: float
+    title_rank: int  # the title's index in app.game.titles.TITLES (0 = 白板)
+    rank_points: int  # 積分, to order players of one title
+
+    @property
+    def joined_at(self) -> datetime:
+        return datetime.fromtimestamp(self.since, UTC)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def of(cls, data: dict[str, Any]) -> QueueEntry:
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class SpreadPolicy:
+    """How far apart in titles a table's players may be: ``start`` titles at once, one more for every
+    ``widen_seconds`` waited, never more than the whole ladder."""
+
+    start: int
+    widen_seconds: float
+
+    def allowed(self, waited: float) -> int:
+        return min(WIDEST_SPREAD, self.start + int(max(waited, 0.0) // self.widen_seconds))
+
+
+def form_tables(members: Iterable[QueueEntry], seats: int, *, now: float, policy: SpreadPolicy,
+                rng: random.Random) -> list[list[QueueEntry]]:
+    """The tables this wave seats: groups of ``seats`` members, each in random seat order.
+
+    Members sorted by (title, 積分, since); a window of ``seats`` neighbours is taken when its titles
+    differ by no more than the narrowest spread its members allow, else the window slides on by one.
+    Linear in the pool's size after the sort.
+    """
+    ordered = sorted(members, key=lambda e: (e.title_rank, e.rank_points, e.since, e.user_id))
+    tables: list[list[QueueEntry]] = []
+    i = 0
+    while i + seats <= len(ordered):
+        window = ordered[i:i + seats]
+        if _fits(window, now, policy):
+            group = list(window)
+            rng.shuffle(group)
+            tables.append(group)
+            i += seats
+        else:
+            i += 1
+    return tables
+
+
+def _fits(window: Sequence[QueueEntry], now: float, policy: SpreadPolicy) -> bool:
+    spread = window[-1].title_rank - window[0].title_rank  # sorted by title
+    return spread <= min(policy.allowed(now - e.since) for e in window)

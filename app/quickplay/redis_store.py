@@ -1,0 +1,162 @@
+"""The quick-play queue in Redis (several processes): the same store as ``LocalQueueStore``.
+
+Keys, under ``{prefix}:quickplay:``:
+
+* ``pool:{room}:{variant}``: hash user id → entry (JSON);
+* ``where``: hash user id → ``{room}:{variant}`` while queued, ``@{table_id}`` while claimed;
+* ``claims``: hash table id → ``{"at", "entries"}``;
+* ``matched:{user id}``: the matched marker (JSON), expiring after ``MATCHED_TTL_SECONDS``.
+
+Every change is one Lua script, so a queue, a cancel and a claim from different processes never interleave.
+Entries are lost only if Redis loses its data (documented: the client queues again).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from redis.asyncio import Redis
+
+from app.game.rooms import RoomKey
+from app.game.variants import Variant
+from app.quickplay.matching import QueueEntry
+from app.quickplay.store import MATCHED_TTL_SECONDS, Claim, Matched
+
+_ADD = """
+local w = redis.call('hget', KEYS[1], ARGV[1])
+if w then return w end
+redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
+redis.call('hset', KEYS[2], ARGV[1], ARGV[3])
+return false
+"""
+_REMOVE = """
+local w = redis.call('hget', KEYS[1], ARGV[1])
+if (not w) or string.sub(w, 1, 1) == '@' then return false end
+local pool = ARGV[2] .. w
+local e = redis.call('hget', pool, ARGV[1])
+redis.call('hdel', pool, ARGV[1])
+redis.call('hdel', KEYS[1], ARGV[1])
+return e
+"""
+_CLAIM = """
+for i = 3, #ARGV do
+  if redis.call('hexists', KEYS[2], ARGV[i]) == 0 then return 0 end
+end
+for i = 3, #ARGV do
+  redis.call('hdel', KEYS[2], ARGV[i])
+  redis.call('hset', KEYS[1], ARGV[i], '@' .. ARGV[1])
+end
+redis.call('hset', KEYS[3], ARGV[1], ARGV[2])
+return 1
+"""
+# Both end a claim once: a second resolver (a recovering matcher racing the first) finds it gone.
+_END_CLAIM = """
+local c = redis.call('hget', KEYS[2], ARGV[1])
+if not c then return 0 end
+redis.call('hdel', KEYS[2], ARGV[1])
+for _, e in ipairs(cjson.decode(c)['entries']) do
+  local uid = tostring(e['user_id'])
+  if redis.call('hget', KEYS[1], uid) == '@' .. ARGV[1] then redis.call('hdel', KEYS[1], uid) end
+  if ARGV[3] ~= '' then
+    redis.call('set', ARGV[2] .. uid, cjson.encode({table_id = ARGV[1], room = e['room'],
+               variant = e['variant'], since = e['since']}), 'EX', ARGV[3])
+  end
+end
+for i = 4, #ARGV, 3 do
+  if not redis.call('hget', KEYS[1], ARGV[i]) then
+    redis.call('hset', KEYS[1], ARGV[i], ARGV[i + 1])
+    redis.call('hset', ARGV[2] .. ARGV[i + 1], ARGV[i], ARGV[i + 2])
+  end
+end
+return 1
+"""
+
+
+def _pool(room: str, variant: str) -> str:
+    return f"{room}:{variant}"
+
+
+class RedisQueueStore:
+    def __init__(self, redis_url: str, *, prefix: str) -> None:
+        self.redis: Any = Redis.from_url(redis_url)
+        base = f"{prefix}:quickplay:"
+        self.pool_prefix, self.where, self.claims_key = f"{base}pool:", f"{base}where", f"{base}claims"
+        self.matched_prefix = f"{base}matched:"
+        self._add, self._remove, self._claim, self._end = (
+            self.redis.register_script(s) for s in (_ADD, _REMOVE, _CLAIM, _END_CLAIM))
+
+    def _pool_key(self, room: str, variant: str) -> str:
+        return self.pool_prefix + _pool(room, variant)
+
+    async def add(self, entry: QueueEntry) -> QueueEntry:
+        held = await self._add(keys=[self.where, self._pool_key(entry.room, entry.variant)],
+                               args=[entry.user_id, _pool(entry.room, entry.variant), json.dumps(entry.to_json())])
+        if held is None:
+            return entry
+        found = await self.entry(entry.user_id)
+        return found or entry  # resolved meanwhile: the caller's entry is as good as any
+
+    async def remove(self, user_id: int) -> QueueEntry | None:
+        raw = await self._remove(keys=[self.where], args=[user_id, self.pool_prefix])
+        return QueueEntry.of(json.loads(raw)) if raw else None
+
+    async def entry(self, user_id: int) -> QueueEntry | None:
+        where = await self.redis.hget(self.where, user_id)
+        if where is None:
+            return None
+        where = where.decode()
+        if where.startswith("@"):
+            raw = await self.redis.hget(self.claims_key, where[1:])
+            entries = json.loads(raw)["entries"] if raw else []
+            return next((QueueEntry.of(e) for e in entries if e["user_id"] == user_id), None)
+        raw = await self.redis.hget(self.pool_prefix + where, user_id)
+        return QueueEntry.of(json.loads(raw)) if raw else None
+
+    async def members(self, room: str, variant: str) -> list[QueueEntry]:
+        return [QueueEntry.of(json.loads(v)) for v in await self.redis.hvals(self._pool_key(room, variant))]
+
+    async def sizes(self) -> dict[tuple[str, str], int]:
+        pools = [(r.value, v.value) for r in RoomKey for v in Variant]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room, variant in pools:
+                pipe.hlen(self._pool_key(room, variant))
+            counts = await pipe.execute()
+        return {pool: int(n) for pool, n in zip(pools, counts, strict=True) if n}
+
+    async def claim(self, table_id: str, entries: list[QueueEntry]) -> bool:
+        first = entries[0]
+        body = json.dumps({"at": time.time(), "entries": [e.to_json() for e in entries]})
+        done = await self._claim(keys=[self.where, self._pool_key(first.room, first.variant), self.claims_key],
+                                 args=[table_id, body, *(e.user_id for e in entries)])
+        return bool(done)
+
+    async def give_back(self, table_id: str, entries: list[QueueEntry]) -> None:
+        back = [x for e in entries for x in (e.user_id, _pool(e.room, e.variant), json.dumps(e.to_json()))]
+        await self._end(keys=[self.where, self.claims_key], args=[table_id, self.pool_prefix, "", *back])
+
+    async def finish(self, table_id: str) -> None:
+        await self._end(keys=[self.where, self.claims_key],
+                        args=[table_id, self.matched_prefix, MATCHED_TTL_SECONDS])
+
+    async def claims(self) -> list[Claim]:
+        found = await self.redis.hgetall(self.claims_key)
+        out = []
+        for table_id, raw in found.items():
+            body = json.loads(raw)
+            out.append(Claim(table_id.decode(), float(body["at"]), [QueueEntry.of(e) for e in body["entries"]]))
+        return out
+
+    async def matched(self, user_id: int) -> Matched | None:
+        raw = await self.redis.get(f"{self.matched_prefix}{user_id}")
+        if raw is None:
+            return None
+        body = json.loads(raw)
+        return Matched(str(body["table_id"]), str(body["room"]), str(body["variant"]), float(body["since"]))
+
+    async def forget_matched(self, user_id: int) -> None:
+        await self.redis.delete(f"{self.matched_prefix}{user_id}")
+
+    async def close(self) -> None:
+        await self.redis.aclose()

@@ -1,0 +1,81 @@
+"""Quick play (快速開始): joining and leaving a pool, and what a player's queue looks like.
+
+A pool is one coin room × one variant.  ``QuickPlay.join`` checks the account (frozen: 403; below the room's
+entry coins: 409), takes the queue commitment (seated, queued in another pool, registered in an unfinished
+tournament: the commitments service's 409) and puts the player in the pool; the matcher
+(app.quickplay.matcher) seats them.  ``leave`` gives the commitment back first: a match that has not yet
+turned it into a seat can no longer seat the player, and one that has is a match made before the leave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from app.game.rooms import RoomKey
+from app.game.titles import title_index
+from app.game.variants import Variant
+from app.models import User
+from app.quickplay.commitments import QueueCommitments
+from app.quickplay.matching import QueueEntry
+from app.quickplay.store import QueueStore
+from app.services.errors import Conflict, ErrorCode
+from app.tables.seating import check_entry_coins, check_not_frozen
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStatus:
+    """``GET /api/me/queue``: queued (or being seated) now, or the table of the last match."""
+
+    queued: bool
+    room: str | None = None
+    variant: str | None = None
+    since: datetime | None = None
+    table_id: str | None = None
+
+
+class QuickPlay:
+    def __init__(self, store: QueueStore, commitments: QueueCommitments) -> None:
+        self.store = store
+        self.commitments = commitments
+        self.joined = asyncio.Event()  # a player queued here: the matcher's next wave need not wait
+
+    async def join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
+        """Queue the player in the pool (the same pool again: the entry they hold)."""
+        check_not_frozen(user)
+        check_entry_coins(user, room)
+        held = await self.store.entry(user.id)
+        if held is not None and (held.room, held.variant) == (room.value, variant.value):
+            return held
+        if held is not None:
+            raise Conflict("you are waiting in the quick-play queue; leave it first", ErrorCode.IN_QUEUE,
+                           queue=f"{held.room}:{held.variant}")
+        await self.commitments.hold(user, room.value, variant.value)
+        await self.store.forget_matched(user.id)
+        entry = QueueEntry(user_id=user.id, username=user.username, room=room.value, variant=variant.value,
+                           since=time.time(), title_rank=title_index(user.rank_points),
+                           rank_points=user.rank_points)
+        queued = await self.store.add(entry)
+        self.joined.set()
+        return queued
+
+    async def leave(self, user_id: int, room: RoomKey) -> None:
+        """Leave the room's queue (idempotent).  The commitment goes first (see above); with no entry in the
+        store (Redis lost it) a commitment to any of the room's pools is given back all the same."""
+        held = await self.store.entry(user_id)
+        if held is not None and held.room != room.value:
+            return
+        for variant in [held.variant] if held else [v.value for v in Variant]:
+            await self.commitments.release(user_id, room.value, variant)
+        await self.store.remove(user_id)
+
+    async def status(self, user_id: int) -> QueueStatus:
+        held = await self.store.entry(user_id)
+        if held is not None:
+            return QueueStatus(True, held.room, held.variant, held.joined_at)
+        matched = await self.store.matched(user_id)
+        if matched is not None:
+            return QueueStatus(False, matched.room, matched.variant, datetime.fromtimestamp(matched.since, UTC), matched.table_id)
+        return QueueStatus(False)

@@ -1,0 +1,38 @@
+"""Bodies of the quick-play endpoints (app/api/routes/quickplay.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.game.variants import Variant
+
+
+class QueueIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    variant: Variant = Field(description="the pool to wait in: tiantai (3 seats), taipao or taiwan (4)")
+
+
+class QueuedOut(BaseModel):
+    """202: the player waits in the room's pool for this variant."""
+
+    queued: bool = Field(description="always true")
+    room: str
+    variant: str
+    since: datetime = Field(description="when the player joined the queue (UTC)")
+
+
+class LeftOut(BaseModel):
+    queued: bool = Field(description="always false")
+
+
+class QueueStatusOut(BaseModel):
+    """GET /api/me/queue: waiting now, or the table the last match seated the player at."""
+
+    queued: bool
+    room: str | None = None
+    variant: str | None = None
+    since: datetime | None = Field(default=None, description="when the player joined the queue (UTC)")
+    table_id: str | None = Field(default=None, description="set once matched (kept 10 minutes)")

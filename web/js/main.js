@@ -13,7 +13,7 @@ import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable,
 import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
-import { renderResult, showResult } from "./screens/result.js";
+import { renderResult, savedStandings, showResult, showStandings } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
@@ -59,6 +59,7 @@ async function route() {
     }
   }
   enterLobby();
+  if (savedStandings()) showStandings(); // the last game's final standings, until dismissed
 }
 
 /** The switch shows which of 简体 / 繁體 / English is on. */

@@ -11,7 +11,7 @@ import { h, setChildren } from "../render/dom.js";
 import { tableEl } from "../render/table.js";
 import { verifyCommitment } from "../render/result.js";
 import { groupActions, initialState } from "../state.js";
-import { tileLabel } from "../tiles.js";
+import { tileLabel, tilesInWords } from "../tiles.js";
 import { $, app, showError, showView, toast } from "../app.js";
 
 /** @type {{id: number, data: any, step: number, verified: boolean | null} | null} */
@@ -132,7 +132,7 @@ function renderReplay() {
 function describe(action, names) {
   const who = names[action.seat] ?? "";
   const what = t(`act.${action.kind}`);
-  return `${who} · ${what.startsWith("act.") ? action.kind : what}${action.tile ? ` ${tileLabel(action.tile)}` : ""}${action.tiles ? ` ${action.tiles}` : ""}`;
+  return `${who} · ${what.startsWith("act.") ? action.kind : what}${action.tile ? ` ${tileLabel(action.tile)}` : ""}${action.tiles ? ` ${tilesInWords(action.tiles)}` : ""}`;
 }
 
 /** @param {string} link */

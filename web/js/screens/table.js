@@ -9,11 +9,13 @@ import { ReconnectingSocket } from "../net.js";
 import { groupActions, initialState, reduceMessage, secondsLeft } from "../state.js";
 import { errorWords, has, localName, t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
-import { tableEl } from "../render/table.js";
+import { namer, tableEl } from "../render/table.js";
 import { availableButtons, updateTimer } from "../render/actions.js";
 import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { play, soundsFor } from "../sound.js";
+import { callSound, callsOf, callWord, showCall } from "../render/calls.js";
+import { sideOf } from "../seats.js";
 import { provide, screens } from "../router.js";
 
 /** @param {string} id */
@@ -97,10 +99,11 @@ function onTableMessage(msg) {
     app.ui.mode = null;
     if (!state.prompt) app.ui.selected = null;
   }
-  if (msg.type === "snapshot") renderTitle();
+  if (msg.type === "snapshot") { renderTitle(); if (state.table) screens.rememberTitle(state.table.id); }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
   if (msg.type === "event" && state !== before) {
     for (const name of soundsFor(msg.event)) play(name);
+    showCalls(msg.event, state);
     if (msg.event?.type === "discard") app.ui.fresh = "discard";
     if (["chow", "pong", "kong"].includes(msg.event?.type) && typeof msg.event.seat === "number") app.ui.freshMeld = msg.event.seat;
   }
@@ -108,7 +111,7 @@ function onTableMessage(msg) {
   // arrived: a dropped socket, a restarted server); one this visit already has is not shown twice.
   const freshResult = msg.type === "hand_result"
     && !app.results.some((e) => e.msg.hand_no === msg.hand_no && e.msg.hand_id === msg.hand_id);
-  if (freshResult && (msg.result?.winners ?? []).length) { play("call-hu"); play("win"); }
+  if (freshResult && (msg.result?.winners ?? []).length) play("win");
   if (freshResult) {
     const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
     app.results.push(entry);
@@ -117,14 +120,35 @@ function onTableMessage(msg) {
     screens.showResult(app.results.length - 1);
     screens.renderResultsButton();
   } else if (msg.type === "game_over") {
-    screens.refreshMe();
-    screens.showResult(app.results.length - 1);
+    screens.saveStandings(msg);
+    // The account (coins, 積分, title) after the game, then the last result with its way to the standings.
+    screens.refreshMe().then(() => {
+      if (app.results.length) screens.showResult(app.results.length - 1);
+      else screens.showStandings();
+    });
   } else if (msg.type === "prompt" && state.prompt) {
     announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
     // The result stays until dismissed: it says a decision is waiting and shows the countdown.
     if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) screens.renderResult();
   }
   scheduleRender();
+}
+
+/**
+ * The banners (and spoken calls) of one event: at the caller's side of the table, for about a second.
+ * @param {any} ev @param {import("../state.js").TableState} state
+ */
+function showCalls(ev, state) {
+  const calls = callsOf(ev);
+  if (!calls.length) return;
+  const n = state.view?.n_seats ?? state.table?.seats.length ?? 4;
+  const me = state.table?.seat ?? 0;
+  const nameOf = namer(state);
+  for (const { seat, call } of calls) {
+    showCall($("call-layer"), sideOf(seat, me, n), call);
+    play(callSound(call));
+  }
+  announce(calls.map(({ seat, call }) => `${nameOf(seat)}: ${callWord(call)}`).join(" · "));
 }
 
 export function renderTitle() {

@@ -151,7 +151,7 @@ def test_the_rules_link_of_a_table_shows_that_tables_own_values(page: Page) -> N
     page.goto(f"/#/rules/taiwan/{table_id}")
     expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("2 台")
     expect(page.locator(".rules-options tr[data-option=di] td").first).to_have_text("3")
-    expect(page.locator(".rules h3").nth(2)).to_have_text("這桌的設定")
+    expect(page.locator(".rules h3.options-title")).to_have_text("這桌的設定")
     page.goto("/#/rules/taiwan")  # without the table: the defaults
     expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("1 台")
     expect(page.locator(".rules-options tr[data-option=di] td").first).to_have_text("5")

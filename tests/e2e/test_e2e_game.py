@@ -63,13 +63,30 @@ def open_short_practice(page: Page, variant: str, hands: int = 2) -> str:
     return table_id
 
 
+# Every call banner shown (render/calls.js), as it appears: which call, its words, at which side.
+_WATCH_BANNERS = """() => { window.__banners = [];
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes) {
+    if (n.classList?.contains('call-banner')) window.__banners.push({call: n.dataset.call, text: n.innerText,
+        side: [...n.classList].find((x) => x.startsWith('side-')), font: parseFloat(getComputedStyle(n).fontSize)});
+  } }).observe(document.getElementById('call-layer'), {childList: true}); }"""
+WIN_WORDS = {"zh-Hans": {"win": "胡", "zimo": "自摸"}, "zh-Hant": {"win": "胡", "zimo": "自摸"},
+             "en": {"win": "Win", "zimo": "Self-drawn"}}
+SELF_DRAWN = {"self_draw", "kong_replacement", "flower_replacement", "split_deal", "eight_flowers", "seven_rob_one",
+              "kill_pig"}
+
+
 def play_to_standings(page: Page, artifacts: Path, tag: str, timeout_steps: int = 6000) -> list[str]:
     """Click through the game until the final standings show; returns the code tokens seen on the way."""
     seen: set[str] = set()
     results = 0
+    banner_shot = False
+    page.evaluate(_WATCH_BANNERS)
     for step in range(timeout_steps):
         if page.locator("#result-dialog[open] .standings").count():
             return sorted(seen)
+        if not banner_shot and page.locator(".call-banner").count():
+            page.screenshot(path=artifacts / f"game-{tag}-call.png")
+            banner_shot = True
         what = play_step(page, claim=True)
         if what == "result":
             seen.update(code_tokens(page))
@@ -118,6 +135,15 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
         for seat, place in shown.items():  # place = 1 + how many seats scored more
             assert place == 1 + sum(t > totals[seat] for t in totals)
         expect(page.locator(".plate .plate-score")).to_have_count(SEATS[variant])
+        # Every win was called with a banner in the page's language (胡, or 自摸 when self-drawn), in big type.
+        hands = [x for x in api_get(page, "/api/me/hands") if x["table_id"] == table_id]  # type: ignore[index]
+        wins = sorted("zimo" if x["win_kind"] in SELF_DRAWN else "win" for x in hands for _ in x["winners"])
+        banners = page.evaluate("() => window.__banners")
+        assert sorted(b["call"] for b in banners if b["call"] in ("win", "zimo")) == wins, (hands, banners)
+        for b in banners:
+            assert b["font"] >= 30 and b["side"], b
+            if b["call"] in ("win", "zimo"):
+                assert b["text"] == WIN_WORDS[lang][b["call"]], b
 
         # A reload brings the same standings back; play again opens a new practice table of the variant.
         page.reload()
@@ -136,20 +162,132 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
         context.close()
 
 
-def test_no_tile_codes_in_a_replay_in_any_language(page: Page, artifacts: Path) -> None:
-    register(page, unique_name("replay"))
-    open_short_practice(page, "taiwan", hands=1)
-    play_to_standings(page, artifacts, "replay-source")
-    hands = api_get(page, "/api/me/hands")
-    hand_id = (hands["items"] if isinstance(hands, dict) else hands)[0]["id"]
-    page.locator("#result-dialog button.lobby").click()
-    page.evaluate("(id) => { location.hash = '#/hand/' + id; }", hand_id)
-    expect(page.locator(".replay-bar")).to_be_visible()
-    total = int(page.locator(".replay-bar .scrub").get_attribute("max") or 0)
-    for lang in LANGS:
+def test_history_on_a_phone_and_a_replay_without_tile_codes(browser: Browser, base_url: str, artifacts: Path) -> None:
+    """Items 4, 7 and 9: the hands list is cards that fit 360 px in every language with a replay link one can
+    tap; the replay's last step shows the hand's result panel; no step shows a tile code in any language."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 640}, locale="zh-TW")
+    page = context.new_page()
+    try:
+        register(page, unique_name("replay"))
+        open_short_practice(page, "taiwan", hands=1)
+        play_to_standings(page, artifacts, "replay-source")
+        page.locator("#result-dialog button.lobby").click()
+        for lang in LANGS:
+            set_lang(page, lang)
+            page.evaluate("() => { location.hash = '#/hands'; }")
+            card = page.locator(".hands-list tbody tr").first
+            expect(card).to_be_visible()
+            page.screenshot(path=artifacts / f"hands-{lang}-360x640.png")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 361, lang
+            link = card.locator("a.replay-link").bounding_box()
+            assert link and link["height"] >= 32 and link["x"] >= 0 and link["x"] + link["width"] <= 360, link
+        card.locator("a.replay-link").click()
+        expect(page.locator(".replay-bar")).to_be_visible()
+        total = int(page.locator(".replay-bar .scrub").get_attribute("max") or 0)
+        for lang in LANGS:
+            set_lang(page, lang)
+            for step in sorted({1, total // 3, (2 * total) // 3, total}):
+                page.locator(".replay-bar .scrub").fill(str(step))
+                expect(page.locator(".replay-bar .step")).to_have_attribute("data-step", str(step))
+                assert code_tokens(page) == [], f"{lang}, step {step}: {code_tokens(page)}"
+            # The last step: the same result panel as at the table (winner's hand, items, payments).
+            expect(page.locator(".replay-result .result .summary")).to_be_visible()
+            page.screenshot(path=artifacts / f"game-replay-{lang}.png")
+    finally:
+        context.close()
+
+
+# What a rules page must not show a player (issue 26 item 8): the spec's section marks and amendment ids, option
+# keys in snake_case, formulas of the spec.
+SPEC_WORDS = re.compile(r"§|\b[A-E]-\d+\b|\b[a-z]+_[a-z_]+\b|\btai_value\b|\bdi\b|1\.5 × S")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rules_page_is_a_players_guide(browser: Browser, base_url: str, artifacts: Path, lang: str) -> None:
+    context = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844}, locale="zh-TW")
+    page = context.new_page()
+    try:
+        register(page, unique_name("guide"))
         set_lang(page, lang)
-        for step in sorted({1, total // 3, (2 * total) // 3, total}):
-            page.locator(".replay-bar .scrub").fill(str(step))
-            expect(page.locator(".replay-bar .step")).to_have_attribute("data-step", str(step))
-            assert code_tokens(page) == [], f"{lang}, step {step}: {code_tokens(page)}"
-        page.screenshot(path=artifacts / f"game-replay-{lang}.png")
+        for variant in SEATS:
+            page.evaluate("(v) => { location.hash = '#/rules/' + v; }", variant)
+            rules = page.locator(f".rules[data-variant={variant}]")
+            expect(rules.locator(".guide")).to_be_visible()
+            # The winning hand of the worked example is drawn with tiles, its items are listed with values,
+            # and what each seat won or lost adds up to nothing.
+            assert rules.locator(".guide .winning-hand .tile").count() >= 14
+            expect(rules.locator(".guide-example .items tbody tr").first).to_be_visible()
+            net = rules.locator(".guide-net li").all_inner_texts()
+            assert len(net) == SEATS[variant]
+            assert sum(int(re.sub(r"[^\d+-]", "", x.split(":")[-1])) for x in net) == 0, net
+            if variant == "taipao":
+                expect(rules.locator(".wild-faces .tile.wild")).to_have_count(2)
+            text = rules.inner_text()
+            assert not SPEC_WORDS.findall(text), (variant, lang, SPEC_WORDS.findall(text))
+            assert code_tokens(page) == [], code_tokens(page)
+            # Every option by its player name, none by its key.
+            names = rules.locator(".rules-options th").all_inner_texts()
+            assert names and not any("_" in n for n in names), names
+            page.screenshot(path=artifacts / f"guide-{variant}-{lang}.png", full_page=True)
+            page.screenshot(path=artifacts / f"guide-{variant}-{lang}-top.png")
+            rules.locator(".guide-example").scroll_into_view_if_needed()
+            page.screenshot(path=artifacts / f"guide-{variant}-{lang}-example.png")
+    finally:
+        context.close()
+
+
+SIZES = [(390, 844), (360, 640), (844, 390), (1280, 720), (1920, 1080)]
+SIZE_GAMES = {"zh-Hans": "tiantai", "zh-Hant": "taiwan", "en": "taipao"}
+# The plates and the 財神 faces, measured in one round trip.
+_PLATES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  return {vw: innerWidth, vh: innerHeight, sw: document.documentElement.scrollWidth,
+    plates: [...document.querySelectorAll('.plate')].map((p) => ({
+      seat: p.dataset.seat, mode: getComputedStyle(p).writingMode, ...box(p),
+      name: p.querySelector('.name').textContent, clipped: p.querySelector('.name').scrollWidth > p.querySelector('.name').clientWidth + 1,
+      score: !!p.querySelector('.plate-score')})),
+    wild: [...document.querySelectorAll('.core .wildcards .tile')].map(box)};
+}"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["w"] - 1 and b["x"] < a["x"] + a["w"] - 1 and a["y"] < b["y"] + b["h"] - 1 and b["y"] < a["y"] + a["h"] - 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_table_reads_at_every_size(browser: Browser, base_url: str, artifacts: Path, lang: str) -> None:
+    """Issue 26 item 5: plates stay horizontal and whole at every size (a bot's name is never clipped, no
+    two plates overlap), each shows its running total, and the 財神 faces are at least 28 px wide."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844}, locale="zh-TW")
+    page = context.new_page()
+    try:
+        register(page, unique_name("sizes"))
+        set_lang(page, lang)
+        variant = SIZE_GAMES[lang]
+        open_short_practice(page, variant, hands=2)
+        for _ in range(16):  # a few discards so the rivers have tiles
+            if play_step(page, claim=False) == "result":
+                break
+            page.wait_for_timeout(20)
+        close_result(page)
+        for w, h in SIZES:
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h", arg=[w, h])
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.screenshot(path=artifacts / f"table-{variant}-{lang}-{w}x{h}.png")
+            m = page.evaluate(_PLATES)
+            assert m["sw"] <= m["vw"] + 1, f"{w}x{h}: the table scrolls sideways"
+            plates = m["plates"]
+            assert len(plates) == SEATS[variant]
+            for i, p in enumerate(plates):
+                assert p["mode"] == "horizontal-tb", p
+                assert p["x"] >= -1 and p["x"] + p["w"] <= w + 1 and p["y"] >= 0 and p["y"] + p["h"] <= h + 1, (w, h, p)
+                assert p["score"], p
+                if p["seat"] != "0":  # the bots: short names, always whole
+                    assert not p["clipped"], (w, h, p)
+                for q in plates[i + 1:]:
+                    assert not _overlap(p, q), (w, h, p, q)
+            for tile in m["wild"]:
+                assert tile["w"] >= 28, (w, h, tile)
+    finally:
+        context.close()

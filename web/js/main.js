@@ -11,7 +11,7 @@ import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } 
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
-import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
+import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { renderResult, savedStandings, showResult, showStandings } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
@@ -113,6 +113,9 @@ function boot() {
     if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) renderResult();
     if (app.tableSocket) renderConn(app.tableSocket.status);
     renderTitle();
+    // The history, a replay and the rules page are drawn once from the server's data: draw them again.
+    if (app.view === "replay") renderReplay(); // at the same step
+    else if (app.view === "hands" || app.view === "rules") routeHistory();
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("keydown", onReplayKey);

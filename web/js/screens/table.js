@@ -99,7 +99,12 @@ function onTableMessage(msg) {
     app.ui.mode = null;
     if (!state.prompt) app.ui.selected = null;
   }
-  if (msg.type === "snapshot") { renderTitle(); if (state.table) screens.rememberTitle(state.table.id); }
+  if (msg.type === "snapshot") {
+    renderTitle();
+    if (state.table) screens.rememberTitle(state.table.id);
+    // The phone's top bar shows your coins at a coin table (css/base.css), not at a practice table.
+    document.body.toggleAttribute("data-coin-table", !!state.table && !state.table.practice && state.table.coins_per_point !== null);
+  }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
   if (msg.type === "event" && state !== before) {
     for (const name of soundsFor(msg.event)) play(name);

@@ -158,15 +158,16 @@ function waitingEl() {
     h("button", { type: "button", class: "primary to-table", onclick: () => dialog().close() }, t("result.to_table")));
 }
 
-/** ‹ 第 n 局 › between this visit's results. */
+/** ‹ 第 n / m 局 › between this table's results, counted by hand number like the result's title. */
 function pagerEl() {
   if (app.results.length < 2) return null;
   const i = app.resultIndex;
+  const last = app.results[app.results.length - 1].msg.hand_no;
   /** @param {number} to */
   const go = (to) => { app.resultIndex = to; renderResult(); };
   return h("nav", { class: "pager", "aria-label": t("result.history") },
     h("button", { type: "button", class: "ghost prev", disabled: i <= 0, "aria-label": t("result.prev"), onclick: () => go(i - 1) }, "‹"),
-    h("span", null, `${i + 1} / ${app.results.length}`),
+    h("span", { "data-index": String(i + 1) }, t("result.pager", { n: app.results[i].msg.hand_no, total: last })),
     h("button", { type: "button", class: "ghost next-result", disabled: i >= app.results.length - 1, "aria-label": t("result.next_result"), onclick: () => go(i + 1) }, "›"));
 }
 

@@ -30,8 +30,8 @@ export function enterTable(id) {
   app.ui.selected = null;
   app.ui.mode = null;
   app.verified = null;
-  app.results = [];
-  app.resultIndex = -1;
+  app.results = savedResults(id); // this tab's earlier results of the table survive a reload
+  app.resultIndex = app.results.length - 1;
   screens.renderResultsButton();
   localStorage.setItem(TABLE_KEY, id);
   if (location.hash !== `#/table/${id}`) history.replaceState(null, "", `#/table/${id}`);
@@ -106,6 +106,12 @@ function onTableMessage(msg) {
     document.body.toggleAttribute("data-coin-table", !!state.table && !state.table.practice && state.table.coins_per_point !== null);
   }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
+  // 托管 switched on for you: say so (the action bar then offers "I'm back").
+  if (msg.type === "event" && msg.event?.type === "auto_play" && msg.event.on && msg.event.seat === state.table?.seat) {
+    const reason = ["timeouts", "chosen"].includes(msg.event.reason) ? msg.event.reason : "other";
+    toast(t(`table.auto_on.${reason}`), "info");
+    announce(t(`table.auto_on.${reason}`));
+  }
   if (msg.type === "event" && state !== before) {
     for (const name of soundsFor(msg.event)) play(name);
     showCalls(msg.event, state);
@@ -120,6 +126,7 @@ function onTableMessage(msg) {
   if (freshResult) {
     const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
     app.results.push(entry);
+    saveResults();
     verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { entry.verified = ok; screens.renderResult(); });
     screens.refreshMe();
     screens.showResult(app.results.length - 1);
@@ -154,6 +161,26 @@ function showCalls(ev, state) {
     play(callSound(call));
   }
   announce(calls.map(({ seat, call }) => `${nameOf(seat)}: ${callWord(call)}`).join(" · "));
+}
+
+/** @param {string} tableId */
+const resultsKey = (tableId) => `mj.results.${tableId}`;
+
+/** The results this tab has seen at table `tableId` (sessionStorage: gone with the tab). @param {string} tableId */
+function savedResults(tableId) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(resultsKey(tableId)) ?? "[]");
+    return Array.isArray(saved) ? saved.map((e) => ({ msg: e.msg, state: e.state, verified: e.verified ?? null })) : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveResults() {
+  if (!app.tableId) return;
+  try {
+    sessionStorage.setItem(resultsKey(app.tableId), JSON.stringify(app.results));
+  } catch { /* full or private mode: this page keeps them until it closes */ }
 }
 
 export function renderTitle() {

@@ -1,8 +1,10 @@
 """Structured logs: with ``LOG_FORMAT=json`` every log record is one JSON line.
 
 Fields: ``ts`` (ISO, UTC), ``level``, ``logger``, ``event`` (the message) and, when the call passes them
-as ``extra``, ``table_id``, ``hand_no``, ``hand_id``, ``tournament_id``, ``user_id`` and ``code`` — so one
-hand's lines can be found by its table and hand.  ``exc`` carries a traceback when there is one.
+as ``extra``, the ids of ``CONTEXT_FIELDS`` — so one hand's lines can be found by its table and hand, one
+operator's acts by ``actor_id``.  Access lines (logger ``app.access``, written by ``app.monitoring.http``) carry
+``method``, ``path`` (never the query string), ``status``, ``duration_ms`` and ``client``; uvicorn's own access
+log, which prints query strings, is off then.  ``exc`` carries a traceback when there is one.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import json
 import logging
 from datetime import UTC, datetime
 
-CONTEXT_FIELDS = ("table_id", "hand_no", "hand_id", "game_id", "tournament_id", "user_id", "code", "reason")
+CONTEXT_FIELDS = ("actor_id", "user_id", "tournament_id", "table_id", "hand_no", "hand_id", "game_id", "action",
+                  "state", "code", "reason", "method", "path", "status", "duration_ms", "client")
 
 
 class JsonFormatter(logging.Formatter):
@@ -43,3 +46,4 @@ def use_json_logs(level: int = logging.INFO) -> None:
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers = []
         logging.getLogger(name).propagate = True
+    logging.getLogger("uvicorn.access").disabled = True  # app.access replaces it, without query strings

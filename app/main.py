@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager
 
 from fastapi import FastAPI
 
+from app.api.body_limit import BodyLimit
 from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
 from app.api.main import api_router
@@ -18,12 +19,15 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
+from app.monitoring.http import HttpMetrics
+from app.monitoring.process import watching_the_process
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
+from app.services.commitments import SeatCommitments
 from app.state import AppState
+from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
+from app.tables.cluster.runtime import TableRuntime as ActorRuntime
 from app.tables.registry import TableRegistry
-from app.tables.runtime import TableRuntime as ActorRuntime
-from app.tables.runtime import default_table_runtime  # [tables] the table actors
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
@@ -65,6 +69,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             broker=broker,
             registry=TableRegistry(publish=broker.publish),
         )
+        state.registry.commitments = SeatCommitments(sessionmaker, probe=state.registry.holds)
         app.state.services = state
         try:
             async with contextlib.AsyncExitStack() as stack:
@@ -78,6 +83,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
                 matcher = make_quickplay(state, runtime.journal if runtime is not None else None)
                 state.quickplay = matcher.quickplay
                 app.state.matcher = await stack.enter_async_context(running_matcher(matcher))
+                await stack.enter_async_context(watching_the_process())  # loop lag, GC pauses
                 yield
         finally:
             await broker.stop()
@@ -91,6 +97,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
 
     install_error_handlers(app)
     app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # 413 before anything parses a body
+    # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
+    app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime

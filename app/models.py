@@ -76,6 +76,28 @@ class User(Base):
         return self.role == "admin"
 
 
+class Commitment(Base):
+    """What a player is committed to now (app.services.commitments): at most one per account, so nobody sits
+    at two tables, queues while seated, or takes coins out of reach by registering mid-hand.
+
+    ``user_id`` is the primary key: a second commitment cannot be written, whatever the process or the race.
+    """
+
+    __tablename__ = "commitments"
+    __table_args__ = (
+        CheckConstraint("kind IN ('seat', 'queue', 'tournament')", name="kind"),
+        Index("ix_commitments_kind_ref", "kind", "ref"),
+    )
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(16))
+    # What it is to: the table id (seat), the queue's key (queue), the tournament id (tournament).
+    ref: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+
+
 class Hand(Base):
     """One played hand: enough to replay it (seed, actions) and to audit its settlement."""
 
@@ -159,7 +181,7 @@ class LiveTable(Base):
 
     One row per running game (牌局), written by the process that owns the table.  Every write is guarded by
     ``fence``: the owner's fencing token, so a paused former owner can never write after another process
-    took the table over (``app.tables.journal``).  The row goes when the game ends.
+    took the table over (``app.tables.durability.journal``).  The row goes when the game ends.
     """
 
     __tablename__ = "live_tables"

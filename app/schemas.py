@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+)
 
 from app.bots import DEFAULT_BOT_LEVEL, BotLevel
 from app.game.names import Language
@@ -15,11 +23,42 @@ from app.models import User
 from app.services.accounts import canonical_username, check_password
 from app.services.ledger import ADJUSTMENT_MAX
 from app.services.roles import Role
+from app.services.text import visible_text
 from app.tables.settings import DEFAULT_BOT_SPEED, PRACTICE_HANDS_MAX, BotSpeed
 from engine.variants import Option
 
 
-class Credentials(BaseModel):
+class StrictIn(BaseModel):
+    """Every request body: unknown fields are refused, and nothing is coerced — ``"1"``, ``true`` and ``1.0``
+    are not integers, ``"yes"`` is not a boolean (issue 23).  A 422 ``invalid_input`` names the field."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _iso_text(value: object) -> object:
+    if not isinstance(value, str):  # a number is not a moment: no Unix-time coercion
+        raise ValueError("a date-time must be an ISO 8601 string with a zone, e.g. 2026-12-03T18:00:00Z")
+    return value
+
+
+# A moment with its zone ("…Z" or "…+08:00"); a naive time (whose zone would be a guess) is refused.
+ZonedDatetime = Annotated[AwareDatetime, Field(strict=False), BeforeValidator(_iso_text)]
+
+
+def _visible(value: str) -> str:
+    return visible_text(value)
+
+
+# Text others read (names, reasons): NFC, with no control, bidi or zero-width character (app.services.text).
+VisibleText = Annotated[str, AfterValidator(_visible)]
+# An enum member given by its JSON string (strict mode would want the Python member itself).
+def _enum_text(value: object) -> object:
+    if not isinstance(value, str):
+        raise ValueError("must be one of the listed strings")
+    return value
+
+
+class Credentials(StrictIn):
     username: str = Field(max_length=64)
     password: str = Field(max_length=1024)
 
@@ -72,7 +111,7 @@ class MeOut(BaseModel):
         )
 
 
-class MePatch(BaseModel):
+class MePatch(StrictIn):
     """Settings of your own account.  Only the fields sent change."""
 
     model_config = ConfigDict(extra="forbid")
@@ -130,8 +169,11 @@ class VariantOut(BaseModel):
     items: list[ScoringItemOut] = Field(default_factory=list, description="every scoring item, in rule order")
 
 
-class TableCreateIn(BaseModel):
-    variant: Variant
+EnumText = BeforeValidator(_enum_text)
+
+
+class TableCreateIn(StrictIn):
+    variant: Annotated[Variant, Field(strict=False), EnumText]
     options: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -146,7 +188,7 @@ class PracticeCreateIn(TableCreateIn):
                               "after this many hands (or its 圈, whichever comes first); null plays the 圈")
 
 
-class SitIn(BaseModel):
+class SitIn(StrictIn):
     seat: int | None = Field(default=None, description="a seat index; omitted = the first free seat")
 
 
@@ -177,14 +219,23 @@ class StandOut(BaseModel):
     table: TableOut | None = Field(description="null when the table closed because nobody is left")
 
 
-class AdjustmentIn(BaseModel):
+class AdjustmentIn(StrictIn):
     asset: Literal["coins", "rank_points"]
     # strict: a JSON integer only; "100", true and 1000.0 are refused (issue 9 item 6).
     delta: int = Field(
         strict=True, ge=-ADJUSTMENT_MAX, le=ADJUSTMENT_MAX,
         description=f"a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way",
     )
-    reason: str = Field(min_length=1, max_length=500)
+    reason: VisibleText = Field(min_length=1, max_length=500)
+    idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
+
+
+class HouseAdjustmentIn(StrictIn):
+    """Fund (positive) or drain (negative) the house account that pays tournament guarantees."""
+
+    delta: int = Field(ge=-ADJUSTMENT_MAX, le=ADJUSTMENT_MAX,
+                       description=f"coins: a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way")
+    reason: VisibleText = Field(min_length=1, max_length=500)
     idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
 
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas import AdminUserOut, LedgerEntryOut, TableOut
+from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, VisibleText
 
 REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
 
@@ -18,22 +18,22 @@ class PlayerDetailOut(AdminUserOut):
     ledger: list[LedgerEntryOut] = Field(description="the latest ledger entries, newest first")
 
 
-class FreezeIn(BaseModel):
+class FreezeIn(StrictIn):
     frozen: bool
-    reason: str = REASON
+    reason: VisibleText = REASON
 
 
-class RoleIn(BaseModel):
+class RoleIn(StrictIn):
     role: Literal["player", "operator", "admin"]
-    reason: str = REASON
+    reason: VisibleText = REASON
 
 
-class ReasonIn(BaseModel):
-    reason: str = REASON
+class ReasonIn(StrictIn):
+    reason: VisibleText = REASON
 
 
-class CloseTableIn(BaseModel):
-    reason: str = REASON
+class CloseTableIn(StrictIn):
+    reason: VisibleText = REASON
     force: bool = Field(default=False, description="also close a table that is playing (a stuck one)")
 
 

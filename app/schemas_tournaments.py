@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
@@ -10,6 +9,7 @@ from pydantic.fields import FieldInfo
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
+from app.schemas import EnumText, StrictIn, VisibleText, ZonedDatetime
 from app.tournaments.spec import LIMITS, NAME_MAX, TournamentSpec
 
 
@@ -20,30 +20,32 @@ def _range(name: str) -> FieldInfo:
     return bounds
 
 
-class TournamentIn(BaseModel):
-    name: str = Field(min_length=1, max_length=NAME_MAX)
-    room: RoomKey
-    variant: Variant
-    starts_at: datetime = Field(description="when play starts (registration closes)")
-    opens_at: datetime | None = Field(default=None, description="registration opens; null = at once")
-    entry_fee: Annotated[int, _range("entry_fee")] = Field(strict=True, description="coins, into the prize pool")
+class TournamentIn(StrictIn):
+    name: VisibleText = Field(min_length=1, max_length=NAME_MAX)
+    room: Annotated[RoomKey, Field(strict=False), EnumText]
+    variant: Annotated[Variant, Field(strict=False), EnumText]
+    starts_at: ZonedDatetime = Field(description="when play starts (registration closes); in the future, with a zone")
+    opens_at: ZonedDatetime | None = Field(
+        default=None, description="registration opens; null = at once; not after starts_at")
+    entry_fee: Annotated[int, _range("entry_fee")] = Field(description="coins, into the prize pool")
     player_limit: Annotated[int, _range("player_limit")] = Field(
-        strict=True, description="a multiple of the variant's table size")
-    rounds: Annotated[int, _range("rounds")] = Field(strict=True)
+        description="a multiple of the variant's table size")
+    rounds: Annotated[int, _range("rounds")]
     hands_per_round: Annotated[int, _range("hands_per_round")] | None = Field(
-        default=None, strict=True, description="null: each round is a whole game of options.rounds 圈")
+        default=None, description="null: each round is a whole game of options.rounds 圈")
     prize_split: list[int] = Field(min_length=LIMITS["places_paid"][0], max_length=LIMITS["places_paid"][1],
-                                   description="whole percentages of the pool per place, summing to 100")
+                                   description="whole percentages of the pool per place, summing to 100, "
+                                   "never paying a place more than the one above it")
     guarantee: Annotated[int, _range("guarantee")] = Field(
-        default=0, strict=True, description="coins the house adds to the pool (from the house account)")
+        default=0, description="coins the house adds to the pool (from the house account)")
     options: dict[str, Any] = Field(default_factory=dict, description="the tables' options (GET /api/variants)")
 
     def spec(self) -> TournamentSpec:
         return TournamentSpec(**self.model_dump())
 
 
-class CancelIn(BaseModel):
-    reason: str = Field(min_length=1, max_length=500)
+class CancelIn(StrictIn):
+    reason: VisibleText = Field(min_length=1, max_length=500)
 
 
 class StandingOut(BaseModel):
@@ -78,6 +80,7 @@ class TournamentOut(BaseModel):
     guarantee: int
     starts_at: str | None
     current_round: int
+    actions: list[str] = Field(description="what an operator may do now: start and/or cancel (others are 409)")
     registered: int
     pool: int
     standings: list[StandingOut]

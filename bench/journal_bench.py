@@ -32,8 +32,8 @@ async def run_mode(url: str, args: argparse.Namespace, group: bool) -> str:
     from app.core.db import make_engine, migrate
     from app.game.rooms import RoomKey
     from app.game.variants import Variant
+    from app.tables.durability.journal import MatchState, TableJournal
     from app.tables.fairness import new_wall_seed
-    from app.tables.journal import MatchState, TableJournal
     from app.tables.registry import TableInfo
 
     if url.startswith("postgresql"):

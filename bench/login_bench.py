@@ -48,7 +48,7 @@ async def serve(args: argparse.Namespace, results: Any) -> None:
 
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.runtime import TableRuntime
+    from app.tables.cluster.runtime import TableRuntime
     from app.tables.settings import TableSettings
 
     db = Path(tempfile.mkdtemp(prefix="login-bench-")) / "bench.sqlite3"

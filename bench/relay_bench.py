@@ -1,4 +1,4 @@
-"""The relay alone: what a hop through Redis pub/sub between two processes costs (app.tables.relay).
+"""The relay alone: what a hop through Redis pub/sub between two processes costs (app.tables.cluster.relay).
 
     python bench/relay_bench.py --redis-url redis://127.0.0.1:6379/5 --rates 100,1000,4000 --seconds 10
 
@@ -32,7 +32,7 @@ def owner_main(redis_url: str, prefix: str, ready: Any) -> None:
     import uvloop
     from redis.asyncio import Redis
 
-    from app.tables.relay import Relay
+    from app.tables.cluster.relay import Relay
 
     async def run() -> None:
         redis = Redis.from_url(redis_url)
@@ -58,7 +58,7 @@ def percentile(values: list[float], q: float) -> float:
 async def holder(redis_url: str, prefix: str, rate: float, seconds: float, owner_pid: int) -> None:
     from redis.asyncio import Redis
 
-    from app.tables.relay import Relay
+    from app.tables.cluster.relay import Relay
 
     redis = Redis.from_url(redis_url)
     rtts: list[float] = []

@@ -101,7 +101,7 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
 
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.runtime import TableRuntime
+    from app.tables.cluster.runtime import TableRuntime
     from app.tables.settings import TableSettings
 
     settings = Settings(_env_file=None, secret_key=SECRET, database_url=database_url,  # type: ignore[call-arg]
@@ -382,7 +382,7 @@ async def _empty_postgres(url: str) -> None:
 
 
 async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
-    from app.tables.outbox import Outbox
+    from app.tables.play.outbox import Outbox
 
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"

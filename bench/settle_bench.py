@@ -25,9 +25,9 @@ from app.core.db import make_engine, make_sessionmaker, migrate  # noqa: E402
 from app.game.rooms import RoomKey  # noqa: E402
 from app.game.variants import Variant  # noqa: E402
 from app.models import User  # noqa: E402
+from app.tables.durability.settle import DatabaseSettler  # noqa: E402
 from app.tables.fairness import new_wall_seed  # noqa: E402
 from app.tables.registry import TableInfo  # noqa: E402
-from app.tables.settle import DatabaseSettler  # noqa: E402
 from engine.bots import get_policy  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.variants import find_variant  # noqa: E402

@@ -55,8 +55,9 @@ def validation_response(exc: RequestValidationError) -> JSONResponse:
     for error in errors:
         cause = (error.get("ctx") or {}).get("error")
         if isinstance(cause, ServiceError):
-            return error_response(cause.code, cause.message, {"field": _field(tuple(error["loc"])),
-                                                              **cause.params})
+            # The field is where pydantic found it (a shared validator cannot know its field's name).
+            return error_response(cause.code, cause.message, {**cause.params,
+                                                              "field": _field(tuple(error["loc"]))})
     items = [_one(e) for e in errors[:10]]
     detail = "; ".join(f"{i['field']}: {e.get('msg', 'invalid')}" for i, e in zip(items, errors, strict=False))
     params = {**(items[0] if items else {}), "errors": items}

@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(default=None, description="unset: lobby events fan out inside this process "
                                   "only; set: through Redis pub/sub, so every process's lobby sees every table")
     lobby_channel: str = Field(default="mahjong:lobby", description="the Redis pub/sub channel of the lobby")
-    # Several processes (app.tables.cluster, docs/server.md "Several processes").
+    # Several processes (app.tables.cluster.cluster, docs/server.md "Several processes").
     cluster: bool = Field(default=True, description="with REDIS_URL and a Postgres DATABASE_URL, run as one of "
                           "several processes: each live table is leased to one process (a fencing token in every "
                           "journal write), sockets on any process are relayed to the table's owner, and a dead "
@@ -85,6 +85,8 @@ class Settings(BaseSettings):
     hands_public_after_close: bool = Field(default=False, description="any logged-in account may read a "
                                            "hand record once its table has closed")
     # Sockets (item 7): per account and per IP, lobby and table sockets together.
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024, description="the largest "
+                                "request body accepted; a bigger one is answered 413 body_too_large unread")
     sockets_per_user: int = Field(default=8, ge=1, description="open WebSockets per account")
     sockets_per_ip: int = Field(default=64, ge=1, description="open WebSockets per IP")
     # Operations: the Prometheus endpoint and the log format (app.metrics, app.logs).

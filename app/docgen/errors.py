@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.docgen.note import GENERATED_NOTE
 from app.services.errors import HTTP, WS, ErrorCode
 
 INTRO = """\
@@ -29,8 +30,6 @@ def _where(code: ErrorCode) -> str:
 
 
 def render() -> str:
-    from app.docgen import GENERATED_NOTE
-
     lines = [INTRO.format(note=GENERATED_NOTE.format(source="`app/services/errors.py`")),
              "| code | HTTP | where | params | meaning |", "|---|---|---|---|---|"]
     for code in ErrorCode:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.docgen.note import GENERATED_NOTE
 from app.game.rooms import ROOMS
 from app.game.variants import VARIANTS
 from engine import options as engine_options
@@ -44,8 +45,6 @@ def _show(value: Any) -> str:
 
 
 def render() -> str:
-    from app.docgen import GENERATED_NOTE
-
     max_cpp = max(room.coins_per_point for room in ROOMS.values())
     out = [INTRO.format(note=GENERATED_NOTE.format(source="`engine/options.py`"), max_cpp=max_cpp)]
     for key, info in VARIANTS.items():

@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings
 
 from app.api.routes.me import LEDGER_PAGE_MAX
 from app.core.config import PROJECT_ROOT, SECRET_KEY_MIN, Settings
+from app.docgen.note import GENERATED_NOTE
 from app.schemas import Credentials
 from app.services import accounts
 from app.services.ledger import ADJUSTMENT_MAX
@@ -80,8 +81,6 @@ def _limits() -> list[str]:
 
 
 def render() -> str:
-    from app.docgen import GENERATED_NOTE
-
     out = [INTRO.format(note=GENERATED_NOTE.format(source="`Settings`, `TableSettings` and the API's limits")),
            "## Server (`Settings`)", "", *_table(Settings), "", "## Tables (`TableSettings`, `TABLE_*`)", "",
            *_table(TableSettings), "", "## Fixed limits", "", *_limits()]

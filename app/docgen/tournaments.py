@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.docgen.note import GENERATED_NOTE
 from app.tournaments.spec import LIMITS, NAME_MAX
 
 _BODY = """\
@@ -97,8 +98,6 @@ Each prints JSON; errors print `{{"error", "code"}}` and exit 1. Acts from the c
 
 
 def render() -> str:
-    from app.docgen import GENERATED_NOTE
-
     rows = "\n".join(f"| `{name}` | {low:,} | {high:,} |" for name, (low, high) in LIMITS.items())
     note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.spec.LIMITS`")
     return _BODY.format(note=note, limits=rows, name_max=NAME_MAX)

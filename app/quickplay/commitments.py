@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
 from app.models import User
+from app.services import commitments
+from app.services.commitments import CommitmentKind, SeatProbe
+from app.services.ledger import lock_users
 
 
 def queue_key(room: str, variant: str) -> str:
@@ -27,6 +32,10 @@ class QueueCommitments(Protocol):
         """Drop the player's commitment to this pool; False if they did not hold it (e.g. matched)."""
         ...
 
+    async def current(self, user_id: int) -> tuple[str, str] | None:
+        """The player's commitment now, as (kind, ref): ``("seat", table_id)``, ``("queue", "room:variant")``."""
+        ...
+
     async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         """Turn every member's queue commitment into a seat at ``table_id``, all or none.  Returns those
         who no longer hold this pool's queue commitment (then nothing changed)."""
@@ -36,3 +45,58 @@ class QueueCommitments(Protocol):
         """A matched table that never started: the members still committed to its seat go back to the
         queue's commitment.  Returns those who did."""
         ...
+
+
+class ServiceCommitments:
+    """``QueueCommitments`` over app.services.commitments, each call one short transaction of its own."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], probe: SeatProbe | None = None) -> None:
+        self.sessionmaker = sessionmaker
+        self.probe = probe  # tells a stale seat (its table gone) from a live one: the registry's ``holds``
+
+    async def hold(self, user: User, room: str, variant: str) -> None:
+        async with self.sessionmaker() as session:
+            await commitments.acquire(session, user.id, CommitmentKind.QUEUE, queue_key(room, variant),
+                                      seat_probe=self.probe)
+            await session.commit()
+
+    async def release(self, user_id: int, room: str, variant: str) -> bool:
+        async with self.sessionmaker() as session:
+            gone = await commitments.release(session, user_id, CommitmentKind.QUEUE, queue_key(room, variant))
+            await session.commit()
+        return gone
+
+    async def current(self, user_id: int) -> tuple[str, str] | None:
+        async with self.sessionmaker() as session:
+            held = await commitments.current(session, user_id)
+            await session.commit()
+        return None if held is None else (held.kind, held.ref)
+
+    async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+        return await self._swap(user_ids, (CommitmentKind.QUEUE, queue_key(room, variant)),
+                                (CommitmentKind.SEAT, table_id))
+
+    async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+        # Each member alone: one who stood up meanwhile (their seat released) must not keep the others out.
+        back = []
+        for uid in user_ids:
+            if not await self._swap([uid], (CommitmentKind.SEAT, table_id),
+                                    (CommitmentKind.QUEUE, queue_key(room, variant))):
+                back.append(uid)
+        return back
+
+    async def _swap(self, user_ids: list[int], held: tuple[CommitmentKind, str],
+                    wanted: tuple[CommitmentKind, str]) -> list[int]:
+        """In one transaction, under the accounts' row locks: every player holding ``held`` now holds
+        ``wanted``; if some do not hold ``held``, nothing changes and they are returned."""
+        async with self.sessionmaker() as session:
+            await lock_users(session, user_ids)
+            found = {uid: await commitments.current(session, uid) for uid in user_ids}
+            missing = [uid for uid, c in found.items() if c is None or (c.kind, c.ref) != (held[0].value, held[1])]
+            if missing:
+                await session.rollback()
+                return missing
+            for uid in user_ids:
+                await commitments.acquire(session, uid, wanted[0], wanted[1], replaces=held)
+            await session.commit()
+        return []

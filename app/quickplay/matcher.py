@@ -14,10 +14,12 @@ once when a player queues in this process) the matcher takes every pool's member
 
 With several processes only the holder of the matcher lease (``{prefix}:quickplay-matcher:0``, the same
 ``RedisLease`` the tournament director uses) runs waves.  A matcher that dies between 1 and 4 leaves its
-claim behind; the next holder resolves every claim older than twice the lease: if the table is live (in a
-registry or the journal) the claim is finished, otherwise the members still committed to its seat go back
-to the queue with their first ``since``.  So a player is either seated or still queued.  Before it seats a
-table the matcher checks that it still holds the lease and that its claim is younger than the lease.
+claim behind — a claim ends only once the table's row is in the journal, so a table a crash could still
+lose keeps its claim; the next holder resolves every claim older than twice the lease: if the table is
+live (in a registry or the journal) the claim is finished, otherwise the members still committed to its
+seat go back to the queue with their first ``since``.  So a player is either seated or still queued.
+Before it seats a table the matcher checks that it still holds the lease and that its claim is younger
+than half the lease.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -49,11 +53,12 @@ TableLive = Callable[[str], Awaitable[bool]]
 class Matcher:
     def __init__(self, state: AppState, quickplay: QuickPlay, *, lease: DirectorLease, policy: SpreadPolicy,
                  wave_seconds: float, lease_seconds: float, table_live: TableLive,
-                 rng: random.Random | None = None) -> None:
+                 table_durable: TableLive, rng: random.Random | None = None) -> None:
         self.state, self.quickplay, self.store = state, quickplay, quickplay.store
         self.lease, self.policy = lease, policy
         self.wave_seconds, self.lease_seconds = wave_seconds, lease_seconds
         self.table_live = table_live
+        self.table_durable = table_durable  # the table's row is in the journal: a crash cannot lose it now
         # Seating is a game secret like the wall: a CSPRNG-seeded generator unless a test passes its own.
         self.rng = rng or random.Random(secrets.randbits(128))
         self.sizes: dict[tuple[str, str], int] = {}  # the last published queue sizes (none at first)
@@ -107,17 +112,35 @@ class Matcher:
                 room=room, variant=variant, options=default_options(variant),
                 seats=[(e.user_id, e.username) for e in group], table_id=table_id)
             if table.status != TableStatus.PLAYING:
-                await self.state.registry.remove(table_id)
                 raise RuntimeError(f"table {table_id} did not start")
         except Exception:
             log.exception("quick play: table %s was not seated; its players queue again", table_id)
+            # Back to the queue first: removing the table gives its seats' commitments back.
             await self.give_back(table_id, room, variant, group)
+            if self.state.registry.is_open(table_id):
+                await self.state.registry.remove(table_id)
             return 0
+        if not await self._durable(table_id):
+            log.warning("quick play: table %s is not in the journal yet; recovery finishes its claim", table_id)
+            return 1
+        await self._matched(table_id, group)
+        return 1
+
+    async def _durable(self, table_id: str) -> bool:
+        """Wait (at most half the lease) until the table's row is in the journal: until then a crash of this
+        process would lose the table, so the claim stays for recovery to resolve."""
+        deadline = time.monotonic() + self.lease_seconds / 2
+        while not await self.table_durable(table_id):
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
+
+    async def _matched(self, table_id: str, group: list[QueueEntry]) -> None:
         await self.store.finish(table_id)
         for e in group:
             await self._publish({"type": "matched", "table_id": table_id, "to": e.user_id})
         log.info("quick play: seated %s", table_id, extra={"table_id": table_id})
-        return 1
 
     async def give_back(self, table_id: str, room: RoomKey | str, variant: Variant | str,
                         group: list[QueueEntry]) -> None:
@@ -133,7 +156,7 @@ class Matcher:
             if claim.at > stale or not claim.entries:
                 continue
             if await self.table_live(claim.table_id):
-                await self.store.finish(claim.table_id)
+                await self._matched(claim.table_id, claim.entries)
             else:
                 first = claim.entries[0]
                 log.warning("quick play: claim %s was left unseated; its players queue again", claim.table_id)
@@ -178,7 +201,10 @@ def make_lease(state: AppState) -> DirectorLease:
     s = state.settings
     if not s.redis_url:
         return LocalLease()
-    return RedisLease(s.redis_url, prefix=f"{s.redis_prefix}:quickplay-matcher:", seconds=s.quickplay_lease_seconds)
+    # The holder's name says which process it is (host-pid-random), as the table leases' owners do.
+    owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+    return RedisLease(s.redis_url, prefix=f"{s.redis_prefix}:quickplay-matcher:", seconds=s.quickplay_lease_seconds,
+                      owner=owner)
 
 
 @contextlib.asynccontextmanager

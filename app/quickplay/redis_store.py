@@ -114,6 +114,10 @@ class RedisQueueStore:
         raw = await self.redis.hget(self.pool_prefix + where, user_id)
         return QueueEntry.of(json.loads(raw)) if raw else None
 
+    async def claim_of(self, user_id: int) -> str | None:
+        where = await self.redis.hget(self.where, user_id)
+        return where.decode()[1:] if where is not None and where.startswith(b"@") else None
+
     async def members(self, room: str, variant: str) -> list[QueueEntry]:
         return [QueueEntry.of(json.loads(v)) for v in await self.redis.hvals(self._pool_key(room, variant))]
 

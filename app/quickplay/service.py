@@ -37,16 +37,17 @@ class QueueStatus:
 
 
 class QuickPlay:
-    def __init__(self, store: QueueStore, commitments: QueueCommitments) -> None:
+    def __init__(self, store: QueueStore, commitments: QueueCommitments, *, settle_seconds: float = 5.0) -> None:
         self.store = store
         self.commitments = commitments
+        self.settle_seconds = settle_seconds  # how long a leave waits for a match in flight to end
         self.joined = asyncio.Event()  # a player queued here: the matcher's next wave need not wait
 
     async def join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
         """Queue the player in the pool (the same pool again: the entry they hold)."""
         check_not_frozen(user)
         check_entry_coins(user, room)
-        held = await self.store.entry(user.id)
+        held = await self.store.entry(user.id) if (await self.status(user.id)).queued else None
         if held is not None and (held.room, held.variant) == (room.value, variant.value):
             return held
         if held is not None:
@@ -70,9 +71,19 @@ class QuickPlay:
         for variant in [held.variant] if held else [v.value for v in Variant]:
             await self.commitments.release(user_id, room.value, variant)
         await self.store.remove(user_id)
+        # Claimed by a match: wait (bounded) for it to end, so the answer is definite — out of the queue, or
+        # seated by a match made before the leave (GET /api/me/queue names the table).
+        deadline = time.monotonic() + self.settle_seconds
+        while await self.store.claim_of(user_id) is not None and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
 
     async def status(self, user_id: int) -> QueueStatus:
         held = await self.store.entry(user_id)
+        # Being seated: still queued until the table is sure (app.quickplay.matcher), unless the player left,
+        # which gave the commitment back: then no match can seat them.
+        if (held is not None and await self.store.claim_of(user_id) is not None
+                and await self.commitments.current(user_id) is None):
+            return QueueStatus(False)
         if held is not None:
             return QueueStatus(True, held.room, held.variant, held.joined_at)
         matched = await self.store.matched(user_id)

@@ -57,6 +57,10 @@ class QueueStore(Protocol):
         """The player's entry, in a pool or claimed."""
         ...
 
+    async def claim_of(self, user_id: int) -> str | None:
+        """The table id of the claim the player is in, if any."""
+        ...
+
     async def members(self, room: str, variant: str) -> list[QueueEntry]: ...
 
     async def sizes(self) -> dict[tuple[str, str], int]:
@@ -119,6 +123,9 @@ class LocalQueueStore:
 
     async def entry(self, user_id: int) -> QueueEntry | None:
         return self._where(user_id)
+
+    async def claim_of(self, user_id: int) -> str | None:
+        return self.claimed_users.get(user_id)
 
     async def members(self, room: str, variant: str) -> list[QueueEntry]:
         return list(self.pools.get((room, variant), {}).values())

@@ -60,7 +60,7 @@ async def set_frozen(
     session: AsyncSession, *, user_id: int, frozen: bool, actor_id: int, reason: str
 ) -> User:
     """Freeze (or unfreeze) an account and audit it.  Seating and tournaments check ``User.frozen``; a live
-    seat is the table's business (``app.tables.admin.apply_freeze``)."""
+    seat is the table's business (``app.tables.cluster.admin.apply_freeze``)."""
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
     user = (await lock_users(session, [user_id]))[user_id]
@@ -103,7 +103,7 @@ async def void_hand(session: AsyncSession, *, hand_id: int, actor_id: int, reaso
     for entry in moved:
         net[(entry.user_id, entry.asset)] += entry.delta
     users = await lock_users(session, sorted({uid for uid, _ in net}))
-    if await _already_voided(session, hand_id):
+    if await already_voided(session, hand_id):
         await session.rollback()
         raise Conflict(f"hand {hand_id} is already void", ErrorCode.HAND_ALREADY_VOID, hand_id=hand_id)
     plan = []
@@ -134,8 +134,9 @@ async def void_hand(session: AsyncSession, *, hand_id: int, actor_id: int, reaso
     return VoidResult(hand_id=hand_id, entries=entries)
 
 
-async def _already_voided(session: AsyncSession, hand_id: int) -> bool:
-    # The audit row marks a void even when the hand moved nothing (so there are no void: ledger keys).
+async def already_voided(session: AsyncSession, hand_id: int) -> bool:
+    """Whether hand ``hand_id`` was voided: its ``hand.void`` audit row marks it even when the hand moved
+    nothing (so there are no ``void:`` ledger keys), a tournament hand included (app.tournaments.voids)."""
     found = await session.scalar(
         select(AuditEntry.id).where(AuditEntry.action == "hand.void", AuditEntry.target_type == "hand",
                                     AuditEntry.target_id == str(hand_id)).limit(1)

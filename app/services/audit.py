@@ -2,6 +2,7 @@
 
 ``record`` adds the row to the caller's session, so it commits (or rolls back) with the change it
 describes: there is never a change without its entry, nor an entry for a change that did not happen.
+Once committed, each entry is also one structured log event (``app.monitoring.acts``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import AuditEntry
+from app.monitoring import acts
 
 AUDIT_PAGE_MAX = 200  # the most entries one read returns (GET /api/admin/audit?limit=)
 
@@ -33,6 +35,8 @@ def record(
         before=before, after=after, reason=reason,
     )
     session.add(entry)
+    acts.pending(session, {"actor_id": actor_id, "action": action, "target_type": target_type,
+                           "target_id": target_id, "before": before, "after": after, "reason": reason})
     return entry
 
 

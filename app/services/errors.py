@@ -52,6 +52,9 @@ class ErrorCode(StrEnum):
     PRACTICE_PRIVATE = "practice_private", 403, "practice tables are private", ("table_id",)
     NOT_TABLE_CREATOR = "not_table_creator", 403, "only the player who opened the table may seat bots", (
         "table_id",)
+    SYSTEM_ACCOUNT = "system_account", 403, (
+        "the house and the prize pools are not players' accounts: the house moves only through "
+        "POST /api/admin/house, a pool only through its tournament"), ("user_id",)
     HAND_PRIVATE = "hand_private", 403, "you may not read this hand's record", ("hand_id",)
     # -- 404 -----------------------------------------------------------------------------------------
     NOT_FOUND = "not_found", 404, "no such resource (e.g. an unknown URL)"
@@ -68,6 +71,9 @@ class ErrorCode(StrEnum):
     ALREADY_AT_THIS_TABLE = "already_at_this_table", 409, "you already sit at this table", (
         "table_id", "seat")
     IN_QUEUE = "in_queue", 409, "you are waiting in the quick-play queue; leave it first", ("queue",)
+    REGISTERED_ELSEWHERE = "registered_elsewhere", 409, (
+        "you are registered in a tournament that has not finished; leave it before it starts, or wait for its "
+        "end"), ("tournament_id",)
     NOT_SEATED = "not_seated", 409, "you do not sit at this table", ("table_id",)
     TABLE_NOT_WAITING = "table_not_waiting", 409, "this table is not taking players", ("table_id", "status")
     TABLE_FULL = "table_full", 409, "every seat of this table is taken", ("table_id",)
@@ -88,6 +94,14 @@ class ErrorCode(StrEnum):
         "table_id",)
     TOURNAMENT_CLOSED = "tournament_closed", 409, "the tournament is not taking (or releasing) players now", (
         "tournament_id", "state")
+    TOURNAMENT_WRONG_STATE = "tournament_wrong_state", 409, (
+        "the tournament's state does not allow this (e.g. cancelling a finished one); see its actions"), (
+        "tournament_id", "state", "action", "allowed")
+    TOURNAMENT_PAID = "tournament_paid", 409, (
+        "the tournament's prizes are paid: its hands can no longer be voided"), ("tournament_id", "hand_id")
+    TOURNAMENT_GAME_PLAYING = "tournament_game_playing", 409, (
+        "the hand's tournament table is still playing; void it once its game has ended"), (
+        "tournament_id", "hand_id")
     TOURNAMENT_FULL = "tournament_full", 409, "every place of the tournament is taken", ("tournament_id",)
     HOUSE_SHORT = "house_short", 409, "the house account holds less than the guarantee", ("needed", "have")
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused", 409, (
@@ -107,6 +121,8 @@ class ErrorCode(StrEnum):
         "option", "minimum", "maximum", "choices")
     OPTIONS_INCONSISTENT = "options_inconsistent", 422, "table options that are fine alone clash together", (
         "options",)
+    BODY_TOO_LARGE = "body_too_large", 413, "the request body is over the server's limit (docs/settings.md)", (
+        "maximum",)
     # -- 429 / 5xx -------------------------------------------------------------------------------------
     RATE_LIMITED = "rate_limited", 429, "too many attempts; wait Retry-After seconds", (
         "retry_after", "scope")

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.db import begin_write
 from app.models import LedgerEntry, User
 from app.services import audit
-from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 
 Asset = Literal["coins", "rank_points"]
 ADMIN_REASON = "admin_adjustment"
@@ -94,11 +94,15 @@ async def adjust_balance(
     reason: str,
     actor_id: int,
     idempotency_key: str | None = None,
+    house: bool = False,
 ) -> LedgerEntry:
     """An admin's correction: a delta entry recording who and why, never an overwrite.
 
+    A player's account only: the house and the prize pools (role ``system``) are refused with Forbidden
+    (``system_account``) — the house moves only through its own action (``house=True``:
+    ``app.tournaments.service.adjust_house``, audited as ``house.adjust``), a pool only through its tournament.
     With an ``idempotency_key`` a retried request returns the first entry instead of applying twice.
-    Raises InvalidInput, NotFound, Conflict (would go below 0, or the key was used for something else).
+    Raises InvalidInput, NotFound, Forbidden, Conflict (would go below 0, or the key was used for something else).
     """
     if type(delta) is not int or delta == 0 or abs(delta) > ADJUSTMENT_MAX:
         raise InvalidInput(f"delta must be a non-zero integer between -{ADJUSTMENT_MAX} and {ADJUSTMENT_MAX}",
@@ -108,6 +112,10 @@ async def adjust_balance(
     key = f"admin:{idempotency_key}" if idempotency_key else f"admin:{uuid.uuid4()}"
 
     users = await lock_users(session, [user_id])
+    if (users[user_id].role == "system") != house:  # Role.SYSTEM (app.services.roles imports this module)
+        await session.rollback()
+        raise Forbidden("the house and the prize pools are not adjusted through a player's adjustments",
+                        ErrorCode.SYSTEM_ACCOUNT, user_id=user_id)
     existing = await session.scalar(select(LedgerEntry).where(LedgerEntry.idempotency_key == key))
     if existing is not None:
         await session.commit()
@@ -123,7 +131,8 @@ async def adjust_balance(
         session, user, asset=asset, delta=delta, reason=ADMIN_REASON, idempotency_key=key,
         actor_id=actor_id, note=reason.strip(),
     )
-    audit.record(session, actor_id=actor_id, action="balance.adjust", target_type="user", target_id=user_id,
+    audit.record(session, actor_id=actor_id, action="house.adjust" if house else "balance.adjust",
+                 target_type="user", target_id=user_id,
                  before={asset: balance}, after={asset: balance + delta, "delta": delta, "ledger_key": key},
                  reason=reason.strip())
     try:

@@ -30,7 +30,7 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, Protocol
 
 from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import RoomKey
@@ -50,6 +50,15 @@ async def _no_op(_table: TableInfo) -> None:
     return None
 
 
+class SeatClaims(Protocol):
+    """The one owner of commitments, for seats (``app.services.commitments.SeatCommitments``): a player's
+    seat is claimed before the registry places them, and released when the seat is freed."""
+
+    async def claim(self, user_id: int, table_id: str) -> bool: ...
+
+    async def release(self, seats: list[tuple[int, str]]) -> None: ...
+
+
 class TableRegistry:
     def __init__(
         self,
@@ -64,8 +73,12 @@ class TableRegistry:
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
         self.draining = False  # the server is restarting: no new tables, no new seats
-        # Several processes (app.tables.directory.TableDirectory): other processes' tables, seating there.
+        # Several processes (app.tables.cluster.directory.TableDirectory): other processes' tables, seating there.
         self.directory: Any = None
+        # Commitments (app.services.commitments): None keeps the registry in memory only (unit tests).
+        # Tournament tables claim nothing here: the tournament's commitment covers their seats.
+        self.commitments: SeatClaims | None = None
+        self._freed: list[tuple[int, str]] = []  # seats freed, their commitments not yet released
 
     # --- lookups -----------------------------------------------------------------------------------
 
@@ -105,6 +118,15 @@ class TableRegistry:
         found = await self.directory.table_of(user_id)
         return found[0] if found else None
 
+    async def holds(self, user_id: int, table_id: str) -> bool:
+        """Whether ``table_id`` (here or in another process) seats the player: the seat commitments' probe
+        (``app.services.commitments.SeatProbe``)."""
+        try:
+            table = await self.lookup(table_id)
+        except NotFound:
+            return False
+        return user_id in table.seats
+
     async def listing(self, room: RoomKey | None = None) -> list[TableInfo]:
         """``list_tables`` across every process (this process's own entries are the freshest)."""
         local = self.list_tables(room)
@@ -136,9 +158,8 @@ class TableRegistry:
         """Open a lobby table with its creator in seat 0 (an empty table would only linger)."""
         async with self._seating(user_id):
             await self._check_free_elsewhere(user_id)
-            self._check_open()
-            self._check_free(user_id)
-            table = self._new(room=room, variant=variant, options=options, practice=False)
+            table_id = await self._claimed_new(user_id)
+            table = self._new(room=room, variant=variant, options=options, practice=False, table_id=table_id)
             table.creator = user_id
             self._place(table, 0, user_id, username)
             await self._changed(table, "table_created")
@@ -153,9 +174,8 @@ class TableRegistry:
         after ``hands_limit`` hands when given: a short practice game)."""
         async with self._seating(user_id):
             await self._check_free_elsewhere(user_id)
-            self._check_open()
-            self._check_free(user_id)
-            table = self._new(room=None, variant=variant, options=options, practice=True)
+            table_id = await self._claimed_new(user_id)
+            table = self._new(room=None, variant=variant, options=options, practice=True, table_id=table_id)
             table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
             table.hands_limit = hands_limit
             table.bots = list(range(1, len(table.seats)))
@@ -218,6 +238,20 @@ class TableRegistry:
         """``sit`` at a table of this process; run directly for a sit forwarded by another process, which
         holds the account's seating lock."""
         await self._check_free_elsewhere(user_id)
+        self._free_seat(table_id, user_id, seat)
+        created = await self._claim(user_id, table_id)
+        try:  # the claim awaited: look again
+            seat = self._free_seat(table_id, user_id, seat)
+        except Exception:
+            await self._unclaim(user_id, table_id, created)
+            raise
+        table = self._tables[table_id]
+        self._place(table, seat, user_id, username)
+        await self._changed(table, "table_updated")
+        return await self._start_if_full(table)
+
+    def _free_seat(self, table_id: str, user_id: int, seat: int | None) -> int:
+        """The seat ``user_id`` may take at ``table_id`` (``seat``, or the first free one), or the coded refusal."""
         table = self._get(table_id)
         if table.practice:
             raise Forbidden("practice tables are private", ErrorCode.PRACTICE_PRIVATE, table_id=table_id)
@@ -238,9 +272,7 @@ class TableRegistry:
                                seat=seat, minimum=0, maximum=len(table.seats) - 1)
         elif table.seats[seat] is not None or seat in table.bots:
             raise Conflict(f"seat {seat} is taken", ErrorCode.SEAT_TAKEN, table_id=table_id, seat=seat)
-        self._place(table, seat, user_id, username)
-        await self._changed(table, "table_updated")
-        return await self._start_if_full(table)
+        return seat
 
     async def fill_with_bots(self, table_id: str, *, user_id: int) -> TableInfo:
         """The creator of a waiting lobby table seats server bots in every empty seat (playing with friends
@@ -301,12 +333,15 @@ class TableRegistry:
             return
         for uid in table.players:
             self._seated.pop(uid, None)
+            if table.tournament_game_id is None:
+                self._freed.append((uid, table.id))
         table.version += 1
         if self.directory is not None:
             await self.directory.changed(table, "table_removed")
         if not table.practice:
             await self._send({"type": "table_removed", "table": table.public()})
         await self._call(self.on_table_removed, table, "on_table_removed")
+        await self._release_freed()
 
     # --- internals ---------------------------------------------------------------------------------
 
@@ -330,7 +365,7 @@ class TableRegistry:
             self._seated[uid] = table.id
 
     def forget(self, table_id: str) -> None:
-        """Drop a table that now plays in another process (``app.tables.cluster``): no hooks, and the lobby
+        """Drop a table that now plays in another process (``app.tables.cluster.cluster``): no hooks, and the lobby
         hears nothing, since the table lives on there."""
         table = self._tables.pop(table_id, None)
         if table is not None:
@@ -342,6 +377,34 @@ class TableRegistry:
         """Lift a resumed table's lobby version (a new owner must not send versions older than the last)."""
         table = self._get(table_id)
         table.version = max(table.version, at_least)
+
+    async def _claimed_new(self, user_id: int) -> str:
+        """For a new table: the checks, then the player's claim on its seat 0; returns the new table's id."""
+        self._check_open()
+        self._check_free(user_id)
+        table_id = new_table_id()
+        created = await self._claim(user_id, table_id)
+        try:  # the claim awaited: look again
+            self._check_open()
+            self._check_free(user_id)
+        except Exception:
+            await self._unclaim(user_id, table_id, created)
+            raise
+        return table_id
+
+    async def _claim(self, user_id: int, table_id: str) -> bool:
+        """Claim the seat's commitment (the coded 409 if the player holds another); True if newly made."""
+        return False if self.commitments is None else await self.commitments.claim(user_id, table_id)
+
+    async def _unclaim(self, user_id: int, table_id: str, created: bool) -> None:
+        """Seating failed after the claim: give back a commitment this seating made."""
+        if created and self.commitments is not None and self._seated.get(user_id) != table_id:
+            await self.commitments.release([(user_id, table_id)])
+
+    async def _release_freed(self) -> None:
+        freed, self._freed = self._freed, []
+        if freed and self.commitments is not None:
+            await self.commitments.release(freed)
 
     def _check_open(self) -> None:
         if self.draining:
@@ -382,6 +445,8 @@ class TableRegistry:
         table.seat_names[seat] = None
         if uid is not None:
             self._seated.pop(uid, None)
+            if table.tournament_game_id is None:
+                self._freed.append((uid, table.id))
 
     async def _start_if_full(self, table: TableInfo) -> TableInfo:
         if table.is_full and table.status == TableStatus.WAITING:
@@ -405,6 +470,7 @@ class TableRegistry:
             return False
 
     async def _changed(self, table: TableInfo, kind: str) -> None:
+        await self._release_freed()
         table.version += 1
         if self.directory is not None:
             await self.directory.changed(table, kind)

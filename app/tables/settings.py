@@ -93,7 +93,7 @@ class TableSettings(BaseSettings):
                                     "reconnects are closed (4029)")
     resync_window_seconds: float = Field(default=10.0, gt=0, description="the snapshot limit's window")
     durable: bool = Field(default=True, description="journal every accepted action before its events are "
-                          "sent, so a restart or crash resumes every hand (app.tables.journal)")
+                          "sent, so a restart or crash resumes every hand (app.tables.durability.journal)")
     group_commit: bool = Field(default=True, description="durable tables: actions arriving while a journal "
                                "commit is in flight are committed together in the next one (each table still "
                                "sends only once its own actions are committed)")

@@ -3,7 +3,7 @@
 Every ``TOURNAMENT_TICK_SECONDS`` it opens due registrations, starts due tournaments (round 1 seated at
 random), and (re)launches the tables of a running tournament's current round that are not live here —
 which is how a running tournament resumes after a restart: a table the journal holds is resumed where it
-stopped (app.tables.journal), any other is started again (only finished games' points count).  When a
+stopped (app.tables.durability.journal), any other is started again (only finished games' points count).  When a
 tournament table's game ends the actor tells the director, which records the points, removes the table,
 seats the next round by standings or pays the prizes, and publishes the standings to every lobby socket
 (``{"type": "tournament_updated", "tournament": …}``).
@@ -26,12 +26,15 @@ from typing import Any
 
 from sqlalchemy import select
 
+from app import metrics
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.models import Tournament, TournamentGame, User
+from app.monitoring import tournaments as tournament_gauges
+from app.services.errors import Conflict
 from app.state import AppState
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
-from app.tables.runtime import TableRuntime
 from app.tournaments import service
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 from app.tournaments.spec import TournamentState
@@ -73,6 +76,7 @@ class TournamentDirector:
         """One pass over every tournament whose next step is due (and whose lease this process holds)."""
         async with self.state.sessionmaker() as session:
             due = await service.due(session)
+            await tournament_gauges.refresh(session)
         for tournament in due:
             try:
                 if await self.leads(tournament.id):
@@ -88,6 +92,7 @@ class TournamentDirector:
             await self._close_strays()
         except Exception:
             log.exception("closing stray tournament tables failed")
+        tournament_gauges.ticked()
 
     async def _close_strays(self) -> None:
         """Close this process's tournament tables whose game no longer counts: the tournament was cancelled
@@ -139,7 +144,8 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 await service.open_registration(session, tournament_id)
         elif state == TournamentState.REGISTERING:
-            await self.start(tournament_id)
+            with contextlib.suppress(Conflict):  # another process started or cancelled it meanwhile
+                await self.start(tournament_id)
             return
         elif state == TournamentState.RUNNING:
             await self.launch(tournament_id)
@@ -182,7 +188,7 @@ class TournamentDirector:
             )
 
     async def _elsewhere(self, table_id: str) -> bool:
-        """Another process owns the table (several processes: app.tables.cluster's directory)."""
+        """Another process owns the table (several processes: app.tables.cluster.cluster's directory)."""
         try:
             await self.state.registry.lookup(table_id)
         except Exception:
@@ -216,7 +222,7 @@ class TournamentDirector:
             info.tournament_game_id, info.hands_limit = row[0], row[1]
 
     def _adopt(self, game: TournamentGame, hands_limit: int | None) -> None:
-        """A table resumed after a restart (app.tables.journal) does not know it is a tournament's: tell its
+        """A table resumed after a restart (app.tables.durability.journal) does not know it is a tournament's: tell its
         actor, so it settles without coins, stops after ``hands_limit`` hands and reports its points here."""
         actor = self.runtime.actors.get(game.table_id or "") if self.runtime is not None else None
         if actor is not None:
@@ -240,8 +246,12 @@ class TournamentDirector:
         if tournament_id is None:
             return
         async with self.lock, self.state.sessionmaker() as session:
-            outcome = await service.record_game(session, info.tournament_game_id, points=points,
-                                                hands_played=hands)
+            try:
+                outcome = await service.record_game(session, info.tournament_game_id, points=points,
+                                                    hands_played=hands)
+            except Exception:
+                metrics.RECORD_FAILURES.inc()  # the points, and at the last table the prizes, are not in
+                raise
         await self.state.registry.remove(info.id)
         if outcome == "next_round" and await self.leads(tournament_id):
             await self.launch(tournament_id)

@@ -50,11 +50,14 @@ def award(standings: Sequence[tuple[int, int]], amounts: Sequence[int]) -> list[
 
 
 def seat_round(players: Sequence[int | None], seats: int, rng: random.Random | None) -> list[list[int | None]]:
-    """Tables of ``seats`` from a list (None = a house bot).  ``rng`` given: shuffled first (round 1);
-    None: in the order given (later rounds: the standings, so the top players sit together)."""
-    order = list(players)
+    """Tables of ``seats`` from a list (None = a house bot).  ``rng`` given: the players are shuffled first
+    (round 1); None: in the order given (later rounds: the standings, so the top players sit together).
+    Either way the house bots sit at the last table, as docs/tournaments.md says: every other table is
+    all players."""
+    humans = [p for p in players if p is not None]
     if rng is not None:
-        rng.shuffle(order)
+        rng.shuffle(humans)
+    order: list[int | None] = [*humans, *[None] * (len(players) - len(humans))]
     if len(order) % seats:
         raise ValueError(f"{len(order)} seats cannot fill tables of {seats}")
     return [order[i:i + seats] for i in range(0, len(order), seats)]

@@ -18,6 +18,7 @@ no prize and are not in the standings (docs/tournaments.md).
 from __future__ import annotations
 
 import random
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,12 +29,13 @@ from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
 from app.game.variants import VARIANTS, Variant
 from app.models import LedgerEntry, Tournament, TournamentEntry, TournamentGame, User
-from app.services import audit
+from app.services import audit, commitments
+from app.services.commitments import CommitmentKind, SeatProbe
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
-from app.services.ledger import lock_users, post_entry
+from app.services.ledger import adjust_balance, lock_users, post_entry
 from app.services.roles import Role
 from app.tournaments.prizes import award, place_amounts, seat_round
-from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, validate
+from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, operator_actions, validate
 
 HOUSE_NAME = "house#"
 FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
@@ -48,8 +50,18 @@ def _aware(moment: datetime) -> datetime:
 
 
 async def house_account(session: AsyncSession) -> User:
-    """The house's account (funds guarantees; an admin tops it up with an adjustment).  Created on first use."""
+    """The house's account (funds guarantees; an admin funds or drains it with ``adjust_house``).  Created on
+    first use."""
     return await _system_account(session, HOUSE_NAME)
+
+
+async def adjust_house(session: AsyncSession, *, delta: int, reason: str, actor_id: int,
+                       idempotency_key: str | None = None) -> LedgerEntry:
+    """Fund (delta > 0) or drain (delta < 0) the house account: the one way its coins move besides the
+    guarantees, a ledger entry naming the admin and the reason, audited as ``house.adjust``."""
+    house = await house_account(session)
+    return await adjust_balance(session, user_id=house.id, asset="coins", delta=delta, reason=reason,
+                                actor_id=actor_id, idempotency_key=idempotency_key, house=True)
 
 
 async def _system_account(session: AsyncSession, name: str) -> User:
@@ -78,7 +90,7 @@ async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int |
     opens_now = spec.opens_at is None or _aware(spec.opens_at) <= now()
     house = await house_account(session)
     tournament = Tournament(
-        name=spec.name.strip(), room=spec.room.value, variant=spec.variant.value, options=options,
+        name=unicodedata.normalize("NFC", spec.name).strip(), room=spec.room.value, variant=spec.variant.value, options=options,
         hands_per_round=spec.hands_per_round, rounds=spec.rounds, entry_fee=spec.entry_fee,
         player_limit=spec.player_limit, prize_split=list(spec.prize_split), guarantee=spec.guarantee,
         starts_at=_aware(spec.starts_at), opens_at=_aware(spec.opens_at) if spec.opens_at else None,
@@ -119,6 +131,7 @@ def summary(t: Tournament) -> dict[str, Any]:
         "entry_fee": t.entry_fee, "player_limit": t.player_limit, "rounds": t.rounds,
         "hands_per_round": t.hands_per_round, "prize_split": t.prize_split, "guarantee": t.guarantee,
         "starts_at": t.starts_at.isoformat() if t.starts_at else None, "current_round": t.current_round,
+        "actions": operator_actions(t.state),
     }
 
 
@@ -129,7 +142,7 @@ def pool_id(tournament: Tournament) -> int:
     return tournament.pool_user_id
 
 
-async def _locked(session: AsyncSession, tournament_id: int, *others: int) -> tuple[Tournament, dict[int, User]]:
+async def locked(session: AsyncSession, tournament_id: int, *others: int) -> tuple[Tournament, dict[int, User]]:
     """The tournament, fresh, with its pool account (and ``others``) locked: the serialisation point."""
     tournament = await get(session, tournament_id)
     users = await lock_users(session, [pool_id(tournament), *others])
@@ -144,12 +157,15 @@ async def entries(session: AsyncSession, tournament_id: int, *, active: bool = T
     return list(await session.scalars(query.order_by(TournamentEntry.id).execution_options(populate_existing=True)))
 
 
-async def register(session: AsyncSession, tournament_id: int, *, user_id: int) -> TournamentEntry:
+async def register(session: AsyncSession, tournament_id: int, *, user_id: int,
+                   seat_probe: SeatProbe | None = None) -> TournamentEntry:
     """Take the fee into the pool and enter the player.  Registering again changes nothing.
 
-    Raises Conflict (not open, full, too few coins), Forbidden (frozen).
+    The registration is the player's one commitment (app.services.commitments) until the tournament ends:
+    nobody registers while seated, queued or registered in another unfinished tournament.
+    Raises Conflict (not open, full, too few coins, committed elsewhere), Forbidden (frozen).
     """
-    tournament, users = await _locked(session, tournament_id, user_id)
+    tournament, users = await locked(session, tournament_id, user_id)
     player, pool = users[user_id], users[pool_id(tournament)]
     entry = await session.scalar(select(TournamentEntry).where(
         TournamentEntry.tournament_id == tournament_id, TournamentEntry.user_id == user_id))
@@ -157,6 +173,12 @@ async def register(session: AsyncSession, tournament_id: int, *, user_id: int) -
         await session.commit()
         return entry
     problem = _registration_problem(tournament, player, len(await entries(session, tournament_id)))
+    if problem is None:
+        try:
+            await commitments.acquire(session, user_id, CommitmentKind.TOURNAMENT, str(tournament_id),
+                                      seat_probe=seat_probe)
+        except Conflict as refused:
+            problem = refused
     if problem is not None:
         await session.rollback()
         raise problem
@@ -193,17 +215,19 @@ def _registration_problem(tournament: Tournament, player: User, registered: int)
 
 async def unregister(session: AsyncSession, tournament_id: int, *, user_id: int) -> None:
     """Before the start: refund the fee and leave.  Not registered: nothing happens."""
-    tournament, users = await _locked(session, tournament_id, user_id)
+    tournament, users = await locked(session, tournament_id, user_id)
     entry = await session.scalar(select(TournamentEntry).where(
         TournamentEntry.tournament_id == tournament_id, TournamentEntry.user_id == user_id))
     if entry is None or not entry.active:
         await session.commit()
         return
-    if tournament.state not in OPEN:
+    state = tournament.state  # read before the rollback expires it
+    if state not in OPEN:
         await session.rollback()
         raise Conflict("the tournament has started; you cannot leave it now", ErrorCode.TOURNAMENT_CLOSED,
-                       tournament_id=tournament_id, state=tournament.state)
+                       tournament_id=tournament_id, state=state)
     _refund(session, tournament, entry, users[pool_id(tournament)], users[user_id])
+    await commitments.release(session, user_id, CommitmentKind.TOURNAMENT, str(tournament_id))
     await session.commit()
 
 
@@ -218,24 +242,38 @@ def _refund(session: AsyncSession, tournament: Tournament, entry: TournamentEntr
 
 async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
     """scheduled → registering.  False when it was not scheduled (already opened elsewhere)."""
-    tournament, _ = await _locked(session, tournament_id)
+    tournament, _ = await locked(session, tournament_id)
     if tournament.state != TournamentState.SCHEDULED:
         await session.commit()
         return False
     tournament.state = TournamentState.REGISTERING.value
+    audit.record(session, actor_id=None, action="tournament.open", target_type="tournament",  # the director's
+                 target_id=tournament_id, before={"state": "scheduled"}, after={"state": "registering"})
     await session.commit()
     return True
 
 
+def check_action(tournament: Tournament, action: str) -> None:
+    """Refuse (coded 409) what the tournament's state does not allow (``spec.OPERATOR_ACTIONS``)."""
+    allowed = operator_actions(tournament.state)
+    if action not in allowed:
+        raise Conflict(f"a {tournament.state} tournament does not allow {action!r} (only {allowed})",
+                       ErrorCode.TOURNAMENT_WRONG_STATE,
+                       tournament_id=tournament.id, state=tournament.state, action=action, allowed=allowed)
+
+
 async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random,
                 actor_id: int | None = None) -> list[TournamentGame] | None:
-    """registering → running with round 1 seated at random.  None when it was not registering (another
-    process started it).  Fewer than two players: the tournament is cancelled instead (refunds)."""
-    tournament, _ = await _locked(session, tournament_id)
-    if tournament.state != TournamentState.REGISTERING:
-        await session.commit()
-        return None
-    players = [e.user_id for e in await entries(session, tournament_id)]
+    """registering → running with round 1 seated at random.  Conflict (``tournament_wrong_state``) when it
+    is not registering (e.g. another process started it).  Fewer than two players: the tournament is
+    cancelled instead (refunds) and None is returned."""
+    tournament, _ = await locked(session, tournament_id)
+    try:
+        check_action(tournament, "start")
+    except Conflict:
+        await session.rollback()
+        raise
+    players = await _committed(session, tournament, await entries(session, tournament_id), actor_id)
     if len(players) < 2:
         await session.commit()
         await cancel(session, tournament_id, actor_id=actor_id, reason="fewer than two players registered")
@@ -248,6 +286,23 @@ async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random
                  after={"state": "running", "players": len(players)})
     await session.commit()
     return games
+
+
+async def _committed(session: AsyncSession, tournament: Tournament, rows: list[TournamentEntry],
+                     actor_id: int | None) -> list[int]:
+    """The registered players whose one commitment is this tournament (the start seats only them).  A
+    registration from before commitments existed takes its commitment now; one whose player is committed
+    elsewhere is refunded and dropped, never seated at a second table."""
+    users = await lock_users(session, [pool_id(tournament), *(e.user_id for e in rows)])  # in id order
+    players = []
+    for entry in rows:
+        try:
+            await commitments.acquire(session, entry.user_id, CommitmentKind.TOURNAMENT, str(tournament.id))
+        except Conflict:
+            _refund(session, tournament, entry, users[pool_id(tournament)], users[entry.user_id], actor_id)
+            continue
+        players.append(entry.user_id)
+    return players
 
 
 def _seat(session: AsyncSession, tournament: Tournament, ranked: list[int], rng: random.Random | None
@@ -291,7 +346,7 @@ async def record_game(session: AsyncSession, game_id: int, *, points: list[int],
     game = await session.get(TournamentGame, game_id)
     if game is None:
         raise NotFound("no such tournament game", ErrorCode.TOURNAMENT_NOT_FOUND)
-    tournament, _ = await _locked(session, game.tournament_id)
+    tournament, _ = await locked(session, game.tournament_id)
     await session.refresh(game)
     if game.finished or tournament.state != TournamentState.RUNNING:
         await session.commit()
@@ -322,7 +377,7 @@ def _ranked(rows: list[TournamentEntry]) -> list[TournamentEntry]:
 async def pay_prizes(session: AsyncSession, tournament_id: int, *, actor_id: int | None = None) -> bool:
     """Finish a running tournament now and pay its prizes from the standings, exactly once (a retry, or a
     second process, finds it finished and does nothing: returns False)."""
-    tournament, _ = await _locked(session, tournament_id)
+    tournament, _ = await locked(session, tournament_id)
     if tournament.state != TournamentState.RUNNING:
         await session.commit()
         return False
@@ -352,6 +407,7 @@ async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[
               f"unclaimed places of tournament {tournament.id}", actor_id)
     tournament.state = TournamentState.FINISHED.value
     tournament.finished_at = now()
+    await commitments.release_all(session, CommitmentKind.TOURNAMENT, str(tournament.id))
     audit.record(session, actor_id=actor_id, action="tournament.finish", target_type="tournament",
                  target_id=tournament.id, before={"state": "running"},
                  after={"state": "finished", "prizes": {str(a.user_id): by_user[a.user_id].prize for a in awards}})
@@ -359,13 +415,15 @@ async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[
 
 async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | None, reason: str) -> bool:
     """Cancel (before it finished): every active fee refunded and the guarantee returned, exactly once.
-    False when it was already finished or cancelled."""
+    Conflict (``tournament_wrong_state``) when it is already finished or cancelled."""
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
-    tournament, _ = await _locked(session, tournament_id)
-    if tournament.state in (TournamentState.FINISHED, TournamentState.CANCELLED):
-        await session.commit()
-        return False
+    tournament, _ = await locked(session, tournament_id)
+    try:
+        check_action(tournament, "cancel")
+    except Conflict:
+        await session.rollback()
+        raise
     active = await entries(session, tournament_id)
     house = await house_account(session)
     users = await lock_users(session, [pool_id(tournament), house.id, *(e.user_id for e in active)])
@@ -379,6 +437,7 @@ async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | N
     before = tournament.state
     tournament.state = TournamentState.CANCELLED.value
     tournament.finished_at = now()
+    await commitments.release_all(session, CommitmentKind.TOURNAMENT, str(tournament_id))
     audit.record(session, actor_id=actor_id, action="tournament.cancel", target_type="tournament",
                  target_id=tournament_id, before={"state": before},
                  after={"state": "cancelled", "refunded": len(active)}, reason=reason.strip())

@@ -7,13 +7,14 @@ Every limit is declared once in ``LIMITS`` / ``NAME_MAX``: ``validate`` enforces
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, OptionError, Variant, validate_options
 from app.services.errors import InvalidInput
+from app.services.text import visible_text
 
 # Every limit of a tournament, declared once (docs/tournaments.md is written from these).
 LIMITS = {
@@ -36,6 +37,22 @@ class TournamentState(StrEnum):
 
 
 OPEN = (TournamentState.SCHEDULED, TournamentState.REGISTERING)
+
+# What an operator may do to a tournament in each state, declared once: the service refuses anything else
+# with a coded 409 (``tournament_wrong_state``), the API lists these as ``actions`` and the console and the
+# command line offer only them.
+OPERATOR_ACTIONS: dict[TournamentState, tuple[str, ...]] = {
+    TournamentState.SCHEDULED: ("cancel",),
+    TournamentState.REGISTERING: ("start", "cancel"),
+    TournamentState.RUNNING: ("cancel",),
+    TournamentState.FINISHED: (),
+    TournamentState.CANCELLED: (),
+}
+
+
+def operator_actions(state: str) -> list[str]:
+    """The operator's possible acts on a tournament in ``state`` (``OPERATOR_ACTIONS``)."""
+    return list(OPERATOR_ACTIONS[TournamentState(state)])
 
 
 @dataclass(frozen=True)
@@ -68,10 +85,24 @@ def _check_range(name: str, value: int) -> None:
                            minimum=low, maximum=high)
 
 
-def validate(spec: TournamentSpec) -> dict[str, Any]:
+def _check_times(spec: TournamentSpec, now: datetime) -> None:
+    """Times carry their zone; play starts in the future; registration opens before play starts."""
+    for field in ("starts_at", "opens_at"):
+        moment = getattr(spec, field)
+        if moment is not None and moment.utcoffset() is None:
+            raise InvalidInput(f"{field} needs a zone (e.g. ...Z or ...+08:00)", field=field, reason="naive")
+    if spec.starts_at <= now:
+        raise InvalidInput("starts_at is in the past", field="starts_at", reason="past")
+    if spec.opens_at is not None and spec.opens_at > spec.starts_at:
+        raise InvalidInput("opens_at is after starts_at", field="opens_at", reason="after_start")
+
+
+def validate(spec: TournamentSpec, now: datetime | None = None) -> dict[str, Any]:
     """Check a spec; returns the full table options.  Raises InvalidInput naming the field."""
-    if not spec.name.strip() or len(spec.name) > NAME_MAX:
+    name = visible_text(spec.name, "name")
+    if not name.strip() or len(name) > NAME_MAX:
         raise InvalidInput(f"name must be 1-{NAME_MAX} characters", field="name", reason="length")
+    _check_times(spec, now or datetime.now(UTC))
     for field in ("player_limit", "rounds", "entry_fee", "guarantee"):
         _check_range(field, getattr(spec, field))
     if spec.hands_per_round is not None:
@@ -86,6 +117,9 @@ def validate(spec: TournamentSpec) -> dict[str, Any]:
             type(p) is not int or p <= 0 for p in spec.prize_split):
         raise InvalidInput("prize_split must be positive whole percentages summing to 100, at most one per "
                            "player", field="prize_split", reason="split")
+    if any(lower > higher for higher, lower in zip(spec.prize_split, spec.prize_split[1:], strict=False)):
+        raise InvalidInput("prize_split pays a place more than the one above it", field="prize_split",
+                           reason="increasing")
     try:
         return validate_options(spec.variant, spec.options)
     except OptionError as exc:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from app import metrics
 from app.core.config import Settings
 from app.core.security import read_access_token_expiry
 
@@ -24,6 +25,7 @@ TOO_MANY = 4029  # too many sockets (account or address), or too many reconnects
 
 async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
     """Accept, then close with ``code``: the client sees the code instead of a bare handshake failure."""
+    metrics.socket_closed("lobby" if websocket.url.path.startswith("/ws/lobby") else "table", code)
     with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
         await websocket.accept()
         await websocket.close(code=code, reason=reason)

@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator
 
 from fastapi import WebSocket
 
-from app.tables.clock import Clock
-from app.tables.seats import SeatLink
+from app import metrics
+from app.tables.play.clock import Clock
+from app.tables.play.seats import SeatLink
 from app.tables.settings import TableSettings
 
 
@@ -31,14 +32,16 @@ class RateLimit:
 
 
 async def client_messages(websocket: WebSocket, link: SeatLink, settings: TableSettings,
-                          clock: Clock) -> AsyncIterator[str]:
+                          clock: Clock, kind: str = "table") -> AsyncIterator[str]:
     """The client's messages as text while the link is open.  Ends at a disconnect; an oversized message closes
     the link with 1009 and a flood (``rate_limit_messages`` per ``rate_limit_seconds``) with 1008."""
     limit = RateLimit(settings.rate_limit_messages, settings.rate_limit_seconds, clock)
+    received = metrics.MESSAGES_IN_BY_KIND[kind].inc
     while not link.closed:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
+        received()
         raw = message.get("text")
         if raw is None:
             raw = (message.get("bytes") or b"").decode("utf-8", "replace")

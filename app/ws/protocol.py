@@ -20,7 +20,14 @@ from app.services.errors import WS_ERROR_CODES
 
 
 class _ClientMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Unknown fields refused and nothing coerced: "30", 30.0 and true are not a v or a seat (issue 23).
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# Tiles exactly as prompts write them (mpsz notation, nothing around them): "5m", "7z", "2f"; a chow's
+# "3m4m5m" (or the compact "345m").
+TILE_PATTERN = r"^(?:[1-9][mps]|[1-7]z|[1-8]f)$"
+CHOW_PATTERN = r"^(?:(?:[1-9][mps]){3}|[1-9]{3}[mps])$"
 
 
 class ActionIn(_ClientMessage):
@@ -28,8 +35,9 @@ class ActionIn(_ClientMessage):
 
     kind: Literal["discard", "win", "pass", "chow", "pong", "kong", "kill_pig"]
     seat: int | None = Field(default=None, description="optional; must be your own seat if given")
-    tile: str | None = Field(default=None, max_length=4, description="the discarded or konged tile, e.g. '5m'")
-    tiles: str | None = Field(default=None, max_length=16, description="a chow's three tiles, e.g. '345m'")
+    tile: str | None = Field(default=None, pattern=TILE_PATTERN,
+                             description="the discarded or konged tile, e.g. '5m'")
+    tiles: str | None = Field(default=None, pattern=CHOW_PATTERN, description="a chow's three tiles, e.g. '3m4m5m'")
     declare: Literal["ready", "eye", "miji"] | None = Field(default=None, description="with a discard")
 
 

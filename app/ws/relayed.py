@@ -2,7 +2,7 @@
 
 The holder does what a local socket does before the actor (token, caps, size and rate limits) and passes
 every client message on raw; the owner parses it, answers, and sends the seat's messages back over the
-relay (``app.tables.relay``).  If the owner changes or stops answering, the socket closes with 1012 and
+relay (``app.tables.cluster.relay``).  If the owner changes or stops answering, the socket closes with 1012 and
 the client reconnects: the new owner's snapshot puts it back in step.
 """
 
@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 from fastapi import WebSocket
 
 from app.state import AppState
-from app.tables.relay import HeldLink
+from app.tables.cluster.relay import HeldLink
 from app.ws.guard import TOO_MANY, client_address, refuse
 from app.ws.inbound import client_messages
 from app.ws.serve import serve_link
 
 if TYPE_CHECKING:
-    from app.tables.cluster import ClusterRuntime
+    from app.tables.cluster.cluster import ClusterRuntime
 
 
 async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterRuntime, table_id: str,
@@ -34,11 +34,11 @@ async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterR
         relay = runtime.relay
         relay.send(owner, {"k": "join", "t": table_id, "u": user_id, "l": link.link_id, "h": runtime.process_id})
         await serve_link(websocket, link, _receive(websocket, runtime, link),
-                         left=lambda: runtime.drop_link(link, "leave"), expires_in=expires_in)
+                         left=lambda: runtime.drop_link(link, "leave"), expires_in=expires_in, kind="relayed")
 
 
 async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:
-    async for raw in client_messages(websocket, link, runtime.settings, runtime.clock):
+    async for raw in client_messages(websocket, link, runtime.settings, runtime.clock, "relayed"):
         if runtime.relay is None:
             return
         runtime.relay.send(link.owner, {"k": "in", "l": link.link_id, "m": raw})

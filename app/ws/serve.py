@@ -16,25 +16,30 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from app.tables.seats import SeatLink
+from app import metrics
+from app.tables.play.seats import SeatLink
 from app.ws.guard import expiry
 
 FLUSH_SECONDS = 5.0  # how long a closing socket may take to send what its link still holds
 
 
-async def send_outbox(websocket: WebSocket, link: SeatLink) -> None:
+async def send_outbox(websocket: WebSocket, link: SeatLink, kind: str = "table") -> None:
     """Forward a link's queued messages to its socket until the link is closed, then close the socket
     with the link's code (seats and spectators alike)."""
+    sent = metrics.MESSAGES_OUT_BY_KIND[kind].inc
     while (text := await link.queue.get()) is not None:
         await websocket.send_text(text)
+        sent()
     await websocket.close(code=link.close_code or 1000, reason=link.close_reason)
 
 
 async def serve_link(websocket: WebSocket, link: SeatLink, reader: Coroutine[Any, Any, None], *,
-                     left: Callable[[], None], expires_in: float | None = None) -> None:
+                     left: Callable[[], None], expires_in: float | None = None, kind: str = "table") -> None:
     """Serve an accepted socket until the client, the link or the token ends it; ``left`` runs once, first,
-    when it ends (a ``Leave`` to the actor, an ``unwatch`` to the owner …)."""
-    sender = asyncio.create_task(send_outbox(websocket, link))
+    when it ends (a ``Leave`` to the actor, an ``unwatch`` to the owner …).  ``kind`` (``app.metrics.SOCKET_KINDS``)
+    labels its metrics."""
+    metrics.SOCKETS_OPEN_BY_KIND[kind].inc()
+    sender = asyncio.create_task(send_outbox(websocket, link, kind))
     helpers = [asyncio.create_task(reader)]
     expired = asyncio.create_task(expiry(expires_in)) if expires_in is not None else None
     if expired is not None:
@@ -53,3 +58,5 @@ async def serve_link(websocket: WebSocket, link: SeatLink, reader: Coroutine[Any
                 await task
         with contextlib.suppress(asyncio.TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
             await asyncio.wait_for(sender, FLUSH_SECONDS)
+        metrics.SOCKETS_OPEN_BY_KIND[kind].dec()
+        metrics.socket_closed(kind, link.close_code)

@@ -12,10 +12,10 @@ from fastapi import APIRouter, WebSocket
 
 from app.api.deps import StateDep, user_from_token
 from app.services.roles import Role, has_role
-from app.tables.cluster import MOVING, ClusterRuntime
-from app.tables.commands import Unwatch, Watch
-from app.tables.runtime import TableRuntime
-from app.tables.seats import SeatLink
+from app.tables.cluster.cluster import MOVING, ClusterRuntime
+from app.tables.cluster.runtime import TableRuntime
+from app.tables.play.commands import Unwatch, Watch
+from app.tables.play.seats import SeatLink
 from app.ws.serve import serve_link
 
 router = APIRouter(tags=["tables"])
@@ -49,7 +49,8 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep, token: 
         return
     link = SeatLink(runtime.settings.outbox_size)
     actor.post(Watch(link))
-    await serve_link(websocket, link, _drain(websocket), left=lambda: actor.post(Unwatch(link)))
+    await serve_link(websocket, link, _drain(websocket), left=lambda: actor.post(Unwatch(link)),
+                     kind="spectate")
 
 
 async def _drain(websocket: WebSocket) -> None:
@@ -58,8 +59,9 @@ async def _drain(websocket: WebSocket) -> None:
 
 
 async def _watch_relayed(websocket: WebSocket, runtime: ClusterRuntime, table_id: str, owner: str) -> None:
-    """The table plays on another process: its public messages come over the relay (app.tables.relay)."""
+    """The table plays on another process: its public messages come over the relay (app.tables.cluster.relay)."""
     assert runtime.relay is not None
     link = runtime.hold_link(table_id, owner)
     runtime.relay.send(owner, {"k": "watch", "t": table_id, "l": link.link_id, "h": runtime.process_id})
-    await serve_link(websocket, link, _drain(websocket), left=lambda: runtime.drop_link(link, "unwatch"))
+    await serve_link(websocket, link, _drain(websocket), left=lambda: runtime.drop_link(link, "unwatch"),
+                     kind="spectate")

@@ -13,11 +13,11 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from app.api.deps import StateDep
-from app.tables.actor import TableActor
-from app.tables.cluster import MOVING, ClusterRuntime
-from app.tables.commands import Inbound, Join, Leave
-from app.tables.runtime import TableRuntime
-from app.tables.seats import SeatLink
+from app.tables.cluster.cluster import MOVING, ClusterRuntime
+from app.tables.cluster.runtime import TableRuntime
+from app.tables.play.actor import TableActor
+from app.tables.play.commands import Inbound, Join, Leave
+from app.tables.play.seats import SeatLink
 from app.tables.settings import TableSettings
 from app.ws.guard import TOO_MANY, client_address, refuse, token_owner
 from app.ws.inbound import client_messages

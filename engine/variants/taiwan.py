@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.variants.base import HandFacts, Option, PassLock, Variant, standard_kinds
 
-MIJI_DISCARD_LIMIT = 8  # C-11: "起牌後海底八張牌"
+MIJI_DISCARD_LIMIT = 8  # C-11: "起牌後海底八張牌"; E-9: counts the discards before the declaring one
 
 
 class Taiwan(Variant):

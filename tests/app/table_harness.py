@@ -19,8 +19,8 @@ from fastapi import FastAPI
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.clock import FakeClock
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.runtime import TableRuntime
+from app.tables.play.clock import FakeClock
 from app.tables.settings import TableSettings
 from engine.bots import isolation
 

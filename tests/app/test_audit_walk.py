@@ -17,8 +17,8 @@ from app.game.variants import Variant
 from app.logs import JsonFormatter
 from app.main import create_app
 from app.services.settlement import settle_hand
+from app.tables.durability.settle import DatabaseSettler
 from app.tables.registry import TableInfo
-from app.tables.settle import DatabaseSettler
 from tests.app.test_history import _played_hand
 
 RECORD = {"table_id": "t-audit", "seed": "ab" * 16, "commitment": "cd" * 32, "actions": [], "result": {}}
@@ -58,6 +58,9 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
         ("post", "/api/admin/users/{user_id}/adjustments"): (
             boss, f"/api/admin/users/{alice.id}/adjustments",
             {"asset": "coins", "delta": 250, "reason": "goodwill"}, "balance.adjust", alice.id, "goodwill", None),
+        ("post", "/api/admin/house"): (
+            boss, "/api/admin/house", {"delta": 900, "reason": "fund guarantees"}, "house.adjust", None,
+            "fund guarantees", None),
         ("post", "/api/admin/users/{user_id}/freeze"): (
             boss, f"/api/admin/users/{bob.id}/freeze", {"frozen": True, "reason": "chargeback"},
             "account.freeze", bob.id, "chargeback", None),
@@ -92,6 +95,8 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
         assert response.status_code in (200, 201), (template, response.text)
         if action == "tournament.create":
             state["tid"] = target = response.json()["id"]
+        if action == "house.adjust":
+            target = (await client.get("/api/operator/tournaments/house", headers=op.headers)).json()["id"]
         after = await _audit(client, boss, action=action)
         new = [e for e in after if e["id"] not in {b["id"] for b in before}]
         assert len(new) == 1, (template, new)
@@ -171,14 +176,14 @@ async def test_concurrent_voids_of_a_hand_that_moved_nothing_are_audited_once(cl
     that every retry reaches it before the first one commits."""
     from app.services import admin
 
-    check = admin._already_voided
+    check = admin.already_voided
 
     async def slow_check(session, hand_id):  # noqa: ANN001, ANN202
         found = await check(session, hand_id)
         await asyncio.sleep(0.2)
         return found
 
-    monkeypatch.setattr(admin, "_already_voided", slow_check)
+    monkeypatch.setattr(admin, "already_voided", slow_check)
     boss = await player("boss", role="admin")
     seats = [await player(f"pv{i}") for i in range(3)]
     async with app.state.services.sessionmaker() as session:

@@ -254,7 +254,7 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
             async with httpx.AsyncClient(timeout=30) as client:
                 metrics = (await client.get(f"{new_owner.url}/metrics")).text
             return max([float(line.split()[-1]) for line in metrics.splitlines()
-                        if line.startswith("mahjong_cluster_tables_taken_over_total ")], default=0.0)
+                        if line.startswith("mahjong_lease_takeovers_total ")], default=0.0)
 
         deadline = asyncio.get_running_loop().time() + 60
         while await taken_over() < 1:

@@ -28,9 +28,9 @@ from app.game.variants import Variant, validate_options
 from app.lobby.broker import LobbyBroker
 from app.models import LiveTable, TableAction
 from app.state import AppState
-from app.tables.clock import FakeClock
-from app.tables.cluster import ClusterRuntime
-from app.tables.journal import Fenced
+from app.tables.cluster.cluster import ClusterRuntime
+from app.tables.durability.journal import Fenced
+from app.tables.play.clock import FakeClock
 from app.tables.registry import TableRegistry
 from app.tables.settings import TableSettings
 
@@ -99,16 +99,16 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         table = await state_a.registry.create_practice_table(
             variant=Variant.TAIWAN, options=validate_options(Variant.TAIWAN, {}), user_id=1, username="p")
         actor_a = a.actors[table.id]
-        token_a = actor_a.fence
+        token_a = actor_a.writer.fence
         assert await redis.get(f"{settings.redis_prefix}:lease:{table.id}") == a.process_id.encode()
 
         attempts: list[tuple[int, str]] = []  # (fence, outcome) of every journal write A's actor tries
         write = a.journal.write  # type: ignore[union-attr]
         in_flight = 0
 
-        async def spy(steps: Any) -> None:  # each write of the actor carries its fence (actor_a.fence)
+        async def spy(steps: Any) -> None:  # each write of the actor carries its fence (actor_a.writer.fence)
             nonlocal in_flight
-            fence = actor_a.fence
+            fence = actor_a.writer.fence
             in_flight += 1
             try:
                 await write(steps)
@@ -140,8 +140,8 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         await redis.delete(f"{settings.redis_prefix}:lease:{table.id}")
         assert await b.scan() == 1  # B takes the table over from the journal
         actor_b = b.actors[table.id]
-        assert actor_b.fence > token_a and actor_b.hand_no == actor_a.hand_no
-        assert (await logged()) == (rows_before, actor_b.fence)  # the database now wants B's token
+        assert actor_b.writer.fence > token_a and actor_b.flow.hand_no == actor_a.flow.hand_no
+        assert (await logged()) == (rows_before, actor_b.writer.fence)  # the database now wants B's token
 
         # A wakes up and acts on its own clock: the write is refused, nothing is logged, A stops.
         tried = len(attempts)
@@ -153,7 +153,7 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         assert actor_a.closed
         assert attempts[tried:] and all(outcome == "refused" and fence == token_a
                                         for fence, outcome in attempts[tried:])
-        assert (await logged()) == (rows_before, actor_b.fence)
+        assert (await logged()) == (rows_before, actor_b.writer.fence)
         assert not state_a.registry.is_open(table.id)  # A forgot it (the lobby was not told it closed)
         assert table.id not in a.actors
 
@@ -164,5 +164,5 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
             return (await logged())[0] > rows_before
 
         await _until(b_played, "B to log an action")
-        assert (await logged())[1] == actor_b.fence
+        assert (await logged())[1] == actor_b.writer.fence
         assert not actor_b.closed

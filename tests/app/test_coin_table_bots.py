@@ -12,23 +12,29 @@ from tests.app.test_ledger_settlement import RECORD, assert_books_balance, balan
 
 BEGINNER = ROOMS[RoomKey.BEGINNER]  # 100 coins per point
 
-# (seats: "P" a player, "B" a bot; payments (payer, payee, points); winners; the coin deltas that follow)
+# (seats: "P" a player, "B" a bot; payments (payer, payee, points); winners; the coin deltas that follow;
+# the players' coins before the hand)
 CASES = [
     # A bot wins by self-draw: nobody pays it, so no coins move at all.
-    ("PPBB", [(0, 2, 8), (1, 2, 8), (3, 2, 8)], [2], [0, 0, 0, 0]),
+    ("PPBB", [(0, 2, 8), (1, 2, 8), (3, 2, 8)], [2], [0, 0, 0, 0], None),
     # A player wins by self-draw: the other player pays, the bots' shares are not made.
-    ("PPBB", [(1, 0, 8), (2, 0, 8), (3, 0, 8)], [0], [800, -800, 0, 0]),
+    ("PPBB", [(1, 0, 8), (2, 0, 8), (3, 0, 8)], [0], [800, -800, 0, 0], None),
     # 台炮-style pairwise settlements after a bot's win: only the player-to-player one moves coins.
-    ("PBPB", [(0, 1, 16), (2, 1, 8), (3, 1, 8), (2, 0, 4), (0, 3, 2), (2, 3, 3)], [1], [400, 0, -400, 0]),
+    ("PBPB", [(0, 1, 16), (2, 1, 8), (3, 1, 8), (2, 0, 4), (0, 3, 2), (2, 3, 3)], [1], [400, 0, -400, 0], None),
     # 天台 (3 seats): a player feeds a bot, nothing moves.
-    ("PBP", [(2, 1, 45)], [1], [0, 0, 0]),
+    ("PBP", [(2, 1, 45)], [1], [0, 0, 0], None),
+    # The §7 shortfall rule between players: seat 1 owes 800 coins, holds 300, pays 300 (the rest is forfeited).
+    ("PPBB", [(1, 0, 8), (2, 0, 8), (3, 0, 8)], [0], [300, -300, 0, 0], [50_000, 300]),
 ]
 
 
-@pytest.mark.parametrize(("layout", "payments", "winners", "expected"), CASES)
+@pytest.mark.parametrize(("layout", "payments", "winners", "expected", "coins"), CASES)
 async def test_bots_hold_no_coins_and_players_settle_between_themselves(session, layout, payments, winners,
-                                                                          expected):
-    humans = await make_users(session, [50_000] * layout.count("P"))
+                                                                          expected, coins):
+    """RULES §4 E-7 / §7: a bot seat holds no coins: a payment to or from a bot moves neither coins nor 積分;
+    player-to-player payments move coins in the §7 order with the same shortfall rule."""
+    coins = coins or [50_000] * layout.count("P")
+    humans = await make_users(session, coins)
     it = iter(humans)
     seats = [next(it) if c == "P" else None for c in layout]
     variant = "tiantai" if len(layout) == 3 else "taiwan"
@@ -45,9 +51,10 @@ async def test_bots_hold_no_coins_and_players_settle_between_themselves(session,
     assert outcome.rank_point_deltas == [max(x, 0) if s is not None else 0 for x, s in zip(between, seats, strict=True)]
     # The hand is still scored in full (the result shows every payment).
     assert sum(outcome.point_deltas) == 0 and any(outcome.point_deltas)
-    assert [c for c, _ in await balances(session, humans)] == [
-        50_000 + d for d, s in zip(expected, seats, strict=True) if s is not None]
-    assert outcome.coins_after == [50_000 + d if s is not None else None for d, s in zip(expected, seats, strict=True)]
+    before = iter(coins)
+    after = [next(before) + d if s is not None else None for d, s in zip(expected, seats, strict=True)]
+    assert [c for c, _ in await balances(session, humans)] == [c for c in after if c is not None]
+    assert outcome.coins_after == after
     await assert_books_balance(session)
 
 

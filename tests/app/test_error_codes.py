@@ -30,7 +30,7 @@ def test_codes_are_unique_snake_case_with_a_description():
 
 
 def test_a_code_read_back_from_the_wire_is_the_same_member():
-    """Another process's error reaches this one as its code's value (app.tables.directory.raise_payload)."""
+    """Another process's error reaches this one as its code's value (app.tables.cluster.directory.raise_payload)."""
     for code in ErrorCode:
         assert ErrorCode.parse(code.value) is code
     with pytest.raises(ValueError, match="'no_such_code' is not an error code"):

@@ -6,8 +6,8 @@ import pytest
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
+from app.tables.durability.journal import Fenced, MatchState, TableJournal
 from app.tables.fairness import new_wall_seed
-from app.tables.journal import Fenced, MatchState, TableJournal
 from app.tables.registry import TableInfo
 
 

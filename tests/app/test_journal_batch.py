@@ -10,8 +10,8 @@ from sqlalchemy import text
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
+from app.tables.durability.journal import Fenced, MatchState, TableJournal
 from app.tables.fairness import new_wall_seed
-from app.tables.journal import Fenced, MatchState, TableJournal
 from app.tables.registry import TableInfo
 from tests.app.conftest import TEST_DATABASE_URL
 
@@ -136,7 +136,7 @@ async def test_asynchronous_commit_stays_on_the_journals_own_connections(engine)
                     "TEST_DATABASE_URL); SQLite's batches take the transaction")
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_new_hands_and_appends_are_one_statement_and_a_refused_unit_writes_nothing(engine) -> None:
-    """The steady traffic (app.tables.journal_statement): every batch of new hands and appends is one
+    """The steady traffic (app.tables.durability.journal_statement): every batch of new hands and appends is one
     statement, which commits by itself; a unit whose fence is no longer current writes nothing and fails
     alone, and a new hand logged with its first actions lands whole."""
     journal = TableJournal(engine, serial=True, hold_connections=True)
@@ -209,7 +209,7 @@ async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(e
     results = await asyncio.gather(*(journal.hand_closed(t, 1, "g1", 1, closed, v=9,
                                                          result=None if t == "t0" else shown) for t in TABLES),
                                    return_exceptions=True)
-    one_statement = held and engine.dialect.driver == "asyncpg"  # app.tables.journal_statement
+    one_statement = held and engine.dialect.driver == "asyncpg"  # app.tables.durability.journal_statement
     assert batches and all((b is not None) == one_statement for b in batches)
     for table_id, result in zip(TABLES, results, strict=True):
         game = await journal.load(table_id)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.tables.journal import Step, TableJournal
+from app.tables.durability.journal import Step, TableJournal
 from tests.app.table_harness import Closed, Harness, SeatClient, harness, is_event
 
 

@@ -11,8 +11,8 @@ from sqlalchemy import select
 from app.game.variants import Variant
 from app.models import Hand, LedgerEntry
 from app.services.settlement import settle_hand
+from app.tables.durability.settle import DatabaseSettler, hand_record
 from app.tables.registry import TableInfo
-from app.tables.settle import DatabaseSettler, hand_record
 from tests.app.test_history import _played_hand
 from tests.app.test_ledger_settlement import make_users
 

@@ -3,12 +3,14 @@ rank bands (RULES.md §7 titles) and the spread that widens with waiting."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
 from app.game.titles import TITLES
 from app.quickplay.matching import WIDEST_SPREAD, QueueEntry, SpreadPolicy, form_tables
+from tests.app.test_tournaments import _create
 
 NOW = 1_000_000.0
 POLICY = SpreadPolicy(start=1, widen_seconds=10.0)
@@ -151,3 +153,82 @@ async def test_refusals_are_coded_and_change_nothing(client, player):
         assert (await client.get("/api/me/queue", headers=p.headers)).json()["queued"] is False
     anonymous = await client.post("/api/rooms/beginner/queue", json={"variant": "taiwan"})
     assert anonymous.status_code == 401
+
+
+async def test_a_tournament_registration_and_a_queue_entry_exclude_each_other(client, player):
+    op, alice, bob = await player("oper", role="operator"), await player("alice"), await player("bob")
+    t = await _create(client, op)
+    assert (await client.post(f"/api/tournaments/{t['id']}/register", headers=alice.headers)).status_code == 200
+    refused = await client.post("/api/rooms/beginner/queue", headers=alice.headers, json={"variant": "taiwan"})
+    assert refused.status_code == 409 and refused.json()["code"] == "registered_elsewhere", refused.text
+    assert (await client.get("/api/me/queue", headers=alice.headers)).json()["queued"] is False
+    # Queued: registering, opening a table and practice are refused with in_queue, and the queue stays.
+    assert (await client.post("/api/rooms/beginner/queue", headers=bob.headers,
+                              json={"variant": "taiwan"})).status_code == 202
+    for attempt in (client.post(f"/api/tournaments/{t['id']}/register", headers=bob.headers),
+                    client.post("/api/rooms/beginner/tables", headers=bob.headers, json={"variant": "tiantai"}),
+                    client.post("/api/practice", headers=bob.headers, json={"variant": "tiantai"})):
+        response = await attempt
+        assert response.status_code == 409 and response.json()["code"] == "in_queue", response.text
+    assert (await client.get("/api/me/queue", headers=bob.headers)).json()["queued"] is True
+    # Left: free again.
+    await client.delete("/api/rooms/beginner/queue", headers=bob.headers)
+    assert (await client.post("/api/practice", headers=bob.headers, json={"variant": "tiantai"})).status_code == 201
+
+
+async def test_a_leave_that_wins_the_race_with_a_match_keeps_that_player_out(client, player, app):
+    """The match has claimed the members; one leaves before the commitments swap: nobody is seated, the
+    leaver is free and the others wait again with their first ``since``."""
+    players = [await player(f"race{i}") for i in range(3)]
+    for p in players:
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "tiantai"})
+    matcher = app.state.matcher
+    commitments = matcher.quickplay.commitments
+    swap = commitments.seat
+
+    leaving: list[asyncio.Task] = []
+
+    async def leave_first(table_id, room, variant, user_ids):  # noqa: ANN001, ANN202
+        # The leave gives the commitment back at once, then waits for this match to end: let it wait.
+        leaving.append(asyncio.create_task(client.delete("/api/rooms/beginner/queue", headers=players[1].headers)))
+        while await commitments.current(players[1].id) is not None:
+            await asyncio.sleep(0.01)
+        return await swap(table_id, room, variant, user_ids)
+
+    commitments.seat = leave_first
+    try:
+        assert await _wave(app) == 0
+    finally:
+        commitments.seat = swap
+    left = await leaving[0]
+    assert left.status_code == 200 and left.json() == {"queued": False}
+    assert (await client.get("/api/me/queue", headers=players[1].headers)).json()["queued"] is False
+    assert app.state.services.registry.list_tables() == []
+    for p in (players[0], players[2]):
+        assert (await client.get("/api/me/queue", headers=p.headers)).json()["queued"] is True
+    # The leaver is free to do anything else; the other two are still only queued.
+    assert (await client.post("/api/practice", headers=players[1].headers, json={"variant": "tiantai"})).status_code == 201
+
+
+async def test_a_claim_left_by_a_dead_matcher_puts_its_players_back_in_the_queue(client, player, app):
+    """The matcher died after the claim and the commitments swap, before the table existed: the next wave
+    past twice the lease gives every member back to the queue (commitment and entry, first ``since``)."""
+    players = [await player(f"dead{i}") for i in range(3)]
+    for p in players:
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "tiantai"})
+    matcher = app.state.matcher
+    store = matcher.store
+    group = await store.members("beginner", "tiantai")
+    assert await store.claim("T-dead", group)
+    assert await matcher.quickplay.commitments.seat("T-dead", "beginner", "tiantai", [e.user_id for e in group]) == []
+    # Meanwhile it counts as queued (being seated) and other pools are refused.
+    other = await client.post("/api/rooms/beginner/queue", headers=players[0].headers, json={"variant": "taiwan"})
+    assert other.status_code == 409
+    await matcher.recover()  # too young: it might still be seating
+    assert len(await store.claims()) == 1
+    aged = await store.claims()
+    store.claimed["T-dead"] = type(aged[0])("T-dead", aged[0].at - 3 * matcher.lease_seconds, aged[0].entries)
+    assert await _wave(app) == 1  # recovered, then seated at a real table in the same wave
+    assert await store.claims() == []
+    tables = app.state.services.registry.list_tables()
+    assert len(tables) == 1 and sorted(tables[0].players) == sorted(p.id for p in players)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.tables.lease import TableLeases
-from app.tables.relay import RELAY_GAP, HeldLink, Relay
+from app.tables.cluster.lease import TableLeases
+from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay
 
 REDIS = os.environ.get("REDIS_URL")
 

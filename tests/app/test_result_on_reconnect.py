@@ -21,7 +21,7 @@ from sqlalchemy import select
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Hand, LiveTable
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import PASSWORD, grant_role
 from tests.app.table_harness import SeatClient, choose, harness, is_event, is_type

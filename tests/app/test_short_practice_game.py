@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from app.core.config import Settings
-from app.tables.hand_end import final_places
+from app.tables.play.hand_end import final_places
 from tests.app.table_harness import SeatClient, choose, harness
 
 

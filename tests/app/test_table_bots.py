@@ -49,16 +49,27 @@ async def test_coin_tables_have_no_bot_level_and_no_suggestion(client, player):
 
 
 def test_auto_play_setting_is_one_of_the_levels():
+    """RULES §4 E-6: the default 托管 level is normal."""
     assert TableSettings(_env_file=None).auto_play_level == "normal"  # type: ignore[call-arg]
     assert set(BOT_LEVELS) == {"easy", "normal", "strong"}
     with pytest.raises(ValidationError):
         TableSettings(_env_file=None, auto_play_level="godlike")  # type: ignore[call-arg]
 
 
+AUTO_PLAY_CASES = [
+    # (TableSettings overrides, the level that plays a seat on 托管)
+    ({}, "normal"),  # RULES §4 E-6: 托管 plays the server's normal bot level
+    ({"auto_play_level": "easy"}, "easy"),  # the operator's setting (TABLE_AUTO_PLAY_LEVEL)
+]
+
+
 @pytest.mark.asyncio
-async def test_bots_play_at_the_table_level_and_auto_play_at_the_setting(settings):
+@pytest.mark.parametrize(("overrides", "auto_level"), AUTO_PLAY_CASES)
+async def test_bots_play_at_the_table_level_and_auto_play_at_the_setting(settings, overrides, auto_level):
+    """RULES §4 E-6 / §8: a seat on 托管 (two timeouts in a row) is played by the bot at the 托管 level, not by
+    the timeout default (discard the drawn tile); the table's own bots play at the table's level."""
     RecordingBots.log = []
-    async with harness(settings, auto_play_level="easy", grace_seconds=0.0) as h:
+    async with harness(settings, grace_seconds=0.0, **overrides) as h:
         h.runtime.bots = RecordingBots
         me = await h.register("practiser")
         response = await h.client.post("/api/practice", json={"variant": "tiantai", "bot_level": "strong",
@@ -81,4 +92,4 @@ async def test_bots_play_at_the_table_level_and_auto_play_at_the_setting(setting
         client.stop_reading()
     seats = {(seat, level) for seat, level in RecordingBots.log}
     assert {level for seat, level in seats if seat != 0} == {"strong"}
-    assert {level for seat, level in seats if seat == 0} == {"easy"}
+    assert {level for seat, level in seats if seat == 0} == {auto_level}

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from app.tables import flow
 from app.tables.fairness import WallSeed
+from app.tables.play import flow
 from engine.bots import get_policy
 from engine.bots.shanten import sight_from_view
 from engine.hints import discard_waits, waits_in_sight
@@ -59,10 +59,10 @@ async def _play_practice(h, body, hands=1, until=None):
         elif msg["type"] == "hints":
             hints.append(msg)
             if client.from_app.empty():  # the latest: the hand has not moved since
-                assert msg["waits"] == _view_waits(actor.hand, 0)
+                assert msg["waits"] == _view_waits(actor.flow.hand, 0)
         elif msg["type"] == "prompt":
             prompts.append(msg)
-            await client.send({"type": "action", "v": msg["v"], "action": _answer(actor.hand, msg)})
+            await client.send({"type": "action", "v": msg["v"], "action": _answer(actor.flow.hand, msg)})
     client.stop_reading()
     return prompts, hints
 

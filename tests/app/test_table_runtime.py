@@ -93,7 +93,7 @@ def test_warm_up_sets_the_gc_thresholds_the_settings_declare(monkeypatch: pytest
     """TABLE_GC_GEN0_THRESHOLD / TABLE_GC_GEN2_THRESHOLD reach the collector (0 keeps Python's own)."""
     import gc
 
-    from app.tables import runtime as runtime_module
+    from app.tables.cluster import runtime as runtime_module
 
     saved, frozen = gc.get_threshold(), gc.get_freeze_count()
     try:
@@ -116,7 +116,7 @@ async def test_paced_collections_collect_young_and_middle_on_a_clock_and_everyth
     import asyncio
     import gc
 
-    from app.tables.runtime import paced_collections
+    from app.tables.cluster.runtime import paced_collections
 
     seen: list[int] = []
 

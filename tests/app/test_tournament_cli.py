@@ -34,7 +34,7 @@ async def test_the_tournament_command_line(client, player, settings, monkeypatch
         code, report = await run("report", tid)
         assert (report["fees_in"], report["refunds_out"], report["balanced"]) == (500, 500, True)
         code, error = await run("create", "--name", "bad", "--room", "beginner", "--variant", "taiwan",
-                                "--starts-at", "2030-01-01T12:00:00", "--fee", "1", "--players", "6",
+                                "--starts-at", "2030-01-01T12:00:00Z", "--fee", "1", "--players", "6",
                                 "--split", "100")
         assert code == 1 and error["code"] == "invalid_input" and "multiple" in error["error"]
         code, error = await run("show", "999")

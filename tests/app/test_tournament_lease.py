@@ -18,8 +18,8 @@ import pytest
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Tournament
-from app.tables.cluster import ClusterRuntime
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.cluster import ClusterRuntime
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from app.tournaments.lease import RedisLease
 from tests.app.conftest import PASSWORD, grant_role
@@ -82,7 +82,7 @@ def _tables(app: Any) -> list:
 @pytest.mark.parametrize("kind", ["plain", "cluster"])
 async def test_two_processes_one_director_and_a_take_over(settings: Settings, kind: str) -> None:
     if kind == "cluster" and settings.is_sqlite:
-        pytest.skip("the cluster runtime runs on Postgres only (app.tables.cluster.cluster_wanted)")
+        pytest.skip("the cluster runtime runs on Postgres only (app.tables.cluster.cluster.cluster_wanted)")
     settings = settings.model_copy(update={
         "redis_url": REDIS_URL, "lobby_channel": f"test-{uuid.uuid4()}", "redis_prefix": f"test-{uuid.uuid4()}"})
     first, second = _app(settings, kind), _app(settings, kind)

@@ -18,9 +18,10 @@ import websockets
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import TEST_SECRET, grant_role
+from tests.app.metrics_scrape import missing_documented, samples, total
 from tests.app.table_harness import choose
 
 PASSWORD = "password1"
@@ -83,6 +84,7 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
     server, task, app, port = await _serve(settings)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            scraped = samples((await http.get("/metrics")).text)  # (the registry is the test process's)
             op = await _account(http, "operator1")
             await grant_role(app, op["id"], "operator")
             players = [await _account(http, f"player{i}") for i in range(5)]
@@ -141,6 +143,33 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             lobby.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await lobby
+            _check_metrics(scraped, samples((await http.get("/metrics")).text))
     finally:
         server.should_exit = True
         await asyncio.wait_for(task, 30)
+
+
+def _check_metrics(before: dict, after: dict) -> None:
+    """After played hands and two tournaments: every documented metric is served, and the ones this run
+    moved say so (issue 28)."""
+    assert missing_documented(after) == []
+
+    def grew(name: str, **labels: str) -> float:
+        return total(after, name, **labels) - total(before, name, **labels)
+
+    assert grew("mahjong_hands_finished_total", room_kind="tournament") == 4  # 2 rounds × 2 tables × 1 hand
+    assert grew("mahjong_tournament_prizes_paid_coins_total") == 5_000
+    for state in ("running", "finished", "cancelled"):
+        assert grew("mahjong_tournament_transitions_total", state=state) == 1, state
+    assert grew("mahjong_tournament_transitions_total", state="registering") == 2  # both opened at creation
+    assert grew("mahjong_http_responses_total", route="/api/tournaments/{tournament_id}/register",
+                method="POST", status_class="2xx") == 8
+    assert grew("mahjong_http_request_duration_seconds_count", route="/api/operator/tournaments") == 2
+    assert grew("mahjong_websocket_messages_sent_total", kind="table") > 0
+    assert grew("mahjong_websocket_messages_sent_total", kind="lobby") > 0
+    assert grew("mahjong_websocket_closes_total", kind="lobby") == 1
+    assert grew("mahjong_action_seconds_count", action="discard") > 0
+    assert grew("mahjong_journal_batch_units_count") > 0 and grew("mahjong_journal_write_seconds_count") > 0
+    assert grew("mahjong_event_loop_lag_seconds_count") > 0
+    assert total(after, "mahjong_websockets_open", kind="table") == total(before, "mahjong_websockets_open",
+                                                                         kind="table")

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Hand, LiveTable, TableAction, User
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from app.tournaments import service
 from app.tournaments.director import describe

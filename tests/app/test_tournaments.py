@@ -8,10 +8,11 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.main import create_app
-from app.models import LedgerEntry, User
+from app.models import LedgerEntry, Tournament, User
+from app.services.errors import Conflict
 from app.tournaments import service
 from app.tournaments.director import describe
 from app.tournaments.spec import TournamentSpec
@@ -113,8 +114,12 @@ async def test_cancelling_refunds_every_fee_and_the_guarantee_exactly_once(clien
     assert short.status_code == 409 and short.json()["code"] == "house_short"
     house = (await client.get("/api/operator/tournaments/house", headers=op.headers)).json()
     assert house["coins"] == 0
-    await client.post(f"/api/admin/users/{house['id']}/adjustments", headers=boss.headers,
-                      json={"asset": "coins", "delta": 5_000, "reason": "fund the Sunday guarantee"})
+    refused = await client.post(f"/api/admin/users/{house['id']}/adjustments", headers=boss.headers,
+                                json={"asset": "coins", "delta": 5_000, "reason": "fund the Sunday guarantee"})
+    assert refused.status_code == 403 and refused.json()["code"] == "system_account"  # issue 23
+    funded = await client.post("/api/admin/house", headers=boss.headers,
+                               json={"delta": 5_000, "reason": "fund the Sunday guarantee"})
+    assert funded.status_code == 201 and funded.json()["balance_after"] == 5_000, funded.text
     t = await _create(client, op, guarantee=5_000)
     assert t["pool"] == 5_000
     assert (await client.get("/api/operator/tournaments/house", headers=op.headers)).json()["coins"] == 0
@@ -123,8 +128,11 @@ async def test_cancelling_refunds_every_fee_and_the_guarantee_exactly_once(clien
         await client.post(f"/api/tournaments/{t['id']}/register", headers=p.headers)
     url = f"/api/operator/tournaments/{t['id']}/cancel"
     first = await client.post(url, headers=op.headers, json={"reason": "venue closed"})
-    again = await client.post(url, headers=op.headers, json={"reason": "double click"})
-    assert first.json()["state"] == again.json()["state"] == "cancelled" and first.json()["pool"] == 0
+    assert first.json()["state"] == "cancelled" and first.json()["pool"] == 0 and first.json()["actions"] == []
+    again = await client.post(url, headers=op.headers, json={"reason": "double click"})  # issue 23: not a 200
+    assert again.status_code == 409 and again.json()["code"] == "tournament_wrong_state", again.text
+    assert again.json()["params"] == {"tournament_id": t["id"], "state": "cancelled", "action": "cancel",
+                                      "allowed": []}
     assert [await _coins(client, p) for p in players] == [50_000] * 4
     assert (await client.get("/api/operator/tournaments/house", headers=op.headers)).json()["coins"] == 5_000
     report = (await client.get(f"/api/operator/tournaments/{t['id']}/report", headers=op.headers)).json()
@@ -133,6 +141,10 @@ async def test_cancelling_refunds_every_fee_and_the_guarantee_exactly_once(clien
     trail = (await client.get("/api/admin/audit", headers=boss.headers,
                               params={"target_type": "tournament", "target_id": str(t["id"])})).json()
     assert [e["action"] for e in trail] == ["tournament.cancel", "tournament.create"]
+    house_trail = (await client.get("/api/admin/audit", headers=boss.headers,
+                                    params={"action": "house.adjust"})).json()
+    assert [(e["target_id"], e["after"]["delta"], e["reason"]) for e in house_trail] == [
+        (str(house["id"]), 5_000, "fund the Sunday guarantee")]
     assert trail[0]["reason"] == "venue closed" and trail[0]["actor_id"] == op.id
     assert (await client.post(f"/api/tournaments/{t['id']}/register", headers=players[0].headers)).json().get(
         "code") == "tournament_closed"
@@ -151,7 +163,8 @@ async def _running(sessionmaker, n_players, *, fee=1_000, split=(50, 30, 20), se
                                     reason="welcome_grant", idempotency_key=f"welcome:{u.id}"))
         await session.commit()
         t = await service.create(session, TournamentSpec(
-            name="cup", room="beginner", variant=seats_variant, starts_at=datetime.now(UTC), entry_fee=fee,
+            name="cup", room="beginner", variant=seats_variant, starts_at=datetime.now(UTC) + timedelta(minutes=5),
+            entry_fee=fee,
             player_limit=n_players + (-n_players % 3), rounds=1, prize_split=list(split), options={}),
             actor_id=None)
         for u in users:
@@ -183,11 +196,15 @@ async def test_concurrent_payout_retries_pay_each_place_exactly_once(sessionmake
 async def test_concurrent_cancel_retries_refund_exactly_once(sessionmaker):
     tournament_id, users = await _running(sessionmaker, 3)
 
-    async def cancel() -> bool:
+    async def cancel() -> str:
         async with sessionmaker() as session:
-            return await service.cancel(session, tournament_id, actor_id=None, reason="retry storm")
+            try:
+                return str(await service.cancel(session, tournament_id, actor_id=None, reason="retry storm"))
+            except Conflict as refused:
+                return refused.code.value
 
-    assert (await asyncio.gather(*(cancel() for _ in range(8)))).count(True) == 1
+    outcomes = await asyncio.gather(*(cancel() for _ in range(8)))
+    assert sorted(set(outcomes)) == ["True", "tournament_wrong_state"] and outcomes.count("True") == 1
     async with sessionmaker() as session:
         coins = [c for (c,) in (await session.execute(select(User.coins).where(User.id.in_(users)))).all()]
         assert coins == [50_000] * 3
@@ -222,7 +239,7 @@ async def test_a_running_tournament_resumes_its_tables_after_a_restart(client, p
         await client.post(f"/api/tournaments/{t['id']}/register", headers=p.headers)
     started = (await client.post(f"/api/operator/tournaments/{t['id']}/start", headers=op.headers)).json()
     (before,) = started["tables"]
-    # A new process on the same database: the table is resumed (app.tables.journal) or relaunched, and one
+    # A new process on the same database: the table is resumed (app.tables.durability.journal) or relaunched, and one
     # tick makes it the tournament's again (points, no coins, the hand limit).
     restarted = create_app(settings)
     async with restarted.router.lifespan_context(restarted):
@@ -256,9 +273,12 @@ async def test_scheduled_tournaments_open_and_start_when_due(client, player, app
     assert refused.status_code == 409 and refused.json()["code"] == "tournament_closed"
     # Due now: the director's tick starts a registering tournament whose start time passed; with fewer
     # than two players it is cancelled (and refunded) instead.
-    soon = await _create(client, op, name="now", starts_at=datetime.now(UTC).isoformat(), player_limit=3,
-                         prize_split=[100])
+    soon = await _create(client, op, name="now", player_limit=3, prize_split=[100])
     await client.post(f"/api/tournaments/{soon['id']}/register", headers=alice.headers)
+    async with app.state.services.sessionmaker() as session:  # its start time comes
+        await session.execute(update(Tournament).where(Tournament.id == soon["id"]).values(
+            starts_at=datetime.now(UTC) - timedelta(seconds=1)))
+        await session.commit()
     await app.state.tournaments.tick()
     assert (await client.get(f"/api/tournaments/{soon['id']}")).json()["state"] == "cancelled"
     assert (await client.get("/api/me", headers=alice.headers)).json()["coins"] == 50_000

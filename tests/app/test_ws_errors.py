@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from app.tables.seats import SeatLink
+from app.tables.play.seats import SeatLink
 from engine.state import HandState
 from tests.app.table_harness import Closed, PlayLog, SeatClient, harness, is_event, is_type, play_to_the_end
 
@@ -117,7 +117,7 @@ async def test_a_crash_while_handling_a_message_is_logged_and_the_table_goes_on(
             return real_apply(self, action)
 
         monkeypatch.setattr(HandState, "apply", exploding_apply)
-        with caplog.at_level(logging.CRITICAL, logger="app.tables.actor"):
+        with caplog.at_level(logging.CRITICAL, logger="app.tables.play.actor"):
             await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
             error = await clients[0].recv_until(is_type("error"))
         assert error["code"] == "internal"
@@ -216,7 +216,7 @@ async def test_d7_a_seat_awaited_without_a_move_voids_the_hand_like_a_crash(sett
             return real(self, *args, **kwargs) if not self.actions else ([] if missing == "legal_actions" else None)
 
         monkeypatch.setattr(HandState, missing, nothing_after_the_first_action)
-        with caplog.at_level(logging.CRITICAL, logger="app.tables.actor"):
+        with caplog.at_level(logging.CRITICAL, logger="app.tables.play.actor"):
             await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
             error = await clients[0].recv_until(is_type("error"))
             voids = [await c.recv_until(is_event("hand_void")) for c in clients]

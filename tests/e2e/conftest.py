@@ -84,7 +84,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from app.core import security
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.runtime import TableRuntime
+    from app.tables.cluster.runtime import TableRuntime
     from app.tables.settings import TableSettings
 
     # Still argon2id, at minimal cost: the suite registers a dozen accounts.

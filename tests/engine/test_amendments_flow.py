@@ -3,6 +3,7 @@ their own modules; D-2 … D-5 are scoring rows in tests/scoring).  Each amendme
 
 from __future__ import annotations
 
+import pytest
 from flow_helpers import (
     TAIPAO,
     TAIWAN,
@@ -80,15 +81,26 @@ def _turn_of(seat, remaining):
     return state
 
 
-def test_d8_no_kong_with_25_or_26_tiles_left():
-    """D-8: with K = 0 a kong needs 24 + 2·1 = 26 tiles after its replacement, so 27 before it: seat 1 at 26
-    and seat 2 at 25 are not offered their 暗槓 (today's build started 分牌 early after it)."""
-    assert not offers(_turn_of(1, 26), 1, K.KONG)
-    assert not offers(_turn_of(2, 25), 2, K.KONG)
+D8_CASES = [
+    # (seat, tiles left at its turn, 暗槓 offered): K = 0, so K′ = 1 and 24 + 2K′ = 26 must remain after the
+    # replacement draw, 27 before the kong
+    (1, 26, False),  # 25 would remain: the old wording ("24 + 2K", K = 0) allowed it and delayed 分牌
+    (2, 25, False),
+    (0, 27, True),  # exactly 26 remain after the replacement
+    (1, 30, True),
+    (2, 29, True),
+]
+
+
+@pytest.mark.parametrize(("seat", "left", "offered"), D8_CASES)
+def test_d8_e5_a_kong_needs_24_plus_2k_prime_after_its_replacement(seat, left, offered):
+    """RULES §4 D-8 as worded by E-5: after a kong's replacement at least 24 + 2K′ tiles must remain (K′ counts
+    this kong), so that 分牌 still starts at exactly 24 + 2K′."""
+    assert offers(_turn_of(seat, left), seat, K.KONG) is offered
 
 
 def test_d8_near_miss_a_kong_with_27_tiles_left_keeps_the_reserve_exact():
-    """D-8 near miss: the dealer at 27 may kong; 分牌 then starts at exactly 24 + 2K = 26 tiles."""
+    """D-8 / E-5 near miss: the dealer at 27 may kong; 分牌 then starts at exactly 24 + 2K′ = 26 tiles."""
     state = _turn_of(0, 27)
     assert offers(state, 0, K.KONG, "7m")
     do(state, K.KONG, 0, "7m")
@@ -96,7 +108,6 @@ def test_d8_near_miss_a_kong_with_27_tiles_left_keeps_the_reserve_exact():
     run_defaults(state, lambda s: s.phase in (Phase.SPLIT, Phase.ENDED))
     split = next(e for e in state.events if e.type == "split_deal")
     assert split.public["wall"] == 26
-    assert offers(_turn_of(1, 30), 1, K.KONG, "5m")  # and seat 1 earlier in the wall
 
 
 # --------------------------------------------------------------------------------------------------

@@ -75,11 +75,11 @@ def test_w2_non_dealer_discard_dealer_pair_doubled() -> None:
 
 
 # W3 — same-face mode (財神 = 中): 杀猪胡 with 2 財神 on a discard.
-#   seat 1 南: 中中 123m 456m 789m 234p 567p.  B1 = 財神(同) ×2 = 15.  X = 杀猪胡 13 (same-face 2).
-#   The two 中 are the pair; nothing else applies (two suits, 財神 held).  T = 28 → W = 56.
+#   seat 1 南: 中中 123m 456m 789m 234p 567p.  B1 = 財神(同) ×2 = 15 + 門風對 1 = 16: the two bare 財神 are the
+#   pair and may stand for the own wind 南 (RULES §4 E-1, D-3).  X = 杀猪胡 13 (same-face 2).  T = 29 → W = 58.
 #   seat 0 (dealer) B0 = 0.  seat 2: 秋 菊 (1 + 1) + [pong 發] +1 → B2 = 3.  seat 3 北: [akong 東] 4 → B3 = 4.
-#   dealer pays 112, seats 2 and 3 pay 56.  Pairwise: 0–2 ×2: 0→2 6; 0–3 ×2: 0→3 8; 2–3: 2→3 1.
-#   net: 1 +224; 0 −112−6−8 = −126; 2 −56+6−1 = −51; 3 −56+8+1 = −47.
+#   dealer pays 116, seats 2 and 3 pay 58.  Pairwise: 0–2 ×2: 0→2 6; 0–3 ×2: 0→3 8; 2–3: 2→3 1.
+#   net: 1 +232; 0 −116−6−8 = −130; 2 −58+6−1 = −53; 3 −58+8+1 = −49.
 def test_w3_same_face_shazhuhu_on_discard() -> None:
     sit = table([
         hand(FS),
@@ -87,8 +87,8 @@ def test_w3_same_face_shazhuhu_on_discard() -> None:
         hand("11223344556s 99p", "pong 發", flowers="3f7f"),
         hand("678m 678p 8p 99m 12m 34m", "akong 東"),
     ], dealer=0, winner=1, kind="discard", discarder=2, wild="5z")
-    check(sit, [0, 15, 3, 4], 56,
-          [(0, 1, 112), (2, 1, 56), (3, 1, 56), (0, 2, 6), (0, 3, 8), (2, 3, 1)], [-126, 224, -51, -47])
+    check(sit, [0, 16, 3, 4], 58,
+          [(0, 1, 116), (2, 1, 58), (3, 1, 58), (0, 2, 6), (0, 3, 8), (2, 3, 1)], [-130, 232, -53, -49])
 
 
 # W4 — 黄牌: nobody wins, nothing is paid even though the B differ (Settlement 3, seed 002:L68, L73).
@@ -299,11 +299,12 @@ def test_w17_threshold_option_10_doubles_twelve() -> None:
 
 
 # W18 — dealer self-draws with 9p×3 + 9s×2 (杀猪胡 level 5 = 30) and the 財神 as a set + pair.
-#   123m 456m 789m 234p + 9p9p9p 9s9s: wild set (财神汇 7; it takes no face, D-2) + wild pair.
-#   B0 = 9p×3 8 + 9s×2 5 = 13.  X = 自摸 1 + 财神汇 7 + 杀猪胡 30 = 38.  T = 51 → W = 102.
+#   123m 456m 789m 234p + 9p9p9p 9s9s: wild set (财神汇 7; it takes no face, D-2) + wild pair, which may stand
+#   for the dealer's own wind 東 (門風對 +1, RULES §4 E-1).
+#   B0 = 9p×3 8 + 9s×2 5 + 門風對 1 = 14.  X = 自摸 1 + 财神汇 7 + 杀猪胡 30 = 38.  T = 52 → W = 104.
 #   B1 = B2 = 0; seat 3 北: 東東東 (not its wind), 南南, 中中, no 財神, 冬 → B3 = 1.
-#   Each pays 204.  Pairwise ×1: 1→3 1, 2→3 1.
-#   net: 0 +612; 1 −205; 2 −205; 3 −204+2 = −202.
+#   Each pays 208.  Pairwise ×1: 1→3 1, 2→3 1.
+#   net: 0 +624; 1 −209; 2 −209; 3 −208+2 = −206.
 def test_w18_dealer_shazhuhu_three_plus_two() -> None:
     sit = table([
         hand("123m 456m 789m 234p 9p9p9p 9s9s"),
@@ -311,8 +312,8 @@ def test_w18_dealer_shazhuhu_three_plus_two() -> None:
         hand(FM),
         hand("東東東 南南 中中 5566778p 8p 1p", flowers="4f"),
     ], dealer=0, winner=0, kind="self_draw")
-    check(sit, [13, 0, 0, 1], 102, [(1, 0, 204), (2, 0, 204), (3, 0, 204), (1, 3, 1), (2, 3, 1)],
-          [612, -205, -205, -202])
+    check(sit, [14, 0, 0, 1], 104, [(1, 0, 208), (2, 0, 208), (3, 0, 208), (1, 3, 1), (2, 3, 1)],
+          [624, -209, -209, -206])
 
 
 # W19 — same-face mode (財神 = 中); dealer 2 declares plain 杀猪 with 中中 (13 → W = 26).

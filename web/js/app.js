@@ -27,6 +27,8 @@ export const app = {
   busy: false,
   /** @type {Record<string, string>} */ createVariant: {},
   /** @type {any} */ returnTable: null, // a running table of yours (e.g. practice, not in the lobby list)
+  /** @type {import("./render/quickplay.js").QueueStatus | null} */ queue: null, // quick play: waiting now
+  /** @type {Map<string, number>} */ queueSizes: new Map(), // "room:variant" -> players waiting
   // table
   /** @type {string | null} */ tableId: null,
   table: initialState(),

@@ -6,7 +6,10 @@
  */
 
 const MUTE_KEY = "mj.mute";
-const FILES = ["discard", "claim", "win", "call-chow", "call-pong", "call-kong", "call-hu", "call-ready", "call-zimo"];
+const FILES = ["discard", "claim", "win", "call-chow", "call-pong", "call-kong", "call-hu", "call-ready", "call-zimo",
+  "matched"];
+/** Files that are not Ogg (made by web/tools/make_matched_sound.py with the standard library only). */
+const EXTENSIONS = /** @type {Record<string, string>} */ ({ matched: "wav" });
 /** @type {Map<string, HTMLAudioElement>} */
 const cache = new Map();
 /** What was played (for the browser tests and debugging): the last 50 names. @type {string[]} */
@@ -28,7 +31,7 @@ export function play(name) {
   if (played.length > 50) played.shift();
   let audio = cache.get(name);
   if (!audio) {
-    audio = new Audio(new URL(`../assets/sounds/${name}.ogg`, import.meta.url).href);
+    audio = new Audio(new URL(`../assets/sounds/${name}.${EXTENSIONS[name] ?? "ogg"}`, import.meta.url).href);
     audio.preload = "auto";
     cache.set(name, audio);
   }

@@ -11,12 +11,14 @@ from fastapi import APIRouter, Query, Request, status
 
 from app.api.deps import AdminUser, RegistryDep, SessionDep
 from app.models import User
-from app.schemas import AdjustmentIn, AdminUserOut, LedgerEntryOut
+from app.schemas import AdjustmentIn, AdminUserOut, HouseAdjustmentIn, LedgerEntryOut
 from app.schemas_admin import AuditEntryOut, FreezeIn, PlayerDetailOut, ReasonIn, RoleIn, VoidOut
 from app.services import accounts, admin, audit, ledger, roles
 from app.services.audit import AUDIT_PAGE_MAX
 from app.services.errors import ErrorCode, NotFound
-from app.tables.admin import apply_freeze
+from app.tables.cluster.admin import apply_freeze
+from app.tournaments import service as tournament_service
+from app.tournaments import voids
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 DETAIL_LEDGER = 20  # ledger entries shown in a player's detail
@@ -49,7 +51,7 @@ async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDe
     entries = await ledger.list_entries(session, user_id=user_id, limit=DETAIL_LEDGER)
     return PlayerDetailOut(
         **AdminUserOut.of(user).model_dump(),
-        current_table=await registry.seated_at(user_id),  # across processes (app.tables.directory)
+        current_table=await registry.seated_at(user_id),  # across processes (app.tables.cluster.directory)
         recent_hands=await admin.recent_hand_ids(session, user_id=user_id),
         ledger=[LedgerEntryOut.model_validate(entry) for entry in entries],
     )
@@ -57,12 +59,22 @@ async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDe
 
 @router.post("/users/{user_id}/adjustments", status_code=status.HTTP_201_CREATED)
 async def adjust_user(admin_user: AdminUser, session: SessionDep, user_id: int, body: AdjustmentIn) -> LedgerEntryOut:
-    """Add (or take) coins or 積分 with a reason.  409 if the balance would go below 0."""
+    """Add (or take) a player's coins or 積分 with a reason.  409 if the balance would go below 0; 403
+    system_account for the house (POST /api/admin/house) and the prize pools (moved only by their tournament)."""
     await _user(session, user_id)
     entry = await ledger.adjust_balance(
         session, user_id=user_id, asset=body.asset, delta=body.delta, reason=body.reason,
         actor_id=admin_user.id, idempotency_key=body.idempotency_key,
     )
+    return LedgerEntryOut.model_validate(entry)
+
+
+@router.post("/house", status_code=status.HTTP_201_CREATED)
+async def adjust_house(admin_user: AdminUser, session: SessionDep, body: HouseAdjustmentIn) -> LedgerEntryOut:
+    """Fund (positive delta) or drain (negative) the house account that pays tournament guarantees, with a
+    reason; audited as ``house.adjust``.  The players' adjustment route refuses the house (403 system_account)."""
+    entry = await tournament_service.adjust_house(session, delta=body.delta, reason=body.reason,
+                                                  actor_id=admin_user.id, idempotency_key=body.idempotency_key)
     return LedgerEntryOut.model_validate(entry)
 
 
@@ -105,8 +117,10 @@ async def set_role(admin_user: AdminUser, session: SessionDep, user_id: int, bod
 @router.post("/hands/{hand_id}/void")
 async def void_hand(admin_user: AdminUser, session: SessionDep, hand_id: int, body: ReasonIn) -> VoidOut:
     """Reverse a settled hand's coin and 積分 movements with new entries naming the hand and the admin.
-    Once: a second void is 409; 409 too if an account has since spent its winnings."""
-    result = await admin.void_hand(session, hand_id=hand_id, actor_id=admin_user.id, reason=body.reason)
+    Once: a second void is 409; 409 too if an account has since spent its winnings.  A tournament hand's
+    points come off the standings instead: after its table's game ended and before the prizes are paid
+    (else 409 tournament_game_playing / tournament_paid)."""
+    result = await voids.void_hand(session, hand_id=hand_id, actor_id=admin_user.id, reason=body.reason)
     return VoidOut(hand_id=result.hand_id, entries=[LedgerEntryOut.model_validate(e) for e in result.entries])
 
 

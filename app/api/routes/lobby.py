@@ -21,6 +21,7 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
+from app import metrics
 from app.api.deps import StateDep
 from app.lobby.broker import Subscription
 from app.models import User
@@ -48,15 +49,23 @@ async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None)
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
         await websocket.accept()
-        await _serve(websocket, state, user_id, expires_in)
+        metrics.SOCKETS_OPEN_BY_KIND["lobby"].inc()
+        code = 1006  # unless _serve returns: the socket broke
+        try:
+            code = await _serve(websocket, state, user_id, expires_in)
+        finally:
+            metrics.SOCKETS_OPEN_BY_KIND["lobby"].dec()
+            metrics.socket_closed("lobby", code)
 
 
-async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in: float) -> None:
+async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in: float) -> int:
+    """Serve the socket; returns the close code it ended with (1000 when the client left)."""
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
         queues = queue_sizes(await state.quickplay.store.sizes()) if state.quickplay is not None else []
         await websocket.send_json({"type": "snapshot", "tables": tables, "queues": queues})
+        metrics.MESSAGES_OUT_BY_KIND["lobby"].inc()
         sender = asyncio.create_task(_forward(websocket, subscription, user_id))
         receiver = asyncio.create_task(_drain(websocket))
         expired = asyncio.create_task(expiry(expires_in))
@@ -71,24 +80,31 @@ async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in
         if subscription.close_code is not None:
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await websocket.close(code=subscription.close_code, reason="the server is restarting")
-        elif token_expired or subscription.dropped:
+            return int(subscription.close_code)
+        if token_expired or subscription.dropped:
             code, reason = ((status.WS_1008_POLICY_VIOLATION, "token expired; log in again") if token_expired
                             else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect"))
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await websocket.close(code=code, reason=reason)
+            return code
+        return 1000
 
 
 async def _forward(websocket: WebSocket, subscription: Subscription, user_id: int) -> None:
+    sent = metrics.MESSAGES_OUT_BY_KIND["lobby"].inc
     async for event in subscription:
         if "to" in event:  # one player's event (quick play's ``matched``): theirs only, without the address
             if event["to"] != user_id:
                 continue
             event = {k: v for k, v in event.items() if k != "to"}
         await websocket.send_json(event)
+        sent()
 
 
 async def _drain(websocket: WebSocket) -> None:
+    received = metrics.MESSAGES_IN_BY_KIND["lobby"].inc
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
+        received()

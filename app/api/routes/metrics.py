@@ -7,8 +7,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from app import metrics
 from app.api.deps import SettingsDep
+from app.monitoring import collector
 from app.services.errors import ErrorCode, NotFound
 
 router = APIRouter(tags=["health"])
@@ -18,4 +18,4 @@ router = APIRouter(tags=["health"])
 async def read_metrics(request: Request, settings: SettingsDep) -> Response:
     if not settings.metrics_enabled:
         raise NotFound("metrics are off (METRICS_ENABLED=false)", ErrorCode.NOT_FOUND)
-    return Response(metrics.render(request.app), media_type=CONTENT_TYPE_LATEST)
+    return Response(collector.render(request.app), media_type=CONTENT_TYPE_LATEST)

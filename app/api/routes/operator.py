@@ -10,7 +10,7 @@ from app.api.deps import OperatorUser, RegistryDep, SessionDep
 from app.core.db import begin_write
 from app.schemas_admin import CloseTableIn, LiveTableOut
 from app.services import audit
-from app.tables.admin import close_table, live_tables_everywhere
+from app.tables.cluster.admin import close_table, live_tables_everywhere
 
 router = APIRouter(prefix="/api/operator", tags=["operator"])
 

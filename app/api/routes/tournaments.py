@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import CurrentUser, OperatorUser, SessionDep
+from app.api.deps import CurrentUser, OperatorUser, RegistryDep, SessionDep
 from app.schemas_tournaments import CancelIn, TournamentIn, TournamentOut, TournamentReportOut
 from app.tournaments import service
 from app.tournaments.director import TournamentDirector, describe
@@ -36,9 +36,12 @@ async def read_tournament(session: SessionDep, tournament_id: int) -> Tournament
 
 
 @router.post("/{tournament_id}/register")
-async def register(user: CurrentUser, session: SessionDep, request: Request, tournament_id: int) -> TournamentOut:
-    """Pay the entry fee into the pool and take a place.  Needs the room's entry coins; again = no-op."""
-    await service.register(session, tournament_id, user_id=user.id)
+async def register(user: CurrentUser, session: SessionDep, registry: RegistryDep, request: Request,
+                   tournament_id: int) -> TournamentOut:
+    """Pay the entry fee into the pool and take a place.  Needs the room's entry coins; again = no-op.
+    Refused (409) while you sit at a table, wait in the quick-play queue or are registered in another
+    tournament that has not finished: one commitment at a time."""
+    await service.register(session, tournament_id, user_id=user.id, seat_probe=registry.holds)
     await _director(request).publish(tournament_id)
     return TournamentOut.model_validate(await describe(session, tournament_id))
 
@@ -77,7 +80,7 @@ async def cancel_tournament(operator: OperatorUser, session: SessionDep, request
 
 @operator_router.get("/house")
 async def house(_operator: OperatorUser, session: SessionDep) -> dict[str, int]:
-    """The house account that funds guarantees: an admin tops it up with POST /api/admin/users/{id}/adjustments."""
+    """The house account that funds guarantees: an admin funds or drains it with POST /api/admin/house."""
     account = await service.house_account(session)
     await session.commit()
     return {"id": account.id, "coins": account.coins}

@@ -99,7 +99,8 @@ def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iter
 
 
 def _wild_readings(h: Held, base: Shape, wild_pair: bool, use: int) -> Iterator[tuple[Shape, tuple[int, ...]]]:
-    """Faces for a pure-財神 pair; no honour face may be used more than 4 times.
+    """Faces for a pure-財神 pair: a colour face, the wind 四风会齐 misses, the own wind (門風對, RULES §4 E-1);
+    no honour face may be used more than 4 times.
 
     A set of three 財神 alone is 财神汇 and takes no face (RULES.md §4 D-2, "3 张财神未作替代入型"): it is
     no pung of the own wind / 中 / 發, no wind for 四风会齐, no colour.
@@ -110,6 +111,8 @@ def _wild_readings(h: Held, base: Shape, wild_pair: bool, use: int) -> Iterator[
     colours = _colours(base.mask)
     missing = tuple(HONOUR_BASE + i for i in range(4) if not base.winds >> i & 1)
     pair_faces = (*colours, *missing) if len(missing) <= 1 else colours
+    if h.wind not in pair_faces:
+        pair_faces = (*pair_faces, h.wind)  # E-1: the own wind, for 門風對 (D-3)
     for pf in pair_faces:
         u = use
         if pf >= HONOUR_BASE:

@@ -107,14 +107,14 @@ def three_concealed_pungs(s: Shape) -> int:
 
 @rule("four_concealed_pungs", 4, TAI, replaces=("three_concealed_pungs",))
 def four_concealed_pungs(s: Shape) -> int:
-    """seed 003:L131-135."""
-    return int(s.concealed_pungs == 4)
+    """seed 003:L131-135; also five concealed pungs won on a discard (RULES §4 E-2: 五暗刻 needs 自摸)."""
+    return int(s.concealed_pungs == 4 or (s.concealed_pungs == 5 and not s.hand.self_drawn))
 
 
 @rule("five_concealed_pungs", 16, TAI, replaces=("four_concealed_pungs", "three_concealed_pungs"))
 def five_concealed_pungs(s: Shape) -> int:
-    """seed 003:L144-148."""
-    return int(s.concealed_pungs == 5)
+    """seed 003:L144-148 "需自摸" (RULES §4 E-2): on a discard the same hand is 四暗刻."""
+    return int(s.concealed_pungs == 5 and s.hand.self_drawn)
 
 
 @rule("all_exposed", 2, TAI)

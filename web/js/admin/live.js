@@ -133,7 +133,10 @@ async function loadTournaments() {
         formatNumber(tt.pool), tt.standings.map((/** @type {any} */ s) => `${s.username} ${s.points}`).join(", ")]) {
         row.appendChild(el("td", String(cell)));
       }
-      for (const [label, action] of [["admin.t.start_now", "start"], ["admin.t.cancel", "cancel"], ["admin.t.report", "report"]]) {
+      // Only what the tournament's state allows (the server's ``actions``); the report is always there.
+      const offered = [["admin.t.start_now", "start"], ["admin.t.cancel", "cancel"], ["admin.t.report", "report"]]
+        .filter(([, action]) => action === "report" || tt.actions.includes(action));
+      for (const [label, action] of offered) {
         const button = el("button", t(label), { type: "button", "data-action": action });
         button.addEventListener("click", () => tournamentAction(tt.id, action));
         row.appendChild(el("td").appendChild(button).parentElement ?? button);

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { formatNumber, localName, t } from "../i18n.js";
+import { quickPlayEl, waitingPanelEl } from "./quickplay.js";
 
 export const VARIANT_KEYS = ["tiantai", "taipao", "taiwan"];
 
@@ -15,21 +16,23 @@ export const VARIANT_KEYS = ["tiantai", "taipao", "taiwan"];
  * @typedef {{onPractice: (variant: string) => void, onCreate: (room: string, variant: string) => void,
  *   onSit: (tableId: string, seat: number) => void, onStand: (tableId: string) => void,
  *   onEnter: (tableId: string) => void, onBots: (tableId: string) => void,
- *   onCopyInvite: (link: string, button: HTMLElement) => void}} LobbyHandlers
+ *   onCopyInvite: (link: string, button: HTMLElement) => void} & import("./quickplay.js").QuickHandlers} LobbyHandlers
  */
 
 /**
  * @param {{me: any, rooms: Room[], tables: LobbyTable[], live: boolean, myTable: string | null,
- *   busy: boolean, createVariant: Record<string, string>, returnTable?: any}} s
+ *   busy: boolean, createVariant: Record<string, string>, returnTable?: any,
+ *   queue: import("./quickplay.js").QueueStatus | null, queueSizes: Map<string, number>}} s
  * @param {LobbyHandlers} handlers
  */
 export function lobbyEl(s, handlers) {
   const coins = s.me?.coins ?? 0;
-  const seatedSomewhere = !!s.myTable;
+  const seatedSomewhere = !!s.myTable || !!s.queue?.queued; // queued for quick play: one commitment at a time
   return h("div", { class: "lobby" },
     h("div", { class: "lobby-head" },
       h("h2", null, t("lobby.title")),
       h("span", { class: ["live", s.live ? "on" : "off"], role: "status" }, s.live ? t("lobby.live") : t("lobby.offline"))),
+    s.queue?.queued ? waitingPanelEl(s.queue, s.rooms, s.busy, handlers) : null,
     s.returnTable ? h("section", { class: "card return-table", role: "status", "data-table": s.returnTable.id },
       h("span", null, `${t("lobby.your_table")}: ${t(`variant.${s.returnTable.variant}`)}${s.returnTable.practice ? ` · ${t("table.practice")}` : ""}`),
       h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(s.returnTable.id) }, t("lobby.return")),
@@ -64,6 +67,7 @@ function roomEl(room, s, coins, seatedSomewhere, handlers) {
       h("span", { class: "entry" }, t("lobby.entry", { coins: formatNumber(room.entry_coins) }))),
     afford ? null : h("p", { class: "cannot-afford", role: "note" },
       t("lobby.cannot_afford", { need: formatNumber(room.entry_coins), have: formatNumber(coins) })),
+    quickPlayEl(room.key, VARIANT_KEYS, s, !afford || seatedSomewhere, handlers),
     h("form", {
       class: "create", onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();

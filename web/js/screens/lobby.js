@@ -9,6 +9,8 @@ import { botSpeed, lobbyEl } from "../render/lobby.js";
 import { $, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { provide, screens } from "../router.js";
 import { loadProgress, progressEl } from "./progress.js";
+import { clock, waited } from "../render/quickplay.js";
+import { play } from "../sound.js";
 
 function myLobbyTable() {
   for (const tb of app.tables.values()) {
@@ -23,8 +25,16 @@ export function renderLobby() {
   setChildren($("lobby-view"), lobbyEl({
     me: app.me, rooms: app.rooms, tables: [...app.tables.values()], live: app.lobbyLive,
     myTable: mine?.id ?? app.returnTable?.id ?? app.me?.table?.table_id ?? null, busy: app.busy, createVariant: app.createVariant,
-    returnTable: app.returnTable,
+    returnTable: app.returnTable, queue: app.queue, queueSizes: app.queueSizes,
   }, {
+    onQuickPlay: (room, variant) => busy(async () => {
+      app.queue = await api.queue(room, variant);
+      tickQueue();
+    }),
+    onCancelQueue: (room) => busy(async () => {
+      await api.leaveQueue(room);
+      await refreshQueue();
+    }),
     onPractice: (variant) => busy(async () => {
       const table = await api.practice(variant, {}, { bot_speed: botSpeed() });
       screens.enterTable(table.id);
@@ -117,25 +127,77 @@ function upsertTable(table) {
 /** @param {any} msg */
 function onLobbyMessage(msg) {
   const before = myLobbyTable()?.status ?? null;
+  if (msg.type === "matched") {
+    matched(msg.table_id);
+    return;
+  }
+  if (msg.type === "snapshot" || msg.type === "queue_sizes") setQueueSizes(msg.queues ?? []);
+  if (msg.type === "queue_sizes") {
+    renderLobby();
+    return;
+  }
   if (msg.type === "snapshot") {
     app.tables = new Map();
     for (const tb of msg.tables ?? []) upsertTable(tb);
+    refreshQueue().catch(showError); // a push missed while the socket was down
   } else if (msg.type === "table_removed") {
     const old = app.tables.get(msg.table.id);
     if (!old || old.version <= msg.table.version) app.tables.delete(msg.table.id);
-  } else if (msg.type === "matched" && msg.table_id) {
-    screens.enterTable(msg.table_id); // quick play (play again at a coin table) found the table
-    return;
   } else if (msg.table) {
     upsertTable(msg.table);
   }
   const mine = myLobbyTable();
   // Your table just filled: go and play.  (Coming back to the lobby on purpose does not bounce you.)
   if (mine && mine.status === "playing" && before !== "playing" && app.view === "lobby") {
-    screens.enterTable(mine.id);
+    if (app.queue?.queued) matched(mine.id); // quick play's table, seen before its `matched` push
+    else screens.enterTable(mine.id);
     return;
   }
   renderLobby();
+}
+
+/** @param {{room: string, variant: string, queued: number}[]} queues */
+function setQueueSizes(queues) {
+  app.queueSizes = new Map(queues.map((q) => [`${q.room}:${q.variant}`, q.queued]));
+}
+
+/** Quick play seated you: go to the table at once, with a sound. @param {string} tableId */
+function matched(tableId) {
+  const wasWaiting = !!app.queue?.queued;
+  app.queue = null;
+  localStorage.setItem(TABLE_KEY, tableId);
+  play("matched");
+  toast(t("lobby.quick.matched"), "info");
+  if ((wasWaiting || app.view === "lobby") && !(app.view === "table" && app.tableId === tableId)) screens.enterTable(tableId);
+}
+
+/** Your queue as the server has it; a match the lobby push did not bring (a lost event) enters the table. */
+async function refreshQueue() {
+  const before = app.queue;
+  const now = await api.myQueue();
+  if (before?.queued && !now.queued && now.table_id) {
+    matched(now.table_id);
+    return;
+  }
+  app.queue = now.queued ? now : null;
+  tickQueue();
+  renderLobby();
+}
+
+let queueTimer = 0;
+let queueTicks = 0;
+
+/** While waiting: the elapsed time every second, and the server's status every 5 s (in case a push is lost). */
+function tickQueue() {
+  clearInterval(queueTimer);
+  if (!app.queue?.queued) return;
+  queueTicks = 0;
+  queueTimer = window.setInterval(() => {
+    if (!app.queue?.queued) { clearInterval(queueTimer); return; }
+    const el = document.getElementById("queue-elapsed");
+    if (el) el.textContent = t("lobby.quick.elapsed", { time: clock(waited(app.queue)) });
+    if (++queueTicks % 5 === 0) refreshQueue().catch(() => { /* the next tick asks again */ });
+  }, 1000);
 }
 
 export function connectLobby() {

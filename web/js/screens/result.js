@@ -139,8 +139,8 @@ async function playAgain(s) {
       const table = await api.practice(s.variant, s.options ?? {}, extra);
       screens.enterTable(table.id);
     } else {
+      await api.queue(s.room, s.variant); // quick play: the lobby shows the wait and seats you when matched
       screens.leaveTable();
-      await api.queue(s.room, s.variant);
       toast(t("standings.queued"), "info");
     }
   } catch (err) {

@@ -1,0 +1,369 @@
+"""The table actor: one asyncio task per table owns its Match and HandState (lila's round actor, in Python).
+
+Sockets never touch the game: they post commands to the actor's bounded inbox and read their own outbox
+(``SeatLink``).  Timers post ``Tick`` commands, so every change happens inside the actor, one command at
+a time.  A command that raises is logged with the table's state and the table goes on.
+
+The actor owns its parts (lila's round owns its game; sockets and persistence are services it talks to):
+
+* ``flow`` (``flow.HandFlow``): the game itself — the match, the hand, prompts, claim windows, timeouts,
+  托管 and the claim hold;
+* ``hand_end`` (``hand_end.HandEnd``): settlement, the result, game over, and recovery from a crash or a
+  restart;
+* ``writer`` (``durable.JournalWriter``): what the game has not journalled yet, written before it is sent;
+* the seats (``slots``) and their ``out``box, which the parts share.
+
+Durability (``journal``): while a command is handled the outbox is held; the journal then records what the
+command did (a new hand's wall, the accepted actions, a closed hand) and only then are its messages sent.
+So no client ever sees an event that a restart could lose.  A table resumed from the journal
+(``resume=``) rebuilds its hand with ``HandState.replay`` and waits for its players to reconnect (at most
+``resume_join_seconds``) before it re-opens every prompt with its full time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app import metrics
+from app.bots import TableBots
+from app.core.throttle import Throttle, retry_after
+from app.tables.durability.journal import LiveGame, TableJournal
+from app.tables.durability.settle import Settler
+from app.tables.play.clock import Clock
+from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
+from app.tables.play.durable import JournalLost, JournalWriter
+from app.tables.play.flow import HandFlow
+from app.tables.play.hand_end import GameOverHook, HandEnd
+from app.tables.play.outbox import Outbox
+from app.tables.play.seats import SeatLink, SeatSlot
+from app.tables.registry import TableInfo, TableRegistry
+from app.tables.settings import TableSettings
+from app.ws.guard import TOO_MANY
+from app.ws.protocol import (
+    ActionMessage,
+    BackMessage,
+    ErrorMessage,
+    PingMessage,
+    PongMessage,
+    ResyncMessage,
+    ServerRestartingMessage,
+)
+
+log = logging.getLogger(__name__)
+RESERVED = 64  # inbox room kept for the actor's own timers and for Leave/Stop
+@dataclass
+class ActorServices:
+    registry: TableRegistry
+    settle: Settler
+    clock: Clock
+    settings: TableSettings
+    bots: Callable[[], TableBots] = TableBots
+    on_exit: Callable[[TableActor], Awaitable[None] | None] | None = None
+    on_game_over: GameOverHook | None = None
+    # seconds from a socket reading an action to its results being queued for every seat (recent ones)
+    latencies: deque[float] | None = None
+    journal: TableJournal | None = None
+    # Called when the journal failed (not fenced): the runtime reloads the table from the journal later.
+    on_lost: Callable[[TableActor], None] | None = None
+
+
+class TableActor:
+    def __init__(self, info: TableInfo, services: ActorServices, *, fence: int = 1,
+                 resume: LiveGame | None = None) -> None:
+        self.info = info
+        self.id = info.id
+        self.services = services
+        self.settings = services.settings
+        self.clock = services.clock
+        self.registry = services.registry
+        self.slots = [SeatSlot(seat, uid, info.seat_names[seat] if info.seat_names else None, seat in info.bots)
+                      for seat, uid in enumerate(info.seats)]
+        self.out = Outbox(self.slots, self.clock)
+        self.inbox: asyncio.Queue[Command] = asyncio.Queue(self.settings.inbox_size + RESERVED)
+        self.closed = False
+        self.handled = 0
+        self.task: asyncio.Task[None] | None = None
+        # snapshots served per seat (connects and resyncs), on the table's clock
+        self.snapshots = Throttle(self.settings.resyncs_per_window, self.settings.resync_window_seconds,
+                                  clock=self.clock.now)
+        self.resume = resume
+        self.close_code, self.close_reason = 1001, "the table closed"
+        self.closed_for_good = False  # Stop(closed=True): the game leaves the journal as the actor ends
+        self.flow = HandFlow(info, self.settings, self.clock, self.slots, self.out, services.bots(),
+                             post=self.post, table_closed=self._is_closed)
+        # ``fence``: this process's fencing token for the table (journal writes carry it)
+        self.writer = JournalWriter(self.flow, services.journal, fence, on_fenced=self._fenced)
+        self.hand_end = HandEnd(self.flow, self.writer, self.registry, services.settle, close=self.close,
+                                on_game_over=services.on_game_over)
+
+    # -- life ------------------------------------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[None]:
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+        return self.task
+
+    async def run(self) -> None:
+        if self.resume is not None:
+            self.hand_end.resume(self.resume)
+        else:
+            if not self._humans_missing():
+                self.post(Tick("start"))
+            else:
+                self.flow.start_timer = self.flow.timer(self.settings.join_seconds, Tick("start"))
+            await self.writer.open_game()  # the first command waits for it: the game's row comes first
+        try:
+            while not self.closed:
+                command = await self.inbox.get()
+                await self._run_one(command)
+                if self.handled % 8 == 0:
+                    await asyncio.sleep(0)  # a busy table must not starve the others
+        finally:
+            self._close_links(self.close_code, self.close_reason)
+            while not self.inbox.empty():  # sockets that joined as the table closed must not hang
+                command = self.inbox.get_nowait()
+                if isinstance(command, Join):
+                    command.link.close(1001, "the table closed")
+            if self.closed_for_good and self.writer.journal is not None:
+                try:  # a fenced write means another process owns the game now: it is theirs to end
+                    await self.writer.game_closed()
+                except Exception as exc:
+                    log.warning("table %s: closed, but its journal row stays: %s", self.id, exc)
+            if self.services.on_exit is not None:
+                result = self.services.on_exit(self)
+                if asyncio.iscoroutine(result):
+                    await result
+
+    async def _run_one(self, command: Command) -> None:
+        self.handled += 1
+        if self.writer.journal is not None:
+            self.out.hold()
+        try:
+            self._handle(command)
+        except Exception:
+            self._crashed(command)
+        try:  # journal what the command did, send it, then: settle a finished hand, end the game
+            await self.writer.persist()
+            self.out.release()
+            if self.flow.hand_ended:
+                self.flow.hand_ended = False
+                if self.writer.journal is not None:
+                    self.out.hold()
+                await self.hand_end.finish_hand()
+                await self.writer.persist()
+                self.out.release()
+            if self.flow.end_reason and not self.closed:
+                await self.hand_end.game_over(self.flow.end_reason)
+        except JournalLost:
+            self._lost()
+        except Exception:  # past the settlement's own retries: end the game cleanly
+            self._crashed(command)
+            try:
+                await self.hand_end.game_over("server_error")
+            except JournalLost:
+                self._lost()
+            except Exception:
+                log.exception("table %s: ending the game failed", self.id)
+            self.closed = True
+        except BaseException:  # cancelled (a drain past its time): what the journal may not have must not go
+            self.out.drop()
+            raise
+        finally:
+            self.out.release()
+
+    def _handle(self, command: Command) -> None:
+        if isinstance(command, Inbound):
+            self._inbound(command)
+        elif isinstance(command, Tick):
+            if command.kind == "resume":
+                self.hand_end.end_resume()
+            else:
+                self.flow.on_tick(command)
+        elif isinstance(command, Join):
+            self._join(command.seat, command.link)
+        elif isinstance(command, Leave):
+            self._leave(command.seat, command.link)
+        elif isinstance(command, Watch):
+            self._watch(command.link)
+        elif isinstance(command, Unwatch):
+            if command.link in self.out.watchers:
+                self.out.watchers.remove(command.link)
+        elif isinstance(command, Freeze):
+            self._freeze(command.user_id)
+        elif isinstance(command, Stop):
+            self.closed = True
+            self.closed_for_good = command.closed
+            if command.reason == "server_restarting":
+                self.out.send_all(ServerRestartingMessage(v=self.out.v, pause_seconds=command.pause_seconds))
+                self.close_code, self.close_reason = 1001, "the server is restarting; reconnect"
+
+    # -- posting (from sockets and timers) ---------------------------------------------------------------
+
+    def offer(self, command: Command) -> bool:
+        """A socket's message; False when the inbox is full (the socket tells its client "busy")."""
+        if self.closed or self.inbox.qsize() >= self.settings.inbox_size:
+            return False
+        self.inbox.put_nowait(command)
+        return True
+
+    def post(self, command: Command) -> None:
+        """Join, Leave, timers and Stop: always delivered (they use the reserved room)."""
+        if self.closed and isinstance(command, Join):
+            command.link.close(1001, "the table closed")
+            return
+        try:
+            self.inbox.put_nowait(command)
+        except asyncio.QueueFull:
+            log.error("table %s: inbox full, retrying %s", self.id, command)
+            asyncio.get_running_loop().call_later(0.01, self.post, command)
+
+    # -- sockets ---------------------------------------------------------------------------------------
+
+    def _join(self, seat: int, link: SeatLink) -> None:
+        if seat in self.flow.frozen_seats:
+            link.close(4003, "this account is frozen")
+            return
+        if self.snapshots.hit(str(seat)):
+            link.close(TOO_MANY, "too many reconnects; wait a few seconds")
+            return
+        slot = self.slots[seat]
+        old, slot.link = slot.link, link
+        if old is not None and old is not link:
+            old.close(4001, "replaced by a newer connection")
+        self.flow.send_snapshot(seat)
+        if old is None:  # everyone already here learns of the new arrival, before the start too
+            self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=True,
+                                 auto_play=slot.human and slot.auto)
+        self.flow.maybe_stop_auto(seat)
+        if self._humans_missing():
+            return
+        if self.flow.resuming:
+            self.hand_end.end_resume()
+        elif not self.flow.started:
+            self.flow.start_game()
+
+    def _leave(self, seat: int, link: SeatLink) -> None:
+        slot = self.slots[seat]
+        if slot.link is not link:
+            return  # an old socket, already replaced
+        slot.link = None
+        link.close(1000, "left")
+        self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=False, auto_play=slot.human)
+        prompt = self.flow.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self.flow.schedule_act(prompt)
+
+    def _watch(self, link: SeatLink) -> None:
+        """A spectator: a public snapshot (``seat`` -1, no concealed tiles, no prompt), then public events."""
+        self.out.watchers.append(link)
+        link.synced = True
+        link.send(self.flow.spectator_snapshot().model_dump_json())
+        if self.flow.last_result is not None:
+            link.send(self.flow.last_result.model_dump_json())
+
+    def _freeze(self, user_id: int) -> None:
+        """托管 for a frozen account's seat until the hand ends (``HandEnd.finish_hand`` stands it up)."""
+        seat = next((s.seat for s in self.slots if s.user_id == user_id and not s.bot), None)
+        if seat is None or seat in self.flow.frozen_seats:
+            return
+        self.flow.frozen_seats.add(seat)
+        slot = self.slots[seat]
+        if slot.link is not None:
+            link = slot.link
+            link.close(4003, "this account is frozen")  # the first close code is the one sent
+            self._leave(seat, link)
+        slot.auto = True
+        metrics.AUTO_PLAY_BY["frozen"].inc()
+        self.out.table_event(self.flow.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
+        prompt = self.flow.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self.flow.schedule_act(prompt)
+
+    def close(self, code: int, reason: str) -> None:
+        """The game is over: the actor stops, its prompts and then its sockets close with ``code``."""
+        self.closed = True
+        self.flow.close_prompts()
+        self._close_links(code, reason)
+
+    def _is_closed(self) -> bool:
+        return self.closed
+
+    def _fenced(self) -> None:
+        self.services.on_lost = None  # another process owns the table now: nothing to reload here
+
+    def _lost(self) -> None:
+        """The journal did not take the last command: forget it and its messages, and stop this actor.
+        Unless another process took the table over, the runtime reloads it from the journal."""
+        self.out.drop()
+        self.flow.close_prompts()
+        self.closed = True
+        self.close_code, self.close_reason = 1001, "the table is restarting; reconnect"
+        if self.services.on_lost is not None:
+            self.services.on_lost(self)
+
+    def _humans_missing(self) -> bool:
+        return any(slot.human and slot.link is None for slot in self.slots)
+
+    def _close_links(self, code: int, reason: str) -> None:
+        self.out.release()  # what is held goes before the close
+        for link in self.out.watchers:
+            link.close(code, reason)
+        self.out.watchers.clear()
+        for slot in self.slots:
+            if slot.link is not None:
+                slot.link.close(code, reason)
+                slot.link = None
+
+    # -- client messages -------------------------------------------------------------------------------
+
+    def _inbound(self, command: Inbound) -> None:
+        seat, message = command.seat, command.message
+        if self.slots[seat].link is not command.link:
+            return  # a replaced socket's late message
+        if isinstance(message, ActionMessage):
+            self.flow.client_action(seat, message)
+            if command.received:
+                seconds = time.perf_counter() - command.received
+                metrics.action_answered(message.action.kind, seconds)
+                if self.services.latencies is not None:
+                    self.services.latencies.append(seconds)
+        elif isinstance(message, PingMessage):
+            self.out.send(seat, PongMessage(v=self.out.v, t=message.t, server_ms=self.clock.wall_ms()))
+        elif isinstance(message, ResyncMessage):
+            wait = self.snapshots.hit(str(seat))
+            if wait:
+                self.out.send(seat, ErrorMessage(v=self.out.v, code="resync_limited", message="too many resyncs; "
+                                                 "wait a moment", params={"retry_after": retry_after(wait)}))
+            else:
+                self.flow.send_snapshot(seat)
+        elif isinstance(message, BackMessage):
+            self.flow.player_back(seat)
+
+    # -- crashes ---------------------------------------------------------------------------------------
+
+    def _crashed(self, command: Command) -> None:
+        log.critical("table %s: crash while handling %r; state: %s", self.id, command, self.state_dump(),
+                     exc_info=True)
+        with contextlib.suppress(Exception):
+            if isinstance(command, Inbound):
+                self.flow.error(command.seat, "internal",
+                                "the server failed on this message; the table goes on")
+            self.hand_end.recover()
+
+    def state_dump(self) -> dict[str, Any]:
+        """The table's state for the critical log (never the seed: it stays secret until the hand ends)."""
+        hand = self.flow.hand
+        return {
+            "table": self.id, "game": self.flow.game_id, "hand_no": self.flow.hand_no, "v": self.out.v,
+            "variant": self.info.variant.value, "phase": hand.phase.value if hand else None,
+            "awaiting": hand.awaiting() if hand else [], "prompts": sorted(self.flow.prompts),
+            "pending": len(self.flow.pending),
+            "actions": [str(a) for a in hand.actions[-12:]] if hand else [],
+            "seats": [(s.user_id, s.bot, s.connected, s.auto) for s in self.slots],
+        }

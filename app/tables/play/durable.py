@@ -1,0 +1,89 @@
+"""A table's side of its journal (``app.tables.durability.journal``): what each command did is written
+before it is sent.  Rebuilding a table from the journal after a restart or a take-over is
+``hand_end.HandEnd.resume``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from app.tables.durability.journal import Fenced, MatchState, TableJournal
+from app.tables.play.flow import HandFlow
+
+log = logging.getLogger(__name__)
+# A resumed table's event numbers jump by this much past the journal's, so ``v`` never goes back for a
+# client even if table events (presence, 托管) sent after the last journal write were lost with the process.
+V_GAP = 1000
+
+
+class JournalLost(Exception):
+    """The journal refused or failed a write: what the command did must not be sent."""
+
+
+class JournalWriter:
+    """Writes what the table's game (``flow``) has not journalled yet; owned by the actor, every method runs
+    inside the actor task.  ``journal`` is None for a table that is not durable (or stopped being so when its
+    game could not be opened); ``fence`` is this process's fencing token for the table, carried by every
+    write; ``on_fenced`` is called when another process has taken the table over.
+    """
+
+    def __init__(self, flow: HandFlow, journal: TableJournal | None, fence: int, *,
+                 on_fenced: Callable[[], None]) -> None:
+        self.flow = flow
+        self.journal = journal
+        self.fence = fence
+        self.on_fenced = on_fenced
+
+    async def game_closed(self) -> None:
+        """The game is over: its row leaves the journal (raises when fenced or failed)."""
+        assert self.journal is not None
+        await self.journal.game_closed(self.flow.id, self.fence)
+
+    def match_state(self) -> MatchState:
+        flow = self.flow
+        return MatchState.of(flow.match, voided=flow.voided, points=flow.points, coins=flow.coins)
+
+    async def open_game(self) -> None:
+        if self.journal is None:
+            return
+        try:
+            await self.journal.open_game(self.flow.info, self.flow.game_id, self.fence, self.match_state())
+        except Exception:  # the table still plays; it just would not survive a restart
+            log.exception("table %s: cannot journal the new game; it is not durable", self.flow.id)
+            self.journal = None
+
+    async def persist(self) -> None:
+        """Write what the last command did to the journal (nothing when nothing is due)."""
+        journal, flow = self.journal, self.flow
+        if journal is None:
+            return
+        steps = []  # one unit: what this command did, committed together
+        started = flow.start_due and flow.wall is not None
+        if started:
+            assert flow.wall is not None
+            steps.append(journal.hand_started_step(flow.id, self.fence, flow.hand_no, flow.wall, flow.out.v))
+            flow.logged = 0
+        hand = flow.hand
+        new = [a.to_json() for a in hand.actions[flow.logged:]] if hand is not None else []
+        if new:
+            steps.append(journal.append_step(flow.id, self.fence, flow.game_id, flow.hand_no, flow.logged,
+                                             new, flow.out.v))
+        if flow.close_due:
+            result = flow.last_result.model_dump(mode="json") if flow.last_result else None
+            steps.append(journal.hand_closed_step(flow.id, self.fence, flow.game_id, flow.hand_no,
+                                                  self.match_state(), flow.out.v, result))
+        if not steps:
+            return
+        try:
+            await journal.write(steps)
+            flow.start_due = flow.start_due and not started
+            flow.logged += len(new)
+            flow.close_due = False
+        except Fenced as exc:
+            log.warning("table %s: %s; this process stops acting for it", flow.id, exc)
+            self.on_fenced()  # the new owner has it: nothing to reload here
+            raise JournalLost(str(exc)) from None
+        except Exception as exc:
+            log.exception("table %s: journal write failed", flow.id)
+            raise JournalLost(str(exc)) from None

@@ -1,0 +1,383 @@
+"""The hand flow of a table actor: hands, prompts, claim windows, timeouts, 托管 and the claim hold.
+
+* Every engine event is sent to every seat as that seat may see it, numbered by the table's ``v``.
+* Whoever ``HandState.awaiting()`` names gets a private prompt with its legal actions and a deadline
+  (discard_seconds or claim_seconds from delivery).  A claim window therefore prompts only the seats
+  entitled to claim; the engine resolves it once all have answered, and on the deadline the actor answers
+  for whoever did not (``default_action``: pass / discard the drawn tile).
+* Two timeouts in a row put a seat on 托管; a disconnected seat is auto-played too (RULES.md §8).
+* The claim hold (server-lessons §7.4): after a discard, or a kong others may rob, whatever follows is sent
+  no earlier than ``claim_hold_seconds`` after it, so how fast play resumes does not tell who could claim.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import secrets
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from app import metrics
+from app.bots import TableBots
+from app.game.rooms import ROOMS
+from app.game.variants import VARIANTS
+from app.tables.fairness import WallSeed, new_wall_seed
+from app.tables.play.clock import Clock, TimerHandle
+from app.tables.play.commands import Command, Tick
+from app.tables.play.hints import turn_hints, waits_out
+from app.tables.play.outbox import OpenPrompt, Outbox
+from app.tables.play.seats import SeatSlot
+from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, TableSettings
+from app.tables.table_info import TableInfo
+from app.ws.protocol import (
+    ActionMessage,
+    ErrorCode,
+    ErrorMessage,
+    HandResultMessage,
+    HintsMessage,
+    SeatOut,
+    SnapshotMessage,
+    TableOut,
+)
+from engine.actions import Action, IllegalAction
+from engine.events import Event
+from engine.match import Match
+from engine.phase import Phase
+from engine.state import HandState
+from engine.variants import find_variant
+
+log = logging.getLogger(__name__)
+PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}
+HOLD_AFTER = {"discard", "kong_attempt"}
+
+
+class SeatWithoutAMove(RuntimeError):
+    """The hand awaits a seat that has no legal action or no timeout action (RULES.md §4 D-7).
+
+    The engine never offers an action that leads there, but if it ever did, the table must not wait for ever
+    (no prompt, no timer): the actor treats it as a crash in a handler, which logs it and voids the hand.
+    """
+
+
+class HandFlow:
+    """The game at one table (一局), owned by its actor: the match, the hand in play, its prompts, the claim
+    hold and 托管.  Every method runs inside the actor task.
+
+    What it needs of the table is passed in: the seats and their outbox, the table's clock, ``post`` (how a
+    timer's ``Tick`` reaches the actor's inbox) and ``table_closed`` (whether the actor has stopped).
+    """
+
+    def __init__(self, info: TableInfo, settings: TableSettings, clock: Clock, slots: list[SeatSlot],
+                 out: Outbox, bots: TableBots, *, post: Callable[[Command], None],
+                 table_closed: Callable[[], bool]) -> None:
+        self.info = info
+        self.id = info.id
+        self.settings = settings
+        self.clock = clock
+        self.slots = slots
+        self.out = out
+        self.bots = bots
+        self.post = post
+        self.table_closed = table_closed
+        self.game_id = secrets.token_hex(4)  # tells this game's hand keys from a later game's at the table
+        self.options: dict[str, Any] = dict(info.options)
+        self.match = Match(find_variant(info.variant.value), first_dealer=0, options=self.options)
+        self.hand: HandState | None = None
+        self.hand_no = 0
+        self.wall: WallSeed | None = None
+        self.taken = 0  # engine events of this hand taken out (sent or pending)
+        self.pending: deque[Event] = deque()  # held by the claim hold
+        self.hold_until = 0.0
+        self.hold_key = 0
+        self.prompts: dict[int, OpenPrompt] = {}
+        self.snapshot_due: set[int] = set()
+        self.keys = itertools.count(1)
+        self.started = False
+        self.start_timer: TimerHandle | None = None  # the wait for every human to connect
+        self.hand_ended = False
+        self.end_reason: str | None = None  # set when the game must end (game_over runs after the command)
+        self.voided = 0
+        self.settled_hand: HandState | None = None
+        # 結算: the settled hand's result, sent again with every snapshot until the next deal (a player who
+        # reconnects in the pause, even to a restarted process, still sees how the hand ended)
+        self.last_result: HandResultMessage | None = None
+        self.points = [0] * len(slots)
+        self.coins = [0] * len(slots)
+        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
+        self.resuming = False  # rebuilt from the journal, waiting for the players to come back
+        # What the journal has not got yet (``durable.JournalWriter`` writes it and clears the marks):
+        self.logged = 0  # actions of the current hand in the journal
+        self.start_due = False  # a new hand's wall is not journalled yet
+        self.close_due = False  # the closed hand (settled or voided) is not journalled yet
+
+    def timer(self, delay: float, tick: Tick) -> TimerHandle:
+        return self.clock.call_at(self.clock.now() + delay, self.post, tick)  # no closure: fewer objects for the GC
+
+    def error(self, seat: int, code: ErrorCode, message: str) -> None:
+        self.out.send(seat, ErrorMessage(v=self.out.v, code=code, message=message))
+        metrics.error_sent(code)
+
+    # -- hands -----------------------------------------------------------------------------------------
+
+    def start_game(self) -> None:
+        if self.started or self.table_closed():
+            return
+        self.started = True
+        log.info("game started", extra={"table_id": self.id, "game_id": self.game_id})
+        if self.start_timer is not None:
+            self.start_timer.cancel()
+        self.new_hand()
+
+    @property
+    def pace(self) -> PracticePace:
+        """The practice pace chosen for this table (BOT_SPEEDS); every other table plays at the default."""
+        return BOT_SPEEDS.get(self.info.bot_speed if self.info.practice else DEFAULT_BOT_SPEED,
+                              BOT_SPEEDS[DEFAULT_BOT_SPEED])
+
+    def new_hand(self) -> None:
+        wall = new_wall_seed()
+        hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
+        self.hand_no += 1
+        self.wall, self.hand, self.last_result = wall, hand, None
+        self.start_due, self.logged = True, 0  # journalled before hand_start goes out
+        self.taken, self.hold_until = 0, 0.0
+        self.pending.clear()
+        for slot in self.slots:
+            slot.waits_sent = None
+        self.close_prompts()
+        self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
+                             round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
+                             commitment=wall.commitment)
+        self.pump()
+
+    def pump(self) -> None:
+        """Send the engine's new events (minding the claim hold), then open the prompts they lead to."""
+        hand = self.hand
+        if hand is None:
+            return
+        if self.taken < len(hand.events):
+            self.pending.extend(hand.events[self.taken:])
+            self.taken = len(hand.events)
+        while self.pending and self.clock.now() >= self.hold_until:
+            event = self.pending.popleft()
+            self.out.engine_event(self.hand_no, event)
+            hold = self.settings.claim_hold_seconds * self.pace.claim_hold
+            if event.type in HOLD_AFTER and hold > 0:
+                self.hold_key += 1
+                self.hold_until = self.clock.now() + hold
+                self.timer(hold, Tick("release", self.hold_key))
+        if self.pending:
+            return
+        for seat in sorted(self.snapshot_due):
+            self.send_snapshot(seat)
+        self._send_waits(hand)
+        if hand.is_over:
+            self.hand_ended = hand.result is not None and hand is not self.settled_hand
+        else:
+            self._open_prompts(hand)
+
+    # -- prompts ---------------------------------------------------------------------------------------
+
+    def _open_prompts(self, hand: HandState) -> None:
+        for seat in hand.awaiting():
+            if seat in self.prompts:
+                continue
+            legal = hand.legal_actions(seat)
+            if not legal or hand.default_action(seat) is None:
+                raise SeatWithoutAMove(f"seat {seat} is awaited in phase {hand.phase.value} but has "
+                                       f"{'no timeout action' if legal else 'no legal action'}")
+            self._open_prompt(hand, seat, legal)
+
+    def _open_prompt(self, hand: HandState, seat: int, legal: list[Action]) -> None:
+        kind = PROMPT_KIND[hand.phase]
+        key = "discard_seconds" if kind in ("turn", "split") else "claim_seconds"
+        seconds = float(hand.options[key]) * self.settings.time_scale
+        now = self.clock.now()
+        prompt = OpenPrompt(next(self.keys), seat, kind, legal, self.out.v, self.hand_no, now + seconds,
+                            self.clock.wall_ms() + round(seconds * 1000))
+        prompt.timers.append(self.timer(seconds + self.settings.grace_seconds,
+                                        Tick("deadline", prompt.key, seat)))
+        self.prompts[seat] = prompt
+        slot = self.slots[seat]
+        if kind == "turn" and slot.human:
+            prompt.hints = turn_hints(hand, seat, self.info.practice and self.info.suggest_discard)
+        self.out.prompt(prompt, slot.auto_played)
+        if slot.auto_played:
+            self.schedule_act(prompt)
+
+    def _send_waits(self, hand: HandState) -> None:
+        """A ``hints`` message to each connected human whose waits changed (only once no event is held,
+        so the unseen counts never run ahead of what the seat was shown)."""
+        for slot in self.slots:
+            if not slot.human or slot.link is None or not slot.link.synced:
+                continue
+            if not hand.is_over and hand.seats[slot.seat].concealed_count() % 3 == 2:
+                continue  # its own turn: the prompt has the waits per discard; keep the last ones shown
+            waits = [] if hand.is_over else waits_out(hand, slot.seat)
+            key = tuple((w.tile, w.unseen) for w in waits)
+            if key == slot.waits_sent or (not key and slot.waits_sent is None):
+                continue
+            slot.waits_sent = key
+            self.out.send(slot.seat, HintsMessage(v=self.out.v, hand_no=self.hand_no, waits=waits))
+
+    def schedule_act(self, prompt: OpenPrompt) -> None:
+        slot = self.slots[prompt.seat]
+        if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
+            delay = self.settings.bot_delay_seconds * self.pace.bot_delay * (0.5 + self.bots.rng.random())
+        else:
+            delay = self.settings.auto_play_delay_seconds
+        prompt.act_timer = self.timer(delay, Tick("act", prompt.key, prompt.seat))
+
+    def close_prompts(self) -> None:
+        for prompt in self.prompts.values():
+            prompt.cancel()
+        self.prompts.clear()
+
+    def on_tick(self, tick: Tick) -> None:
+        if tick.kind == "start":
+            self.start_game()
+        elif tick.kind == "release":
+            if tick.key == self.hold_key:
+                self.hold_until = 0.0
+                self.pump()
+        elif tick.kind == "next_hand":
+            if tick.key == self.hand_no and not self.table_closed() and not self.resuming:
+                self.new_hand()
+        else:
+            self._prompt_timer(tick)
+
+    def _prompt_timer(self, tick: Tick) -> None:
+        prompt = self.prompts.get(tick.seat)
+        hand = self.hand
+        if prompt is None or prompt.key != tick.key or hand is None:
+            return
+        slot = self.slots[tick.seat]
+        if tick.kind == "act":
+            if not slot.auto_played:
+                return  # back, or reconnected, since it was scheduled
+            level = self.info.bot_level if slot.bot else self.settings.auto_play_level
+            action: Action | None = self.bots.choose(hand, slot.seat, level)
+        else:
+            action = hand.default_action(slot.seat)
+            if slot.human:
+                metrics.TIMEOUTS_BY[prompt.kind].inc()
+                self._timed_out(slot.seat)
+        if action is None:
+            raise SeatWithoutAMove(f"seat {slot.seat} has no action to play at its {tick.kind} timer")
+        self.play(action)
+
+    def play(self, action: Action) -> None:
+        """Apply an action (IllegalAction leaves everything as it was) and move the table on."""
+        assert self.hand is not None
+        events = self.hand.apply(action)
+        prompt = self.prompts.pop(action.seat, None)
+        if prompt is not None:
+            prompt.cancel()
+        if events:
+            self.close_prompts()  # the hand moved on: every open prompt is stale
+        self.pump()
+
+    # -- players ---------------------------------------------------------------------------------------
+
+    def client_action(self, seat: int, message: ActionMessage) -> None:
+        prompt = self.prompts.get(seat)
+        if prompt is None:
+            over = self.hand is None or self.hand.is_over
+            self.error(seat, "hand_over" if over else "not_your_turn", "no prompt is open for your seat")
+            return
+        if message.v != prompt.v:
+            self.error(seat, "stale", f"the open prompt is v={prompt.v}, not v={message.v}")
+            return
+        data = message.action.model_dump(exclude_none=True)
+        if data.setdefault("seat", seat) != seat:
+            self.error(seat, "bad_seat", "you can only act for your own seat")
+            return
+        try:
+            action = Action.from_json(data)
+        except ValueError as exc:
+            self.error(seat, "malformed", str(exc))
+            return
+        try:
+            self.play(action)
+        except IllegalAction as exc:
+            self.error(seat, exc.reason.value, f"refused: {exc}")
+            return
+        self.player_back(seat)
+
+    def _timed_out(self, seat: int) -> None:
+        slot = self.slots[seat]
+        slot.timeouts += 1
+        if slot.timeouts >= self.settings.timeouts_to_auto_play and not slot.auto:
+            slot.auto = True
+            metrics.AUTO_PLAY_BY["timeouts"].inc()
+            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
+
+    def player_back(self, seat: int) -> None:
+        """An accepted action or "back": the timeout streak ends and so does 托管."""
+        slot = self.slots[seat]
+        slot.timeouts = 0
+        if slot.auto:
+            slot.auto = False
+            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=False, reason="back")
+        self.maybe_stop_auto(seat)
+
+    def maybe_stop_auto(self, seat: int) -> None:
+        prompt = self.prompts.get(seat)
+        if prompt is not None and not self.slots[seat].auto_played:
+            prompt.cancel_act()
+
+    # -- snapshots -------------------------------------------------------------------------------------
+
+    def send_snapshot(self, seat: int) -> None:
+        """A full view; while events are held it waits for them (the view must not run ahead of ``v``)."""
+        link = self.slots[seat].link
+        if link is None:
+            return
+        if self.pending:
+            self.snapshot_due.add(seat)
+            return
+        self.snapshot_due.discard(seat)
+        link.synced = True
+        self.out.send(seat, self._snapshot(seat))
+        if self.last_result is not None:  # between hands: how the last one ended, which it may have missed
+            self.out.send(seat, self.last_result)
+        self.slots[seat].waits_sent = None  # a fresh client knows no waits yet
+        if self.hand is not None:
+            self._send_waits(self.hand)
+
+    def _snapshot(self, seat: int) -> SnapshotMessage:
+        hand, prompt = self.hand, self.prompts.get(seat)
+        slot = self.slots[seat]
+        return SnapshotMessage(
+            v=self.out.v, table=self._table_out(seat), view=hand.view(seat) if hand else None,
+            commitment=self.wall.commitment if self.wall else None,
+            prompt=prompt.message(self.clock, slot.auto_played) if prompt else None,
+            server_ms=self.clock.wall_ms(),
+        )
+
+    def spectator_snapshot(self) -> SnapshotMessage:
+        """What a spectator sees: the public view (``HandState.view(None)``: no concealed tile), seat -1."""
+        hand = self.hand
+        return SnapshotMessage(
+            v=self.out.v, table=self._table_out(-1), view=hand.view(None) if hand else None,
+            commitment=self.wall.commitment if self.wall else None, prompt=None,
+            server_ms=self.clock.wall_ms(),
+        )
+
+    def _table_out(self, seat: int) -> TableOut:
+        info, match = self.info, self.match
+        return TableOut(
+            id=info.id, variant=info.variant.value, practice=info.practice,
+            room=info.room.value if info.room else None,
+            coins_per_point=None if info.practice or not info.room else ROOMS[info.room].coins_per_point,
+            options=info.options, seat=seat, discard_row=VARIANTS[info.variant].discard_row,
+            seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, connected=s.bot or s.connected,
+                           auto_play=s.human and (s.auto or not s.connected)) for s in self.slots],
+            hand_no=self.hand_no, hands_played=match.hands_played,
+            dealer=self.hand.dealer if self.hand else match.dealer,
+            round_wind=self.hand.round_wind if self.hand else match.round_wind,
+            dealer_streak=self.hand.dealer_streak if self.hand else match.dealer_streak,
+            game_points=list(self.points), game_coins=list(self.coins), hands_limit=info.hands_limit,
+        )

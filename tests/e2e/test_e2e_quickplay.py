@@ -1,0 +1,68 @@
+"""Issue 25: quick play (快速開始) in four browsers.  Each presses quick play for 台灣16張 on the 初級 room
+card; the waiting panel shows the elapsed time and cancel works; when the fourth queues, every browser
+enters the same table by itself (with the matched sound) and the four play a hand to its result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.e2e.helpers import api_get, play_until_result, register, unique_name
+
+VARIANT = "taiwan"
+
+
+def quick_play(page: Page, *, waits: bool = True) -> None:
+    page.locator(f".room[data-room=beginner] button.quick[data-variant={VARIANT}]").click()
+    if waits:  # the last player needed is matched at once: no time to wait
+        expect(page.locator(".queue-panel")).to_be_visible()
+
+
+def test_four_browsers_quick_play_land_at_one_table_and_play_a_hand(
+    browser: Browser, base_url: str, artifacts: Path
+) -> None:
+    contexts: list[BrowserContext] = []
+    pages: list[Page] = []
+    try:
+        for i in range(4):
+            context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
+            contexts.append(context)
+            page = context.new_page()
+            pages.append(page)
+            register(page, unique_name(f"q{i}"))
+
+        first = pages[0]
+        quick_play(first)
+        # The waiting panel counts up, and the room card shows one player waiting in the pool (lobby push).
+        elapsed = first.locator("#queue-elapsed")
+        expect(elapsed).to_contain_text("00:0")
+        expect(elapsed).not_to_have_text(elapsed.inner_text(), timeout=5_000)
+        counts = pages[1].locator(f".room[data-room=beginner] .quick-variant[data-quick={VARIANT}] .quick-counts")
+        expect(counts).to_have_attribute("data-queued", "1", timeout=10_000)
+        first.screenshot(path=str(artifacts / "quickplay-waiting.png"))
+        # Cancel: the panel goes, the server agrees, and the pool is empty again.
+        first.locator(".queue-cancel").click()
+        expect(first.locator(".queue-panel")).to_have_count(0)
+        assert api_get(first, "/api/me/queue")["queued"] is False
+        expect(counts).to_have_attribute("data-queued", "0", timeout=10_000)
+
+        for i, page in enumerate(pages):
+            quick_play(page, waits=i < 3)
+        for page in pages:  # every browser is taken to the table by itself
+            expect(page.locator("#table-view")).to_be_visible(timeout=30_000)
+            expect(page.locator(".table")).to_have_attribute("data-variant", VARIANT)
+        table_ids = {api_get(page, "/api/me/queue")["table_id"] for page in pages}
+        assert len(table_ids) == 1 and None not in table_ids
+        table = api_get(pages[0], f"/api/tables/{table_ids.pop()}")
+        assert table["room"] == "beginner" and table["status"] == "playing"
+        assert sorted(s["user_id"] for s in table["seats"]) == sorted(
+            api_get(page, "/api/me")["id"] for page in pages)
+        for page in pages:
+            assert "matched" in page.evaluate("() => window.__mj.sounds()")
+
+        play_until_result(pages)
+        pages[0].screenshot(path=str(artifacts / "quickplay-result.png"))
+    finally:
+        for context in contexts:
+            context.close()

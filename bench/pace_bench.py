@@ -35,7 +35,7 @@ import websockets
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.runtime import TableRuntime
+from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,8 @@ def start_server() -> tuple[str, uvicorn.Server]:
 
 
 def first_discard(prompt: dict[str, Any]) -> dict[str, Any]:
-    actions = prompt["actions"]
+    """The prompt's win if offered, else its first plain discard (the player answers at once)."""
+    actions: list[dict[str, Any]] = prompt["actions"]
     for kind in ("win", "discard"):
         for action in actions:
             if action["kind"] == kind and not action.get("declare"):

@@ -68,8 +68,14 @@ class BackMessage(_ClientMessage):
     type: Literal["back"]
 
 
+class AutoPlayMessage(_ClientMessage):
+    """Switch 托管 (auto-play) on by hand: the server plays your seat until you say ``back`` or act."""
+
+    type: Literal["auto_play"]
+
+
 ClientMessage = Annotated[
-    ActionMessage | PingMessage | ResyncMessage | BackMessage, Field(discriminator="type")
+    ActionMessage | PingMessage | ResyncMessage | BackMessage | AutoPlayMessage, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
 

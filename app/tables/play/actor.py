@@ -48,6 +48,7 @@ from app.tables.settings import TableSettings
 from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
     ActionMessage,
+    AutoPlayMessage,
     BackMessage,
     ErrorMessage,
     PingMessage,
@@ -344,6 +345,8 @@ class TableActor:
                 self.flow.send_snapshot(seat)
         elif isinstance(message, BackMessage):
             self.flow.player_back(seat)
+        elif isinstance(message, AutoPlayMessage):
+            self.flow.auto_play_chosen(seat)
 
     # -- crashes ---------------------------------------------------------------------------------------
 

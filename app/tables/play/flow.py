@@ -314,6 +314,18 @@ class HandFlow:
             metrics.AUTO_PLAY_BY["timeouts"].inc()
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
 
+    def auto_play_chosen(self, seat: int) -> None:
+        """托管 switched on by the player: the server plays the seat (an open prompt too) until it is back."""
+        slot = self.slots[seat]
+        if slot.auto or not slot.human:
+            return
+        slot.auto = True
+        metrics.AUTO_PLAY_BY["chosen"].inc()
+        self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="chosen")
+        prompt = self.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self.schedule_act(prompt)
+
     def player_back(self, seat: int) -> None:
         """An accepted action or "back": the timeout streak ends and so does 托管."""
         slot = self.slots[seat]

@@ -20,7 +20,7 @@ import { tileName, windName } from "../tiles.js";
  * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean,
  *   fresh?: "discard" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
  *   new tile animates in; freshMeld: the seat that just claimed, whose newest meld animates in)
- * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void}
+ * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void, onAuto?: () => void}
  *   & import("./actions.js").ActionHandlers} TableHandlers
  */
 
@@ -273,6 +273,10 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
       state.prompt ? timerEl() : null,
       actionBarEl({ offer, mode, promptKind: state.prompt?.kind ?? null, autoPlay, myTurnHint: turn }, handlers)) : null,
     hintsEl(state, ui.selected !== null && ui.selected !== undefined ? all[ui.selected] ?? null : null),
+    // 托管 by hand (the action bar's "I'm back" takes over again); not in a replay, not once the hand is over.
+    handlers.onAuto && view && view.phase !== "ended" && !autoPlay ? h("button", {
+      type: "button", class: "ghost auto-toggle", title: t("table.auto_on.help"), onclick: handlers.onAuto,
+    }, t("table.auto_on.button")) : null,
     h("div", { class: "my-row" },
       p ? flowersEl(p.flowers, wild) : null,
       h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,

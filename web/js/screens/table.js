@@ -223,6 +223,7 @@ export function renderTable() {
     onTile, onButton, onChoice: sendAction, onCancel: () => { app.ui.mode = null; renderTable(); },
     onBack: () => app.tableSocket?.send({ type: "back" }),
     onFairness: () => { app.ui.fairness = !app.ui.fairness; renderTable(); },
+    onAuto: () => app.tableSocket?.send({ type: "auto_play" }),
   }));
   app.ui.fresh = null; // animate a discard (or a claim) once, not on every later render
   app.ui.freshMeld = null;

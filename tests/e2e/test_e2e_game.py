@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import api_get, close_result, play_step, register, token, unique_name
+from tests.e2e.helpers import PASSWORD, api_get, close_result, play_step, register, token, unique_name
 
 SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
 LANGS = ["zh-Hans", "zh-Hant", "en"]
@@ -117,6 +117,11 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
         set_lang(page, lang)
         table_id = open_short_practice(page, variant)
         tag = f"{variant}-{lang}-{size[0]}x{size[1]}"
+        if variant == "taiwan":  # 隨開門: the dice and the opening seat (東 this hand) show as the hand starts
+            expect(page.locator(".core .dice-line .die")).to_have_count(3)
+            expect(page.locator(".plate .open-badge")).to_have_count(1)
+            opens = page.evaluate("() => window.__mj.state().view.open_seat")
+            expect(page.locator(f".plate[data-seat='{opens}'] .seat-wind")).to_have_text("東")
         tokens = play_to_standings(page, artifacts, tag)
         assert tokens == [], f"tile codes shown to the player: {tokens}"
 
@@ -308,3 +313,35 @@ def test_auto_play_on_by_hand_says_so_and_can_be_taken_over(page: Page) -> None:
     page.wait_for_function("() => { const b = document.querySelector('.actions .act-back'); b?.click(); return !!b; }")
     page.wait_for_function("() => window.__mj.state().table.seats[0].auto_play === false")
     expect(page.locator(".my-area .auto-toggle").or_(page.locator("#result-dialog[open]")).first).to_be_visible()
+
+
+def test_the_lobby_finds_a_practice_table_opened_on_another_device(browser: Browser, base_url: str) -> None:
+    """Issue 26 item 6: a practice table started on the phone; on the desktop (another browser, nothing in its
+    storage) the lobby asks the server, offers "return to your table" or "leave it", and leaving frees the
+    practice buttons."""
+    phone = browser.new_context(base_url=base_url, viewport={"width": 390, "height": 844}, locale="zh-TW")
+    desk = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
+    try:
+        p = phone.new_page()
+        name = unique_name("twodev")
+        register(p, name)
+        table_id = open_short_practice(p, "taiwan", hands=2)
+        d = desk.new_page()
+        d.goto("/")
+        d.locator("#auth-username").fill(name)
+        d.locator("#auth-password").fill(PASSWORD)
+        d.locator("#auth-submit").click()
+        card = d.locator(f".return-table[data-table='{table_id}']")
+        expect(card).to_be_visible()
+        expect(d.locator("[data-practice=taiwan]")).to_be_disabled()
+        card.locator("button.enter").click()  # return: the same table, from this browser
+        expect(d.locator(".table")).to_have_attribute("data-variant", "taiwan")
+        assert d.evaluate("() => window.__mj.state().table?.id") in (None, table_id)
+        d.evaluate("() => { location.hash = '#/lobby'; }")
+        expect(card).to_be_visible()
+        card.locator("button.leave-it").click()  # or leave it: the table is gone, practice is free again
+        expect(d.locator(".return-table")).to_have_count(0)
+        expect(d.locator("[data-practice=taiwan]")).to_be_enabled()
+    finally:
+        phone.close()
+        desk.close()

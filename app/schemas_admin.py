@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, VisibleText
+from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, UtcDatetime, VisibleText
 
 REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
 
@@ -32,6 +31,10 @@ class ReasonIn(StrictIn):
     reason: VisibleText = REASON
 
 
+class SessionsEndedOut(BaseModel):
+    ended: int = Field(description="how many live sessions were ended")
+
+
 class CloseTableIn(StrictIn):
     reason: VisibleText = REASON
     force: bool = Field(default=False, description="also close a table that is playing (a stuck one)")
@@ -52,10 +55,13 @@ class AuditEntryOut(BaseModel):
 
     id: int
     actor_id: int | None = Field(description="null: the command line")
+    actor_name: str = Field("", description="the actor's username; `director` for the tournament director's "
+                            "own acts, `command line` when there is no actor")
+    target_name: str | None = Field(None, description="a user target's username, a tournament target's name")
     action: str
     target_type: str
     target_id: str
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     reason: str | None
-    created_at: datetime
+    created_at: UtcDatetime

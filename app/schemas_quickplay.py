@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from app.game.variants import Variant
+from app.quickplay.store import MATCHED_TTL_SECONDS
+from app.schemas import EnumText, StrictIn
 
 
-class QueueIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    variant: Variant = Field(description="the pool to wait in: tiantai (3 seats), taipao or taiwan (4)")
+class QueueIn(StrictIn):
+    variant: Annotated[Variant, Field(strict=False, description="the pool to wait in: tiantai (3 seats), "
+                                      "taipao or taiwan (4)"), EnumText]
 
 
 class QueuedOut(BaseModel):
@@ -35,4 +37,5 @@ class QueueStatusOut(BaseModel):
     room: str | None = None
     variant: str | None = None
     since: datetime | None = Field(default=None, description="when the player joined the queue (UTC)")
-    table_id: str | None = Field(default=None, description="set once matched (kept 10 minutes)")
+    table_id: str | None = Field(default=None, description=f"set once matched (kept {MATCHED_TTL_SECONDS // 60} "
+                                 "minutes, until the player queues again)")

@@ -120,9 +120,10 @@ async def make_players(url: str, n: int) -> list[tuple[int, str]]:
     """Accounts straight into the database (argon2 registration is too slow for hundreds), with tokens."""
     from sqlalchemy import insert, select
 
+    from app.core.config import Settings
     from app.core.db import make_engine, make_sessionmaker
-    from app.core.security import create_access_token
     from app.models import User
+    from app.services.sessions import open_session
 
     engine = make_engine(url)
     names = [f"cb{i}" for i in range(n)]
@@ -131,8 +132,11 @@ async def make_players(url: str, n: int) -> list[tuple[int, str]]:
             {"username": x, "username_key": x, "password_hash": "!", "coins": 0} for x in names])
         await session.commit()
         ids = dict((await session.execute(select(User.username, User.id))).all())
+        settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
+        tokens = [(await open_session(session, ids[x], settings, user_agent="bench", address="bench"))[1]
+                  for x in names]
     await engine.dispose()
-    return [(ids[x], create_access_token(ids[x], secret_key=SECRET)) for x in names]
+    return list(zip([ids[x] for x in names], tokens, strict=True))
 
 
 async def one_client(url: str, table_id: str, token: str, stats: dict[str, Any], tag: str, deadline: float,
@@ -140,8 +144,9 @@ async def one_client(url: str, table_id: str, token: str, stats: dict[str, Any],
     import websockets
 
     rng = random.Random(table_id)
-    ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}?token={token}"
-    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
+    ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}"
+    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60,
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         pinger = asyncio.create_task(_ping(ws, deadline))
         try:
             await _read(ws, rng, stats, tag, deadline, measure_from)

@@ -62,9 +62,10 @@ class Player:
         rng = random.Random(self.table_id)
         while not self.stop:
             live = [s for s in self.servers if s.proc.poll() is None]
-            url = rng.choice(live).url.replace("http", "ws", 1) + f"/ws/table/{self.table_id}?token={self.token}"
+            url = rng.choice(live).url.replace("http", "ws", 1) + f"/ws/table/{self.table_id}"
             try:
-                async with websockets.connect(url, max_size=2**22, open_timeout=5) as ws:
+                async with websockets.connect(url, max_size=2**22, open_timeout=5,
+                                              additional_headers={"Authorization": f"Bearer {self.token}"}) as ws:
                     async for raw in ws:
                         message = json.loads(raw)
                         now = time.monotonic()

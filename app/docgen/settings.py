@@ -12,6 +12,9 @@ from pydantic_settings import BaseSettings
 from app.api.routes.me import LEDGER_PAGE_MAX
 from app.core.config import PROJECT_ROOT, SECRET_KEY_MIN, Settings
 from app.docgen.note import GENERATED_NOTE
+from app.quickplay.matcher import JITTER, SEATING_AT_ONCE
+from app.quickplay.matching import WIDEST_SPREAD
+from app.quickplay.store import MATCHED_TTL_SECONDS
 from app.schemas import Credentials
 from app.services import accounts
 from app.services.ledger import ADJUSTMENT_MAX
@@ -71,11 +74,18 @@ def _limits() -> list[str]:
         ("password at registration", f"{accounts.PASSWORD_MIN}–{accounts.PASSWORD_MAX} characters"),
         ("password at login", f"at most {login_max} characters (longer is a 422, never hashed)"),
         ("`SECRET_KEY`", f"at least {SECRET_KEY_MIN} characters outside development"),
-        ("token lifetime", f"`TOKEN_TTL_SECONDS` {_bounds(Settings.model_fields['token_ttl_seconds'])}"),
+        ("session lifetime", f"`SESSION_ABSOLUTE_SECONDS` {_bounds(Settings.model_fields['session_absolute_seconds'])}"
+                             f", idle `SESSION_IDLE_SECONDS` {_bounds(Settings.model_fields['session_idle_seconds'])}"),
+        ("socket ticket", f"single use, `WS_TICKET_SECONDS` {_bounds(Settings.model_fields['ws_ticket_seconds'])}"),
         ("`GET /api/me/ledger?limit=`", f"1–{LEDGER_PAGE_MAX} entries a page"),
         ("admin adjustment `delta`", f"a JSON integer, non-zero, at most {ADJUSTMENT_MAX:,} either way"),
         ("table options", "each option's type and range: [options.md](options.md)"),
         ("table socket messages", "see `TABLE_RATE_LIMIT_*`, `TABLE_MAX_MESSAGE_BYTES`, `TABLE_RESYNC*` above"),
+        ("quick play's rank spread", f"0–{WIDEST_SPREAD} titles: starts at "
+                                     "`QUICKPLAY_RANK_SPREAD`, one more per `QUICKPLAY_SPREAD_WIDEN_SECONDS` waited"),
+        ("quick play's waves", f"every `QUICKPLAY_WAVE_SECONDS` ± {JITTER:.0%}; at most {SEATING_AT_ONCE} tables "
+                               "seated at once"),
+        ("`GET /api/me/queue`'s `table_id`", f"kept {MATCHED_TTL_SECONDS // 60} minutes after the match"),
     ]
     return ["| what | limit |", "|---|---|", *[f"| {a} | {b} |" for a, b in rows]]
 

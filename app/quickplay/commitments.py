@@ -11,6 +11,7 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.game.rooms import ROOMS, RoomKey
 from app.models import User
 from app.services import commitments
 from app.services.commitments import CommitmentKind, SeatProbe
@@ -38,7 +39,8 @@ class QueueCommitments(Protocol):
 
     async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         """Turn every member's queue commitment into a seat at ``table_id``, all or none.  Returns those
-        who no longer hold this pool's queue commitment (then nothing changed)."""
+        who no longer hold this pool's queue commitment, or may no longer sit in the room (frozen, too few
+        coins: their queue commitment is dropped); then no seat was taken."""
         ...
 
     async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
@@ -73,8 +75,23 @@ class ServiceCommitments:
         return None if held is None else (held.kind, held.ref)
 
     async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
-        return await self._swap(user_ids, (CommitmentKind.QUEUE, queue_key(room, variant)),
-                                (CommitmentKind.SEAT, table_id))
+        key = queue_key(room, variant)
+        unfit = await self._unfit(user_ids, room, key)
+        if unfit:
+            return unfit
+        return await self._swap(user_ids, (CommitmentKind.QUEUE, key), (CommitmentKind.SEAT, table_id))
+
+    async def _unfit(self, user_ids: list[int], room: str, key: str) -> list[int]:
+        """Players frozen, or below the room's entry coins, since they queued (the same checks as joining,
+        on fresh rows): they leave the queue (commitment dropped) and the match goes on without them."""
+        async with self.sessionmaker() as session:
+            users = await lock_users(session, user_ids)
+            entry = ROOMS[RoomKey(room)].entry_coins
+            unfit = [uid for uid, u in users.items() if u.frozen or u.coins < entry]
+            for uid in unfit:
+                await commitments.release(session, uid, CommitmentKind.QUEUE, key)
+            await session.commit()
+        return unfit
 
     async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         # Each member alone: one who stood up meanwhile (their seat released) must not keep the others out.

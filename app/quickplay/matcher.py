@@ -1,7 +1,7 @@
 """The quick-play matcher (配桌): seats waiting players at new coin tables, in waves.
 
 Every ``QUICKPLAY_WAVE_SECONDS`` (±20 % jitter, so waves do not fall in step with other periodic work; at
-once when a player queues in this process) the matcher takes every pool's members, forms tables by rank
+once when a player queues, on this process or, through a Redis poke, on another) the matcher takes every pool's members, forms tables by rank
 (app.quickplay.matching) and seats each table:
 
 1. ``store.claim``: the members leave their pool and are recorded under the new table's id, atomically, so
@@ -35,6 +35,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from app import metrics
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant, default_options
 from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables
@@ -46,6 +47,7 @@ from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 log = logging.getLogger(__name__)
 LEASE_ID = 0  # one matcher for all pools: the lease's key is {prefix}:quickplay-matcher:0
 JITTER = 0.2  # a wave comes every wave_seconds × (1 ± JITTER)
+SEATING_AT_ONCE = 8  # tables a wave seats concurrently
 
 TableLive = Callable[[str], Awaitable[bool]]
 
@@ -63,6 +65,9 @@ class Matcher:
         self.rng = rng or random.Random(secrets.randbits(128))
         self.sizes: dict[tuple[str, str], int] = {}  # the last published queue sizes (none at first)
         self.leading = False
+        # Tables of one wave are seated side by side (their players differ), a few at a time: each is a
+        # claim, a locked transaction and a journal write, so a wave of thousands does not run serially.
+        self.seating = asyncio.Semaphore(SEATING_AT_ONCE)
 
     async def leads(self) -> bool:
         try:
@@ -83,11 +88,15 @@ class Matcher:
                     members = await self.store.members(room.value, variant.value)
                     if len(members) < VARIANTS[variant].seats:
                         continue
-                    for group in form_tables(members, VARIANTS[variant].seats, now=now, policy=self.policy,
-                                             rng=self.rng):
-                        seated += await self.seat(room, variant, group)
+                    groups = form_tables(members, VARIANTS[variant].seats, now=now, policy=self.policy,
+                                         rng=self.rng)
+                    seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
         await self.publish_sizes()
         return seated
+
+    async def _seat_one(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
+        async with self.seating:
+            return await self.seat(room, variant, group)
 
     async def seat(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
         """Seat one formed table (steps 1-4 of the module docstring); 1 if it was seated, else 0."""
@@ -138,6 +147,7 @@ class Matcher:
 
     async def _matched(self, table_id: str, group: list[QueueEntry]) -> None:
         await self.store.finish(table_id)
+        metrics.quickplay_matched(group[0].room, group[0].variant, [time.time() - e.since for e in group])
         for e in group:
             await self._publish({"type": "matched", "table_id": table_id, "to": e.user_id})
         log.info("quick play: seated %s", table_id, extra={"table_id": table_id})
@@ -169,6 +179,7 @@ class Matcher:
         except Exception:
             log.exception("quick play: the queue sizes could not be read")
             return
+        metrics.queue_sizes(sizes)
         if sizes != self.sizes:
             self.sizes = sizes
             await self._publish({"type": "queue_sizes", "queues": queue_sizes(sizes)})
@@ -210,12 +221,16 @@ def make_lease(state: AppState) -> DirectorLease:
 @contextlib.asynccontextmanager
 async def running_matcher(matcher: Matcher) -> AsyncIterator[Matcher]:
     """Entered at startup after the table runtime; at exit the lease goes back (another process leads)."""
-    run = matcher.state.settings.quickplay_matcher
-    task = asyncio.create_task(matcher.run(), name="quickplay-matcher") if run else None
+    tasks = []
+    if matcher.state.settings.quickplay_matcher:
+        tasks.append(asyncio.create_task(matcher.run(), name="quickplay-matcher"))
+        pokes = getattr(matcher.store, "pokes", None)  # Redis: players queueing on other processes
+        if pokes is not None:
+            tasks.append(asyncio.create_task(pokes(matcher.quickplay.joined), name="quickplay-pokes"))
     try:
         yield matcher
     finally:
-        if task is not None:
+        for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -13,11 +13,14 @@ Entries are lost only if Redis loses its data (documented: the client queues aga
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
@@ -84,6 +87,7 @@ class RedisQueueStore:
         base = f"{prefix}:quickplay:"
         self.pool_prefix, self.where, self.claims_key = f"{base}pool:", f"{base}where", f"{base}claims"
         self.matched_prefix = f"{base}matched:"
+        self.poke_channel = f"{base}poke"  # a player queued: the matcher (on any process) need not wait
         self._add, self._remove, self._claim, self._end = (
             self.redis.register_script(s) for s in (_ADD, _REMOVE, _CLAIM, _END_CLAIM))
 
@@ -94,6 +98,7 @@ class RedisQueueStore:
         held = await self._add(keys=[self.where, self._pool_key(entry.room, entry.variant)],
                                args=[entry.user_id, _pool(entry.room, entry.variant), json.dumps(entry.to_json())])
         if held is None:
+            await self.redis.publish(self.poke_channel, entry.variant)
             return entry
         found = await self.entry(entry.user_id)
         return found or entry  # resolved meanwhile: the caller's entry is as good as any
@@ -161,6 +166,23 @@ class RedisQueueStore:
 
     async def forget_matched(self, user_id: int) -> None:
         await self.redis.delete(f"{self.matched_prefix}{user_id}")
+
+    async def pokes(self, joined: asyncio.Event) -> None:
+        """Set ``joined`` whenever a player queues on any process (runs until cancelled).  Pub/sub may lose a
+        poke; the next wave comes anyway."""
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self.poke_channel)
+            while True:
+                try:
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            joined.set()
+                except (RedisError, OSError):
+                    await asyncio.sleep(1)  # redis-py resubscribes on the next read
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -110,8 +110,8 @@ async def _seat_across(urls: list[str], players: list[dict]) -> str:
                                  json={"variant": "taiwan", "options": OPTIONS})
         assert made.status_code == 201, made.text
         table_id = made.json()["id"]
-        lobby_url = urls[2].replace("http", "ws", 1) + f"/ws/lobby?token={players[0]['token']}"
-        async with websockets.connect(lobby_url) as lobby:
+        lobby_url = urls[2].replace("http", "ws", 1) + "/ws/lobby"
+        async with websockets.connect(lobby_url, additional_headers=players[0]["headers"]) as lobby:
             snapshot = json.loads(await lobby.recv())
             assert snapshot["type"] == "snapshot" and table_id in [t["id"] for t in snapshot["tables"]]
             for i, p in enumerate(players[1:], 1):
@@ -148,8 +148,8 @@ async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
             await conn.execute(update(User).where(User.id == operator["id"]).values(role="operator"))
     finally:
         await engine.dispose()
-    ws_url = url.replace("http", "ws", 1) + f"/ws/spectate/{table_id}?token={operator['token']}"
-    async with websockets.connect(ws_url, max_size=2**22) as ws:
+    ws_url = url.replace("http", "ws", 1) + f"/ws/spectate/{table_id}"
+    async with websockets.connect(ws_url, max_size=2**22, additional_headers=operator["headers"]) as ws:
         snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert snapshot["type"] == "snapshot" and snapshot["table"]["seat"] == -1
         view = snapshot["view"] or {}
@@ -164,7 +164,8 @@ async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
 
 async def _lobby(url: str, token: str, table_id: str, out: list[dict]) -> None:
     """The table as a lobby socket sees it: its entry in the snapshot, then each event about it."""
-    async with websockets.connect(url.replace("http", "ws", 1) + f"/ws/lobby?token={token}") as ws:
+    async with websockets.connect(url.replace("http", "ws", 1) + "/ws/lobby",
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         async for raw in ws:
             message = json.loads(raw)
             tables = message.get("tables") or ([message["table"]] if "table" in message else [])

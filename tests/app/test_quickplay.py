@@ -7,8 +7,10 @@ import asyncio
 import random
 
 import pytest
+from sqlalchemy import update
 
 from app.game.titles import TITLES
+from app.models import User
 from app.quickplay.matching import WIDEST_SPREAD, QueueEntry, SpreadPolicy, form_tables
 from tests.app.test_tournaments import _create
 
@@ -136,6 +138,7 @@ async def test_refusals_are_coded_and_change_nothing(client, player):
                                await player("carol"))
     await client.post(f"/api/admin/users/{alice.id}/freeze", headers=boss.headers,
                       json={"frozen": True, "reason": "chargeback"})
+    await alice.log_in_again(client)  # the freeze ended her sessions; a frozen account may still log in
     frozen = await client.post("/api/rooms/beginner/queue", headers=alice.headers, json={"variant": "taiwan"})
     assert frozen.status_code == 403 and frozen.json()["code"] == "account_frozen"
     # 50,000 welcome coins: below 中級's 60,000 entry.
@@ -232,3 +235,49 @@ async def test_a_claim_left_by_a_dead_matcher_puts_its_players_back_in_the_queue
     assert await store.claims() == []
     tables = app.state.services.registry.list_tables()
     assert len(tables) == 1 and sorted(tables[0].players) == sorted(p.id for p in players)
+
+
+async def test_rank_bands_are_respected_while_enough_players_of_each_band_wait(client, player, app):
+    """Four 白板 (積分 0) and four 中 (120,000 積分, RULES.md §7) queue mixed: two tables, one per band."""
+    low = [await player(f"low{i}") for i in range(4)]
+    high = [await player(f"high{i}") for i in range(4)]
+    async with app.state.services.sessionmaker() as session:
+        await session.execute(update(User).where(User.id.in_([p.id for p in high])).values(rank_points=120_000))
+        await session.commit()
+    for p in [x for pair in zip(low, high, strict=True) for x in pair]:
+        assert (await client.post("/api/rooms/beginner/queue", headers=p.headers,
+                                  json={"variant": "taipao"})).status_code == 202
+    assert await _wave(app) == 2
+    tables = {}
+    for p in low + high:
+        tables.setdefault((await client.get("/api/me/queue", headers=p.headers)).json()["table_id"], set()).add(p.id)
+    assert sorted(map(sorted, tables.values())) == sorted([sorted(p.id for p in low), sorted(p.id for p in high)])
+
+
+async def test_a_player_frozen_or_broke_while_waiting_leaves_the_queue_and_the_others_wait_on(client, player, app):
+    boss = await player("boss", role="admin")
+    players = [await player(f"fz{i}") for i in range(4)]
+    for p in players:
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "tiantai"})
+    await client.post(f"/api/admin/users/{players[0].id}/freeze", headers=boss.headers,
+                      json={"frozen": True, "reason": "chargeback"})
+    adjusted = await client.post(f"/api/admin/users/{players[1].id}/adjustments", headers=boss.headers,
+                                 json={"asset": "coins", "delta": -40_000, "reason": "refund reversal"})
+    assert adjusted.status_code in (200, 201), adjusted.text  # 10,000 left: below 初級's 20,000
+    assert await _wave(app) == 0
+    for p in players[:2]:
+        assert (await client.get("/api/me/queue", headers=p.headers)).json()["queued"] is False
+    for p in players[2:]:
+        assert (await client.get("/api/me/queue", headers=p.headers)).json()["queued"] is True
+    late = await player("fz_late")
+    await client.post("/api/rooms/beginner/queue", headers=late.headers, json={"variant": "tiantai"})
+    assert await _wave(app) == 1
+    assert (await client.get("/api/me/queue", headers=late.headers)).json()["table_id"] is not None
+
+
+@pytest.mark.parametrize("body", [{"variant": 1}, {"variant": "taiwan", "extra": 1}, {}, {"variant": "TAIWAN "}])
+async def test_a_bad_queue_body_is_a_coded_422_and_queues_nothing(client, player, body):
+    alice = await player("alice")
+    response = await client.post("/api/rooms/beginner/queue", headers=alice.headers, json=body)
+    assert response.status_code == 422 and response.json()["code"] == "invalid_input", response.text
+    assert (await client.get("/api/me/queue", headers=alice.headers)).json()["queued"] is False

@@ -59,8 +59,9 @@ async def _play_tournament(http: httpx.AsyncClient, port: int, me: dict, tournam
             await asyncio.sleep(0.05)
             continue
         played.add(mine[0])
-        url = f"ws://127.0.0.1:{port}/ws/table/{mine[0]}?token={me['token']}"
-        async with websockets.connect(url, ping_interval=None) as ws:
+        url = f"ws://127.0.0.1:{port}/ws/table/{mine[0]}"
+        async with websockets.connect(url, ping_interval=None,
+                                      additional_headers={"Authorization": f"Bearer {me['token']}"}) as ws:
             async for raw in ws:
                 message = json.loads(raw)
                 if message["type"] == "prompt":
@@ -70,7 +71,8 @@ async def _play_tournament(http: httpx.AsyncClient, port: int, me: dict, tournam
 
 
 async def _watch_lobby(port: int, token: str, seen: list[dict]) -> None:
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby?token={token}", ping_interval=None) as ws:
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby", ping_interval=None,
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         async for raw in ws:
             message = json.loads(raw)
             if message["type"] == "tournament_updated":
@@ -108,7 +110,7 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             finals = await asyncio.wait_for(asyncio.gather(*(
                 _play_tournament(http, port, p, tid, random.Random(i)) for i, p in enumerate(players))), 120)
             final = finals[0]
-            assert final["state"] == "finished" and final["pool"] == 0
+            assert final["state"] == "finished" and final["pool"] == 0 and final["paid_out"] == 5_000
             assert [g["round"] for g in final["tables"]] == [1, 1, 2, 2] and all(g["finished"] for g in final["tables"])
             assert all(g["hands_played"] == 1 for g in final["tables"])
             standings = final["standings"]
@@ -132,10 +134,13 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             before = [(await http.get("/api/me", headers=p["headers"])).json()["coins"] for p in players]
             for p in players[:3]:
                 await http.post(f"/api/tournaments/{tid2}/register", headers=p["headers"])
-            for _ in range(2):
-                cancelled = await http.post(f"/api/operator/tournaments/{tid2}/cancel", headers=op["headers"],
-                                            json={"reason": "rain"})
-                assert cancelled.json()["state"] == "cancelled"
+            cancelled = await http.post(f"/api/operator/tournaments/{tid2}/cancel", headers=op["headers"],
+                                        json={"reason": "rain"})
+            assert cancelled.json()["state"] == "cancelled"
+            # Cancelling it again is an impossible transition (issue 23): a coded 409 that refunds nothing twice.
+            again = await http.post(f"/api/operator/tournaments/{tid2}/cancel", headers=op["headers"],
+                                    json={"reason": "rain"})
+            assert again.status_code == 409 and again.json()["code"] == "tournament_wrong_state", again.text
             after = [(await http.get("/api/me", headers=p["headers"])).json()["coins"] for p in players]
             assert after == before
             report = (await http.get(f"/api/operator/tournaments/{tid2}/report", headers=op["headers"])).json()

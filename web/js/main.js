@@ -13,6 +13,7 @@ import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable,
 import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
+import { bootSessions } from "./screens/sessions.js";
 import { renderResult, savedStandings, showResult, showStandings } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
@@ -86,6 +87,7 @@ function boot() {
   applyI18n(document);
   renderLangSwitch();
   bootAuth();
+  bootSessions();
   $("lang-switch").addEventListener("click", (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("[data-lang]");
     const next = /** @type {HTMLElement | null} */ (button)?.dataset.lang;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, status
 
 from app.api.deps import CurrentUser, QuickPlayDep
@@ -10,8 +12,16 @@ from app.schemas_quickplay import LeftOut, QueuedOut, QueueIn, QueueStatusOut
 
 router = APIRouter(prefix="/api", tags=["quick play"])
 
+# The refusals (codes and params: docs/errors.md); nothing changes on any of them.
+JOIN_REFUSALS: dict[int | str, dict[str, Any]] = {
+    403: {"description": "`account_frozen`"},
+    409: {"description": "`already_seated` (seated at a table), `in_queue` (waiting in another pool), "
+                         "`registered_elsewhere` (an unfinished tournament), `insufficient_coins` (below the "
+                         "room's entry)"},
+}
 
-@router.post("/rooms/{room}/queue", status_code=status.HTTP_202_ACCEPTED)
+
+@router.post("/rooms/{room}/queue", status_code=status.HTTP_202_ACCEPTED, responses=JOIN_REFUSALS)
 async def join_queue(room: RoomKey, body: QueueIn, user: CurrentUser, quickplay: QuickPlayDep) -> QueuedOut:
     """Wait for a table of this variant in this room.  Refused (409) while seated, queued in another
     pool or registered in an unfinished tournament, or below the room's entry coins; 403 when frozen."""

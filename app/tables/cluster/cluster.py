@@ -34,6 +34,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from app import metrics
+from app.core.outage import REDIS_ERRORS, Outage
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
 from app.tables.cluster.admin import apply_freeze, close_table, live_tables
@@ -217,21 +218,32 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return taken
 
     async def _scan_loop(self) -> None:
+        outage = Outage(log, "cluster: the take-over scan (Redis)")
         while True:
             await asyncio.sleep(self.scan_seconds * random.uniform(0.75, 1.25))
             try:
                 await self.scan()
+            except REDIS_ERRORS as exc:  # Redis away: one warning, not one per scan (app.core.outage)
+                outage.failed(exc)
             except Exception:
                 log.exception("cluster: take-over scan failed")
+            else:
+                outage.ok()
 
     async def _keep(self) -> None:
-        """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets."""
+        """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets.
+        Redis away: the tables play on here; one warning when renewal starts failing, one when it recovers."""
+        outage = Outage(log, "cluster: lease renewal (Redis)")
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self.keep_once()
+            except REDIS_ERRORS as exc:
+                outage.failed(exc)
             except Exception:
                 log.exception("cluster: lease renewal failed")
+            else:
+                outage.ok()
 
     async def keep_once(self) -> None:
         assert self.leases is not None

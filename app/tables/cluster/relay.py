@@ -32,6 +32,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app import metrics
+from app.core.outage import Outage
 from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,7 @@ class Relay:
         """Everything queued meanwhile goes in one pipeline: one round trip, still in order.  (One PUBLISH
         awaited at a time capped the relay at one frame per Redis round trip: seconds of queueing at a few
         hundred frames/s on a loaded machine.)"""
+        outage = Outage(log, "relay: publishing frames (Redis)")
         while True:
             batch = [await self._frames.get()]
             while not self._frames.empty():
@@ -130,19 +132,23 @@ class Relay:
                     await pipe.execute()
                 self.published += len(batch)
             except (RedisError, OSError) as exc:  # lost: the receivers' sequence checks notice
-                log.warning("relay: publishing %d frames failed: %s", len(batch), exc)
+                outage.failed(exc)
+            else:
+                outage.ok()
 
     # -- receiving -------------------------------------------------------------------------------------
 
     async def _listen(self, pubsub: Any) -> None:
+        outage = Outage(log, "relay: the Redis subscription")
         try:
             while True:
                 try:
                     async for message in pubsub.listen():
+                        outage.ok()
                         if message.get("type") == "message":
                             self._dispatch(message["data"])
                 except (RedisError, OSError) as exc:
-                    log.warning("relay: Redis subscription lost (%s); reconnecting", exc)
+                    outage.failed(exc)  # one warning for the outage, not one per reconnect attempt
                     if self.on_broken is not None:
                         self.on_broken()
                     await asyncio.sleep(0.5)

@@ -208,9 +208,9 @@ export function connectLobby() {
     onStatus: (s) => { app.lobbyLive = s === "open"; renderLobby(); },
     onClose: (code) => {
       app.lobbySocket = null;
-      if (code === 1008) { screens.logout(); toast(t("close.1008")); }
+      if (code === 1008 || code === 4401) { screens.logout(); toast(t("close.1008")); }
     },
-    finalCodes: new Set([1008]),
+    finalCodes: new Set([1008, 4401]),
   }).connect();
 }
 
@@ -252,4 +252,20 @@ async function findReturnTable() {
   }
 }
 
-provide({ enterLobby, renderLobby });
+/**
+ * Quick play from anywhere (the result's "play again", once the player has left the finished table): queue
+ * for this room and variant, then show the lobby with its waiting panel; a refusal (e.g. too few coins left
+ * for the room) is shown in words.
+ * @param {string} room @param {string} variant
+ */
+async function quickPlay(room, variant) {
+  try {
+    app.queue = await api.queue(room, variant);
+  } catch (err) {
+    showError(err);
+  }
+  screens.enterLobby();
+  tickQueue();
+}
+
+provide({ enterLobby, renderLobby, quickPlay });

@@ -128,6 +128,9 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
         standings = page.locator("#result-dialog[open] .standings")
         rows = standings.locator(".standing")
         expect(rows).to_have_count(SEATS[variant])
+        # A short game says it played its hands (not "all rounds played").
+        expect(standings.locator(".standings-reason")).to_have_text(
+            {"zh-Hans": "短局：2 局已打完。", "zh-Hant": "短局：2 局已打完。", "en": "Short game: its 2 hands are played."}[lang])
         page.screenshot(path=artifacts / f"game-{tag}-standings.png")
         places = [int(p or 0) for p in rows.evaluate_all("els => els.map(e => e.dataset.place)")]
         assert places == sorted(places) and places[0] == 1, places

@@ -51,7 +51,7 @@ export function standingsEl(s, handlers) {
     h("h2", { id: "result-title" }, t("standings.title")),
     h("p", { class: "standings-sub" }, `${t(`variant.${s.variant}`)} · ${s.practice ? t("table.practice") : t("standings.coin_table")}`
       + ` · ${t("standings.hands", { n: formatNumber(over.hands_played ?? 0) })}`),
-    h("p", { class: "standings-reason" }, t(`table.game_over.${over.reason}`)),
+    h("p", { class: "standings-reason" }, reasonText(s)),
     h("ol", { class: "standings-list" }, rows),
     titleChangeEl(s),
     h("div", { class: "buttons" },
@@ -67,4 +67,13 @@ function titleChangeEl(s) {
   return h("p", { class: "title-change", role: "status" }, t("standings.title_change", {
     before: localName(before.title_names, before.title), after: localName(after.title_names, after.title),
   }));
+}
+
+/** Why the game ended; a short game that played its hands says so rather than "all rounds played". @param {Standings} s */
+function reasonText(s) {
+  const over = s.over;
+  if (over.reason === "rounds_complete" && s.hands_limit && (over.hands_played ?? 0) >= s.hands_limit) {
+    return t("standings.hands_limit", { n: formatNumber(s.hands_limit) });
+  }
+  return t(`table.game_over.${over.reason}`);
 }

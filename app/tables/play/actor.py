@@ -49,6 +49,7 @@ from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
     TABLE_GONE,
     ActionMessage,
+    AutoPlayMessage,
     BackMessage,
     ErrorMessage,
     GameOverMessage,
@@ -355,6 +356,8 @@ class TableActor:
                 self.flow.send_snapshot(seat)
         elif isinstance(message, BackMessage):
             self.flow.player_back(seat)
+        elif isinstance(message, AutoPlayMessage):
+            self.flow.auto_play_chosen(seat)
 
     # -- crashes ---------------------------------------------------------------------------------------
 

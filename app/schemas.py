@@ -312,6 +312,6 @@ class TicketOut(BaseModel):
     expires_in: float
 
 
-class PasswordChangeIn(BaseModel):
+class PasswordChangeIn(StrictIn):
     current_password: str = Field(max_length=1024)
     new_password: str = Field(max_length=1024)

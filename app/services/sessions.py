@@ -5,7 +5,7 @@ valid until the first of: its absolute expiry (``Settings.session_absolute_secon
 idle for ``Settings.session_idle_seconds``, or revocation.  ``last_seen_at`` is written at most once every
 ``LAST_SEEN_EVERY`` seconds per session, so a busy client does not write on every request.
 
-Revoking here ends the rows; the caller also tells ``app.ws.live_sessions.LiveSessions`` so open sockets
+Revoking here ends the rows; the caller also tells ``app.services.live_sessions.LiveSessions`` so open sockets
 close at once (the routes do both through ``end_sessions``).
 """
 

@@ -1,10 +1,10 @@
 """What every WebSocket (lobby, table, spectator) checks before it serves anyone: who it is, and the caps.
 
-Who: a single-use ticket (``?ticket=``, from ``POST /api/ws-ticket``: app.ws.tickets) from a browser, or
+Who: a single-use ticket (``?ticket=``, from ``POST /api/ws-ticket``: app.services.tickets) from a browser, or
 the session token in an ``Authorization: Bearer`` header from any other client.  Never the token in the URL:
 URLs end up in access logs.  Refusals are sent as close codes after accepting (``refuse``): a browser cannot
 read an HTTP 403 from a WebSocket handshake, only a close code (docs/protocol.md, "Close codes").  An
-accepted socket is closed with 4401 when its session ends (app.ws.live_sessions).  Caps
+accepted socket is closed with 4401 when its session ends (app.services.live_sessions).  Caps
 (Settings.sockets_per_user / sockets_per_ip) count every socket together; over a cap: 4029.
 """
 
@@ -19,7 +19,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from app import metrics
 from app.services import sessions
-from app.ws.tickets import SocketOwner
+from app.services.tickets import SocketOwner
 
 if TYPE_CHECKING:
     from app.state import AppState

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from fastapi import WebSocket
 
+from app.services.tickets import SocketOwner
 from app.state import AppState
 from app.tables.cluster.relay import HeldLink
 from app.ws.guard import TOO_MANY, client_address, refuse
 from app.ws.inbound import client_messages
 from app.ws.serve import serve_link
-from app.ws.tickets import SocketOwner
 
 if TYPE_CHECKING:
     from app.tables.cluster.cluster import ClusterRuntime

@@ -2,7 +2,7 @@
 
 A sender task forwards the link's queue (the actor, or the relay, fills it); a reader task consumes what the
 client sends; the end of the socket's login session (revoked or expired) closes it with 4401
-(app.ws.live_sessions).  Whichever ends first ends the
+(app.services.live_sessions).  Whichever ends first ends the
 socket: the table (or the owner, through the relay) is told the link left, the link is closed, the reader
 is stopped and the sender gets ``FLUSH_SECONDS`` to send what is queued and close the socket with the
 link's code.
@@ -18,8 +18,8 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app import metrics
+from app.services.live_sessions import SessionEnd
 from app.tables.play.seats import SeatLink
-from app.ws.live_sessions import SessionEnd
 
 FLUSH_SECONDS = 5.0  # how long a closing socket may take to send what its link still holds
 

@@ -14,13 +14,13 @@ from fastapi import APIRouter, WebSocket
 
 from app.api.deps import StateDep
 from app.models import User
+from app.services.live_sessions import SessionEnd
 from app.services.roles import Role, has_role
 from app.tables.cluster.cluster import MOVING, ClusterRuntime
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.play.commands import Unwatch, Watch
 from app.tables.play.seats import SeatLink
 from app.ws.guard import socket_owner
-from app.ws.live_sessions import SessionEnd
 from app.ws.serve import serve_link
 
 router = APIRouter(tags=["tables"])

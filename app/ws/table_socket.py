@@ -14,6 +14,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from app.api.deps import StateDep
+from app.services.live_sessions import SessionEnd
 from app.tables.cluster.cluster import MOVING, ClusterRuntime
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.play.actor import TableActor
@@ -22,7 +23,6 @@ from app.tables.play.seats import SeatLink
 from app.tables.settings import TableSettings
 from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
 from app.ws.inbound import client_messages
-from app.ws.live_sessions import SessionEnd
 from app.ws.protocol import ErrorMessage, client_message
 from app.ws.relayed import serve_relayed
 from app.ws.serve import serve_link

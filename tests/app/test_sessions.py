@@ -13,9 +13,8 @@ from sqlalchemy import select, text, update
 
 from app.core.security import token_digest
 from app.models import LoginSession
-from app.services import sessions
-from app.ws import tickets
-from app.ws.tickets import RedisTicketBook, SocketOwner
+from app.services import sessions, tickets
+from app.services.tickets import RedisTicketBook, SocketOwner
 from tests.app.conftest import grant_role
 from tests.app.table_harness import PASSWORD, Closed, SeatClient, harness, is_type
 

@@ -28,9 +28,9 @@ from app.api.deps import StateDep
 from app.core.outage import REDIS_ERRORS
 from app.lobby.broker import Subscription
 from app.quickplay.matcher import queue_sizes
+from app.services.live_sessions import SessionEnd
 from app.state import AppState
 from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
-from app.ws.live_sessions import SessionEnd
 
 router = APIRouter(tags=["lobby"])
 

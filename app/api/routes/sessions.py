@@ -1,5 +1,5 @@
 """Login sessions (登入) over HTTP: log out, list and end your sessions, change your password, get a
-WebSocket ticket.  The domain lives in app.services.sessions; open sockets close through app.ws.live_sessions.
+WebSocket ticket.  The domain lives in app.services.sessions; open sockets close through app.services.live_sessions.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from app.api.deps import CurrentLogin, SessionDep, SettingsDep, StateDep
 from app.schemas import PasswordChangeIn, SessionOut, TicketOut
 from app.services import accounts, sessions
 from app.services.errors import ErrorCode, NotFound
-from app.ws.tickets import SocketOwner
+from app.services.tickets import SocketOwner
 
 router = APIRouter(tags=["sessions"])
 

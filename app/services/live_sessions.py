@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.services import sessions
-from app.ws.tickets import SocketOwner
+from app.services.tickets import SocketOwner
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import pytest
 
 from app.services import commitments
 from tests.app.conftest import grant_role
-from tests.app.table_harness import PlayLog, harness, is_event, play_to_the_end
+from tests.app.table_harness import PASSWORD, PlayLog, harness, is_event, play_to_the_end
 
 pytestmark = pytest.mark.asyncio
 
@@ -95,4 +95,6 @@ async def test_a_frozen_player_plays_on_autoplay_to_the_end_of_the_round_then_is
         assert t["pool"] == 0
         prizes = {s["user_id"]: s["prize"] for s in t["standings"]}
         assert prizes[players[0]["id"]] == 0 and sum(prizes.values()) == 3_000
-        assert await h.coins(players[0]) == 49_000
+        # The freeze ended the player's sessions (issue 24): read the coins through a new login.
+        again = await h.client.post("/api/auth/login", json={"username": "player0", "password": PASSWORD})
+        assert await h.coins({"headers": {"Authorization": f"Bearer {again.json()['access_token']}"}}) == 49_000

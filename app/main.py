@@ -26,6 +26,7 @@ from app.monitoring.http import HttpMetrics
 from app.monitoring.process import watching_the_process
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
+from app.schemas import ERROR_RESPONSES
 from app.services.commitments import SeatCommitments
 from app.state import AppState
 from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
         title="Mahjong server",
         summary="天台, 台炮 and 台灣16張 for coins: accounts, ledger, rooms and tables.",
         lifespan=lifespan,
+        responses=ERROR_RESPONSES,
     )
 
     install_error_handlers(app)

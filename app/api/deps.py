@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Path, Query
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
@@ -58,6 +58,18 @@ async def get_session(state: StateDep) -> AsyncIterator[AsyncSession]:
 
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+# Row ids as the database stores them (INTEGER keys: 32 bits; the hands', ledger's and audit's BIGINT: 64).  A
+# bigger number names no row; refused here (422), it never reaches a driver that would fail on it (a 500).
+ID_MAX, BIG_ID_MAX = 2**31 - 1, 2**63 - 1
+UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="an account id")]
+TournamentId = Annotated[int, Path(ge=1, le=ID_MAX, description="a tournament id")]
+HandId = Annotated[int, Path(ge=1, le=BIG_ID_MAX, description="a hand record's id")]
+# Text a query filters by: never a NUL (Postgres cannot hold one in text, and refuses the whole statement).
+NO_NUL = r"^[^\x00]*$"
+# A table's id (app.tables.table_info.new_table_id and the tests' own): letters, digits, "-" and "_".
+TableId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="a table id")]
+BeforeId = Annotated[int | None, Query(ge=1, le=BIG_ID_MAX, description="page: entries older than this id")]
 
 
 async def get_current_login(

@@ -11,24 +11,24 @@ from __future__ import annotations
 
 import logging
 
-from prometheus_client import Counter
+from app.metrics import INVALID_UTF8_FRAMES
 
-from app.metrics import REGISTRY
-
-FRAME_ERRORS = Counter("mahjong_ws_frame_errors", "WebSocket frames refused by the server before the app "
-                       "(closed 1007), by kind", ["kind"], registry=REGISTRY)
 # The message uvicorn's WebSocket protocols log for a text frame that is not UTF-8.
 UVICORN_INVALID_UTF8 = "Invalid UTF-8 sequence received from client."
 
 
 class QuietFrameErrors(logging.Filter):
+    def __init__(self) -> None:
+        super().__init__()
+        self.invalid_utf8 = 0  # this filter's own count, for the debug line (the metric is process-wide)
+
     def filter(self, record: logging.LogRecord) -> bool:
         if record.msg != UVICORN_INVALID_UTF8:
             return True
-        FRAME_ERRORS.labels(kind="invalid_utf8").inc()
-        count = FRAME_ERRORS.labels(kind="invalid_utf8")._value.get()
+        INVALID_UTF8_FRAMES.inc()
+        self.invalid_utf8 += 1
         record.levelno, record.levelname = logging.DEBUG, "DEBUG"
-        record.msg, record.args = "invalid UTF-8 text frame from a client; closed 1007 (%d so far)", (int(count),)
+        record.msg, record.args = "invalid UTF-8 text frame from a client; closed 1007 (%d so far)", (self.invalid_utf8,)
         record.exc_info, record.exc_text, record.stack_info = None, None, None
         return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
 

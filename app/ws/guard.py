@@ -13,16 +13,16 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import metrics
+from app.core.config import Settings
 from app.services import sessions
-from app.services.tickets import SocketOwner
-
-if TYPE_CHECKING:
-    from app.state import AppState
+from app.services.live_sessions import LiveSessions
+from app.services.tickets import SocketOwner, TicketBook
 
 TOO_MANY = 4029  # too many sockets (account or address), or too many reconnects
 
@@ -35,7 +35,17 @@ async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
 
-async def socket_owner(websocket: WebSocket, state: AppState) -> SocketOwner | None:
+class SocketAuthority(Protocol):
+    """What the guard needs to know who opens a socket (the app state has it; the guard does not import the
+    state, which holds the guard's socket caps)."""
+
+    settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession]
+    tickets: TicketBook
+    live_sessions: LiveSessions
+
+
+async def socket_owner(websocket: WebSocket, state: SocketAuthority) -> SocketOwner | None:
     """Who opens this socket: the ticket's owner (browsers), else the bearer header's session (other
     clients); None when neither is valid, or the session ended since the ticket was issued."""
     ticket = websocket.query_params.get("ticket")

@@ -20,11 +20,11 @@ import httpx
 import pytest
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import select, text, update
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import select, update
 
 from app.core.db import make_engine
 from app.models import Hand, User
+from tests.app.cluster_harness import reset_database
 from tests.app.live_server import OPTIONS, Seat, ServerProcess, register
 
 PG = os.environ.get("TEST_DATABASE_URL")
@@ -43,16 +43,6 @@ async def _until(predicate, timeout: float, what: str, servers: list[ServerProce
             logs = "\n".join(f"--- server {i} (port {s.port}) ---\n{s.tail(3000)}" for i, s in enumerate(servers))
             raise AssertionError(f"timed out waiting for {what} {state() if state else ''}\n{logs}")
         await asyncio.sleep(0.05)
-
-
-async def _reset(url: str) -> None:
-    engine = create_async_engine(url)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            await conn.execute(text("CREATE SCHEMA public"))
-    finally:
-        await engine.dispose()
 
 
 async def _owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:
@@ -75,7 +65,7 @@ async def _ledger(players: list[dict]) -> tuple[dict[int, int], list]:
 @pytest.fixture
 async def cluster(tmp_path: Path):  # noqa: ANN201
     assert PG is not None and REDIS is not None
-    await _reset(PG)
+    await reset_database(PG)
     prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in a shared Redis
     env = {**CLUSTER_ENV, "REDIS_URL": REDIS, "REDIS_PREFIX": prefix}
     servers = [ServerProcess(PG, tmp_path / f"server{i}.log", **env) for i in range(3)]

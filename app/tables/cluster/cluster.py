@@ -51,6 +51,9 @@ from app.tables.settings import TableSettings
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
 NO_ANSWER_ROUNDS = 3  # renewal rounds a relayed socket waits for its owner's first message
+# A holder's heartbeat can be missing for a moment while it lives (Redis restarted or cut): if it hears, its
+# player reconnects (1012) instead of being told it left.
+HOLDER_SILENT = "the server holding your connection did not answer; reconnect"
 
 
 def cluster_wanted(state: AppState) -> bool:
@@ -276,7 +279,8 @@ class ClusterRuntime(RelayEnds, TableRuntime):
                     link.close(RELAY_GAP, "the table's server does not answer; reconnect")
 
     async def _watch_holders(self) -> None:
-        """Owner side: seats whose socket was held by a process that died are left (auto-played)."""
+        """Owner side: seats whose socket was held by a process that died are left (auto-played); the holder,
+        should it live after all, is told to have its player reconnect."""
         assert self.leases is not None
         if not self.remote and not self.watching:
             return
@@ -286,10 +290,12 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         for link_id, (rlink, actor, seat) in list(self.remote.items()):
             if rlink.holder in dead:
                 self.remote.pop(link_id, None)
+                rlink.close(RELAY_GAP, HOLDER_SILENT)  # not the Leave's 1000 "left": clients take it as final
                 actor.post(Leave(seat, rlink))
         for link_id, (rlink, actor) in list(self.watching.items()):
             if rlink.holder in dead:
                 self.watching.pop(link_id, None)
+                rlink.close(RELAY_GAP, HOLDER_SILENT)
                 actor.post(Unwatch(rlink))
 
     def _exited(self, actor: TableActor) -> None:

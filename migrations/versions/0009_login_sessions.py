@@ -3,7 +3,7 @@
 Bearer tokens were signed and self-contained: nothing could end one before its 7 days (issue 24).  The row
 keeps a SHA-256 digest of the opaque token, never the token.
 
-Revision ID: 0007_login_sessions
+Revision ID: 0009_login_sessions
 Revises: 0008_commitments
 Create Date: 2026-12-03
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007_login_sessions"
+revision: str = "0009_login_sessions"
 down_revision: str | None = "0008_commitments"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -42,6 +42,14 @@ def final_places(points: list[int]) -> list[int]:
     """
     return [1 + sum(other > mine for other in points) for mine in points]
 
+
+def game_over_message(flow: HandFlow, reason: str, stood_up: list[int]) -> GameOverMessage:
+    """The table's last word (終局): the game's totals and places, whether it ended by its rounds, a player
+    leaving, an error or an operator closing the table."""
+    return GameOverMessage(
+        v=flow.out.v, reason=reason, hands_played=flow.match.hands_played,  # type: ignore[arg-type]
+        points=flow.points, coins=flow.coins, stood_up=stood_up, places=final_places(flow.points))
+
 class HandEnd:
     """Ends the hands and the game of the table's ``flow``; owned by the actor, every method runs inside the
     actor task.  ``settle`` is the ledger's side of a hand (结算), ``writer`` the table's journal, ``close``
@@ -143,9 +151,7 @@ class HandEnd:
                 await self.writer.game_closed()
             except Exception:  # fenced: another process owns the table; otherwise a restart re-ends it
                 log.exception("table %s: the journal did not record the game's end", flow.id)
-        flow.out.send_all(GameOverMessage(
-            v=flow.out.v, reason=reason, hands_played=flow.match.hands_played,  # type: ignore[arg-type]
-            points=flow.points, coins=flow.coins, stood_up=stood_up, places=final_places(flow.points)))
+        flow.out.send_all(game_over_message(flow, reason, stood_up))
         self.close(1000, "the game is over")
         await self._release_table(stood_up)
         if self.on_game_over is not None:

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck bench simulate clean
+.PHONY: run test lint bench simulate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,7 +27,8 @@ test: $(DEVSTAMP)
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine app tests bench
-	$(BIN)/mypy engine
+	$(BIN)/mypy app engine
+	$(BIN)/lint-imports --no-cache
 
 bench: $(DEVSTAMP)
 	$(BIN)/python bench/engine_bench.py

@@ -7,7 +7,8 @@ tournament shows every documented metric.  Naming follows Prometheus: units as s
 never raw paths; status classes; enum values).
 
 Hot paths (a message in or out, an action) must cost one plain ``inc``/``observe``: label children are bound
-here at import (the ``*_BY_*`` dicts and named children), never looked up per call.  What is a *state* of the
+here at import (the ``*_BY_*`` dicts and named children), never looked up per call; the per-message counters
+are ``LoopCounter`` ints, without prometheus-client's lock.  What is a *state* of the
 process — live tables, seats, inbox depth, a table that stopped moving — is read when scraped by
 ``app.monitoring.collector.AppCollector``; its metrics are declared here too (``kind="gauge (scrape)"``).
 """
@@ -22,6 +23,8 @@ from itertools import product
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
@@ -78,6 +81,39 @@ def histogram(name: str, help: str, buckets: Sequence[float],
     return Histogram(name, help, list(labels or ()), buckets=buckets, registry=REGISTRY)
 
 
+class LoopCounter:
+    """One series of a per-message counter: a plain int.  It is bumped only on the event loop's thread (and
+    read there at scrape), so it needs none of prometheus-client's per-``inc`` lock (measured on the shared,
+    loaded development machine: 1.4-3.2 µs a locked ``inc``, 0.13 µs this one)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def inc(self, amount: int = 1) -> None:
+        self.value += amount
+
+
+class _LoopCounters(Collector):
+    def __init__(self, name: str, help: str, label: str, children: dict[str, LoopCounter]) -> None:
+        self.name, self.help, self.label, self.children = name, help, label, children
+
+    def collect(self) -> Any:
+        family = CounterMetricFamily(self.name, self.help, labels=[self.label])
+        for value, child in self.children.items():
+            family.add_metric([value], child.value)
+        yield family
+
+
+def loop_counter(name: str, help: str, label: str, values: Sequence[str]) -> dict[str, LoopCounter]:
+    """A counter for the hottest paths (a message in or out), one label: ``{value: LoopCounter}``."""
+    _doc(name, "counter", help, {label: values})
+    children = {value: LoopCounter() for value in values}
+    REGISTRY.register(_LoopCounters(name, help, label, children))
+    return children
+
+
 def scraped(name: str, help: str, labels: dict[str, Sequence[str] | str] | None = None) -> MetricDoc:
     """A gauge computed at scrape time by the app's collector (``app.monitoring.collector``)."""
     _doc(name, "gauge (scrape)", help, labels)
@@ -105,7 +141,7 @@ ROOMS = tuple(r.value for r in RoomKey)
 OUTCOMES = ("draw", *(k.value for k in WinKind), "voided")
 ACTIONS = ("discard", "other")
 PROMPTS = ("turn", "split", "claim", "rob")  # app.tables.play.flow.PROMPT_KIND
-AUTO_PLAY_REASONS = ("timeouts", "frozen")
+AUTO_PLAY_REASONS = ("timeouts", "frozen", "disconnected")
 TOURNAMENT_STATES = ("scheduled", "registering", "running", "finished", "cancelled")
 GENERATIONS = ("0", "1", "2")
 
@@ -126,11 +162,12 @@ SOCKETS_OPEN = gauge("mahjong_websockets_open", "accepted WebSockets open now, b
                      "socket held here for a table another process owns)", {"kind": SOCKET_KINDS})
 SOCKET_CLOSES = counter("mahjong_websocket_closes", "WebSockets closed (or refused after the handshake), by close "
                         "code (docs/protocol.md)", {"kind": SOCKET_KINDS, "code": CLOSE_CODES})
-MESSAGES_IN = counter("mahjong_websocket_messages_received", "messages read from clients",
-                      {"kind": SOCKET_KINDS})
-MESSAGES_OUT = counter("mahjong_websocket_messages_sent", "messages written to clients", {"kind": SOCKET_KINDS})
-RELAY_RECORDS = counter("mahjong_relay_records", "records relayed between processes through Redis",
-                        {"direction": ("sent", "received")})
+MESSAGES_IN_BY_KIND = loop_counter("mahjong_websocket_messages_received", "messages read from clients", "kind",
+                                   SOCKET_KINDS)
+MESSAGES_OUT_BY_KIND = loop_counter("mahjong_websocket_messages_sent", "messages written to clients", "kind",
+                                    SOCKET_KINDS)
+RELAY_RECORDS = loop_counter("mahjong_relay_records", "records relayed between processes through Redis",
+                             "direction", ("sent", "received"))
 RELAY_SECONDS = histogram("mahjong_relay_latency_seconds", "a relayed record: queued by one process → handled by "
                           "the other (wall clocks)", _SECONDS)
 
@@ -144,7 +181,8 @@ ACTION_SECONDS = histogram("mahjong_action_seconds", "a player's action: socket 
                            "for every seat (`discard`: discard → event latency)", _SECONDS, {"action": ACTIONS})
 PROMPT_TIMEOUTS = counter("mahjong_prompt_timeouts", "prompts that timed out (the seat was played for)",
                           {"prompt": PROMPTS})
-AUTO_PLAY = counter("mahjong_auto_play_activations", "seats put on 托管 (auto-play)", {"reason": AUTO_PLAY_REASONS})
+AUTO_PLAY = counter("mahjong_auto_play_activations", "players' seats put on 托管 (auto-play): after timeouts in a row, "
+                    "by an admin's freeze, or because the player's socket left mid-game", {"reason": AUTO_PLAY_REASONS})
 TABLES_LIVE = scraped("mahjong_tables_live", "tables in this process, by status",
                       {"status": ("waiting", "playing", "finished")})
 SEATS_TAKEN = scraped("mahjong_seats_taken", "seats held by players (not bots)")
@@ -198,10 +236,8 @@ GC_PAUSE = histogram("mahjong_gc_pause_seconds", "cyclic garbage-collector pause
 
 # -- bound children (hot paths index these) ------------------------------------------------------------------
 SOCKETS_OPEN_BY_KIND = bind(SOCKETS_OPEN, SOCKET_KINDS)
-MESSAGES_IN_BY_KIND = bind(MESSAGES_IN, SOCKET_KINDS)
-MESSAGES_OUT_BY_KIND = bind(MESSAGES_OUT, SOCKET_KINDS)
 CLOSES = bind(SOCKET_CLOSES, SOCKET_KINDS, CLOSE_CODES)
-RELAY_SENT, RELAY_RECEIVED = RELAY_RECORDS.labels("sent"), RELAY_RECORDS.labels("received")
+RELAY_SENT, RELAY_RECEIVED = RELAY_RECORDS["sent"], RELAY_RECORDS["received"]
 HANDS_BY = bind(HANDS, VARIANTS, ROOM_KINDS, OUTCOMES)
 ACTION_BY = bind(ACTION_SECONDS, ACTIONS)
 TIMEOUTS_BY = bind(PROMPT_TIMEOUTS, PROMPTS)
@@ -256,6 +292,20 @@ def relay_received(stamp: float | None) -> None:
     RELAY_RECEIVED.inc()
     if stamp is not None:
         RELAY_SECONDS.observe(max(time.time() - stamp, 0.0))
+
+
+def queue_sizes(sizes: dict[tuple[str, str], int]) -> None:
+    """The quick-play queue's sizes per (room, variant), as the matcher read them from its store."""
+    for key, child in QUEUED_BY.items():
+        child.set(sizes.get(key, 0))
+
+
+def quickplay_matched(room: str, variant: str, waits: list[float]) -> None:
+    """A quick-play table was formed in ``room`` for ``variant``; ``waits``: each member's seconds queued."""
+    MATCHES_BY[room, variant].inc()
+    observe = QUEUE_WAIT_BY[room, variant].observe
+    for seconds in waits:
+        observe(max(seconds, 0.0))
 
 
 def hand_voided(variant: str, kind: str) -> None:

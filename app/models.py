@@ -275,6 +275,8 @@ class TournamentEntry(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     active: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # Frozen while the tournament ran: seated no more, paid nothing (app.tournaments.service.disqualify).
+    disqualified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     registrations: Mapped[int] = mapped_column(Integer, default=1, server_default="1")  # fee key suffix
     points: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     place: Mapped[int | None] = mapped_column(Integer)

@@ -52,6 +52,9 @@ class AuditEntryOut(BaseModel):
 
     id: int
     actor_id: int | None = Field(description="null: the command line")
+    actor_name: str = Field("", description="the actor's username; `director` for the tournament director's "
+                            "own acts, `command line` when there is no actor")
+    target_name: str | None = Field(None, description="a user target's username, a tournament target's name")
     action: str
     target_type: str
     target_id: str

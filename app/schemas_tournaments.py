@@ -44,6 +44,11 @@ class TournamentIn(StrictIn):
         return TournamentSpec(**self.model_dump())
 
 
+class StartIn(StrictIn):
+    reason: VisibleText | None = Field(default=None, max_length=500,
+                                       description="why now (the audit log keeps it)")
+
+
 class CancelIn(StrictIn):
     reason: VisibleText = Field(min_length=1, max_length=500)
 
@@ -54,6 +59,13 @@ class StandingOut(BaseModel):
     points: int
     place: int | None
     prize: int
+    disqualified: bool = Field(description="frozen while the tournament ran: no further rounds, no prize")
+
+
+class RefundOut(BaseModel):
+    user_id: int
+    username: str
+    coins: int
 
 
 class TournamentTableOut(BaseModel):
@@ -82,8 +94,12 @@ class TournamentOut(BaseModel):
     current_round: int
     actions: list[str] = Field(description="what an operator may do now: start and/or cancel (others are 409)")
     registered: int
-    pool: int
-    standings: list[StandingOut]
+    pool: int = Field(description="coins in the prize pool now (0 once paid out or refunded)")
+    paid_out: int = Field(description="prize coins paid out of the pool")
+    refunded: int = Field(description="entry fees refunded from the pool (players who left, or a cancel)")
+    refunds: list[RefundOut] = Field(description="who got a refund, and how much")
+    standings: list[StandingOut] = Field(description="best first; while running, a game's points count "
+                                         "from every settled hand, before its table finishes")
     tables: list[TournamentTableOut]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.docgen.note import GENERATED_NOTE
 from app.metrics import CATALOGUE, MetricDoc
 
 INTRO = """\
@@ -24,8 +25,6 @@ def _row(doc: MetricDoc) -> str:
 
 
 def render() -> str:
-    from app.docgen.note import GENERATED_NOTE
-
     parts = [INTRO.format(note=GENERATED_NOTE.format(source="`app/metrics.py`"))]
     groups = list(dict.fromkeys(doc.group for doc in CATALOGUE))
     for group in groups:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.docgen.note import GENERATED_NOTE
-from app.tournaments.spec import LIMITS, NAME_MAX
+from app.tournaments.spec import LIMITS, NAME_MAX, OPERATOR_ACTIONS
 
 _BODY = """\
 # Tournaments (比賽)
@@ -17,21 +17,40 @@ prizes exactly once. A cancelled tournament refunds every fee exactly once.
 ## Life
 
 `scheduled` → `registering` → `running` → `finished`, or `cancelled` from any state before `finished`. The state
-is a database row (`tournaments`), so it survives a restart.
+is a database row (`tournaments`), so it survives a restart. What an operator may do in each state is declared
+once (`app.tournaments.spec.OPERATOR_ACTIONS`) and returned as `actions` with every tournament; anything else
+(starting a cancelled one, cancelling a finished one, starting twice) is refused with 409
+`tournament_wrong_state`, from the API and the command line alike (exit 1), and the console offers only `actions`.
+
+{actions}
 
 * **Creating** (operators: `POST /api/operator/tournaments`, or `python -m app tournament create`): name, room,
   variant, `starts_at`, optional `opens_at` (default: registration opens at once), `entry_fee`, `player_limit`,
   `rounds`, `hands_per_round` (omit it to play a whole game of the table option `rounds` 圈 per round),
-  `prize_split` (whole percentages per place, summing to 100), optional `guarantee` and table `options`.
+  `prize_split` (whole percentages per place, summing to 100, never paying a place more than the one above),
+  optional `guarantee` and table `options`. Times carry their zone (`…Z`, `…+08:00`); `starts_at` is in the
+  future and `opens_at` not after it; the name is shown as typed (NFC) and may hold no control, bidi or
+  zero-width character (422 `invalid_input` naming the field).
 * **Registering** (`POST /api/tournaments/{{id}}/register`, `DELETE` to leave before the start): the player must
   hold the room's entry coins (and the fee) and not be frozen. Registering again changes nothing. Leaving refunds.
+  The registration is the player's one **commitment** until the tournament ends (`app.services.commitments`):
+  nobody registers while seated at a table or waiting in the quick-play queue (409 `already_seated` /
+  `in_queue`), nor in two unfinished tournaments (409 `registered_elsewhere`), and a registered player sits at
+  no other table; so nobody can move coins out of reach of a hand being lost, or sit at two tables at once.
 * **Starting**: when `starts_at` passes (the director ticks every `TOURNAMENT_TICK_SECONDS`), or at once with
   `POST /api/operator/tournaments/{{id}}/start` / `python -m app tournament start ID`. Fewer than two players: the
   tournament is cancelled and refunded instead.
 * **Seating**: round 1 at random; each later round by the standings, best first, so the top players sit together.
 * **A number of players that does not divide by the table size**: `player_limit` must be a multiple of the table
   size (refused at creation otherwise). A short field is filled with **house bots** in the last table; a bot plays
-  for no prize and is not in the standings.
+  for no prize and is not in the standings. Every other table is all players.
+* **A frozen player** (an admin's freeze): in a running tournament the seat plays on 托管 (auto-play) to the end
+  of the round, so the table goes on; the player is **disqualified**: not seated in later rounds, no prize, shown
+  with `disqualified: true` in the standings. In a tournament not started yet the fee is refunded and the
+  registration dropped. Audited as `tournament.disqualify`.
+* **Voiding a tournament hand** (`POST /api/admin/hands/{{id}}/void`): its points come off its table's game and
+  its players' standings, once its table's game has ended (409 `tournament_game_playing` before) and before the
+  prizes are paid (409 `tournament_paid` after).
 * **Playing**: each table is a normal table actor; tournament tables move no coins and no 積分 (their hands are
   recorded like practice hands, `practice: true`); the hands' points are the tournament points. A table ends
   after `hands_per_round` hands (or its 圈); the director records its points, and when every table of the round
@@ -70,8 +89,10 @@ and the tournament's own **pool account** (a system account `pool#ID`; nobody ca
   places' coins go to the winner.
 * **Exactly once**: paying, cancelling and every state change lock the pool account first and check the state,
   so a retry or a second process does nothing (`tests/app/test_tournaments.py` retries concurrently on Postgres).
-* **The guarantee** comes from the house account (`house#`), which an admin funds with an ordinary adjustment;
-  creating a tournament whose guarantee the house cannot cover is refused (409 `house_short`).
+* **The guarantee** comes from the house account (`house#`), which an admin funds or drains only with its own
+  audited action, `POST /api/admin/house` (`{{"delta", "reason"}}`, audit `house.adjust`); the players' adjustment
+  route refuses the house and the pools (403 `system_account`). Creating a tournament whose guarantee the house
+  cannot cover is refused (409 `house_short`). If every player was disqualified, the pool goes back to the house.
 * After `finished` or `cancelled` the pool holds 0: fees + guarantee = prizes + refunds
   (`GET /api/operator/tournaments/{{id}}/report`, `python -m app tournament report ID`, field `balanced`).
 
@@ -93,11 +114,17 @@ python -m app tournament list [--state running]
 python -m app tournament show|start|report ID
 python -m app tournament cancel ID --reason TEXT
 ```
-Each prints JSON; errors print `{{"error", "code"}}` and exit 1. Acts from the command line are audited with no actor.
+Each prints JSON. A bad argument (`--split 50,abc,50`, `--room moon`, `--option di=abc`, a spec the rules
+refuse) is a usage error: one line on stderr naming the option and what it allows, exit status 2. A refusal of
+the service (cancelling a finished tournament …) prints `{{"error", "code"}}` and exits 1. Acts from the command
+line are audited with no actor (the console says "command line"); the director's own acts (opening
+registration, a due start, the payout) under its system account `director#` (the console says "director").
 """
 
 
 def render() -> str:
     rows = "\n".join(f"| `{name}` | {low:,} | {high:,} |" for name, (low, high) in LIMITS.items())
     note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.spec.LIMITS`")
-    return _BODY.format(note=note, limits=rows, name_max=NAME_MAX)
+    actions = "| state | operator actions |\n|---|---|\n" + "\n".join(
+        f"| `{state.value}` | {', '.join(f'`{a}`' for a in acts) or 'none'} |" for state, acts in OPERATOR_ACTIONS.items())
+    return _BODY.format(note=note, limits=rows, name_max=NAME_MAX, actions=actions)

@@ -45,7 +45,8 @@ class AppCollector(Collector):
         inbox.add_metric(["total"], sum(depths))
         yield inbox
         yield _gauge(metrics.HANDS_LAST_MINUTE, metrics.hands_last_minute())
-        yield _gauge(metrics.TABLE_STALLED, self.stalled(actors))
+        playing = {t.id for t in tables if t.status == "playing"}
+        yield _gauge(metrics.TABLE_STALLED, self.stalled([a for a in actors if a.id in playing and not a.closed]))
         relayed = _gauge(metrics.RELAYED_SOCKETS)
         active = getattr(runtime, "active", False)  # one of several processes (app.tables.cluster.cluster)
         relayed.add_metric(["held_here"], len(runtime.held) if active else 0)
@@ -53,13 +54,11 @@ class AppCollector(Collector):
         yield relayed
 
     def stalled(self, actors: list[Any]) -> float:
-        """Seconds since the least recently moving playing table's event number last changed (between
-        scrapes: a table that moves at all between two scrapes counts as moving)."""
+        """Seconds since the least recently moving of these (playing) tables' event number last changed
+        (between scrapes: a table that moves at all between two scrapes counts as moving)."""
         now = self.clock()
         seen: dict[str, tuple[int, float]] = {}
         for actor in actors:
-            if actor.closed or not actor.flow.started:
-                continue
             v = actor.out.v
             before = self.progress.get(actor.id)
             seen[actor.id] = before if before is not None and before[0] == v else (v, now)

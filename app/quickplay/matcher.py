@@ -35,6 +35,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from app import metrics
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant, default_options
 from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables
@@ -146,6 +147,7 @@ class Matcher:
 
     async def _matched(self, table_id: str, group: list[QueueEntry]) -> None:
         await self.store.finish(table_id)
+        metrics.quickplay_matched(group[0].room, group[0].variant, [time.time() - e.since for e in group])
         for e in group:
             await self._publish({"type": "matched", "table_id": table_id, "to": e.user_id})
         log.info("quick play: seated %s", table_id, extra={"table_id": table_id})
@@ -177,6 +179,7 @@ class Matcher:
         except Exception:
             log.exception("quick play: the queue sizes could not be read")
             return
+        metrics.queue_sizes(sizes)
         if sizes != self.sizes:
             self.sizes = sizes
             await self._publish({"type": "queue_sizes", "queues": queue_sizes(sizes)})

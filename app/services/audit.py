@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import AuditEntry
+from app.models import AuditEntry, Tournament, User
 from app.monitoring import acts
 
 AUDIT_PAGE_MAX = 200  # the most entries one read returns (GET /api/admin/audit?limit=)
@@ -62,3 +62,24 @@ async def list_entries(
     if before_id is not None:
         query = query.where(AuditEntry.id < before_id)
     return list(await session.scalars(query.order_by(AuditEntry.id.desc()).limit(min(limit, AUDIT_PAGE_MAX))))
+
+
+COMMAND_LINE = "command line"  # who an entry with no actor was written by
+SYSTEM_ACTORS = {"director#": "director"}  # system accounts that act, by the name the console shows
+
+
+async def names(session: AsyncSession, entries: list[AuditEntry]) -> tuple[dict[int, str], dict[tuple[str, str], str]]:
+    """Who acted and on what, by name: ``({actor id: name}, {(target type, target id): name})``.  The
+    director's account reads "director"; a user target its username, a tournament target its name."""
+    user_ids = {e.actor_id for e in entries if e.actor_id is not None}
+    user_ids |= {int(e.target_id) for e in entries if e.target_type == "user" and e.target_id.isdigit()}
+    tournament_ids = {int(e.target_id) for e in entries if e.target_type == "tournament" and e.target_id.isdigit()}
+    users = dict((await session.execute(select(User.id, User.username).where(User.id.in_(user_ids)))).all()) \
+        if user_ids else {}
+    users = {uid: SYSTEM_ACTORS.get(name, name) for uid, name in users.items()}
+    tournaments = dict((await session.execute(
+        select(Tournament.id, Tournament.name).where(Tournament.id.in_(tournament_ids)))).all()) \
+        if tournament_ids else {}
+    targets = {("user", str(uid)): name for uid, name in users.items()}
+    targets.update({("tournament", str(tid)): name for tid, name in tournaments.items()})
+    return users, targets

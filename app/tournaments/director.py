@@ -35,7 +35,7 @@ from app.services.errors import Conflict
 from app.state import AppState
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
-from app.tournaments import service
+from app.tournaments import service, views
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 from app.tournaments.spec import TournamentState
 
@@ -144,18 +144,21 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 await service.open_registration(session, tournament_id)
         elif state == TournamentState.REGISTERING:
+            async with self.state.sessionmaker() as session:
+                director = await service.director_id(session)
+                await session.commit()
             with contextlib.suppress(Conflict):  # another process started or cancelled it meanwhile
-                await self.start(tournament_id)
+                await self.start(tournament_id, actor_id=director)
             return
         elif state == TournamentState.RUNNING:
             await self.launch(tournament_id)
         await self.publish(tournament_id)
 
-    async def start(self, tournament_id: int, actor_id: int | None = None) -> None:
+    async def start(self, tournament_id: int, actor_id: int | None = None, reason: str | None = None) -> None:
         """Start now (exactly once, whichever process asks); the tables start in the process that leads the
         tournament — this one unless another holds the lease, whose next tick launches them."""
         async with self.state.sessionmaker() as session:
-            await service.start(session, tournament_id, rng=self.rng, actor_id=actor_id)
+            await service.start(session, tournament_id, rng=self.rng, actor_id=actor_id, reason=reason)
         if await self.leads(tournament_id):
             await self.launch(tournament_id)
         await self.publish(tournament_id)
@@ -286,6 +289,12 @@ async def describe(session: Any, tournament_id: int) -> dict[str, Any]:
     """The public view of a tournament: settings, state, standings and the current round's tables."""
     tournament: Tournament = await service.get(session, tournament_id)
     standings = await service.standings(session, tournament_id)
+    if tournament.state == TournamentState.RUNNING:  # the hands settled at tables still playing count too
+        live = await views.live_points(session, tournament_id)
+        for s in standings:
+            s["points"] += live.get(s["user_id"], 0)
+        standings.sort(key=lambda s: -s["points"])  # stable: ties keep the registration order
+    paid = await views.money(session, tournament)
     games = await service.games(session, tournament_id)
     pool = await session.get(User, tournament.pool_user_id, populate_existing=True)
     await session.commit()
@@ -293,6 +302,7 @@ async def describe(session: Any, tournament_id: int) -> dict[str, Any]:
         **service.summary(tournament),
         "registered": len(standings),
         "pool": pool.coins if pool else 0,
+        **paid,
         "standings": standings,
         "tables": [
             {"round": g.round, "table_no": g.table_no, "table_id": g.table_id, "seats": g.seats,

@@ -38,6 +38,7 @@ from app.tournaments.prizes import award, place_amounts, seat_round
 from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, operator_actions, validate
 
 HOUSE_NAME = "house#"
+DIRECTOR_NAME = "director#"
 FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
 
 
@@ -53,6 +54,12 @@ async def house_account(session: AsyncSession) -> User:
     """The house's account (funds guarantees; an admin funds or drains it with ``adjust_house``).  Created on
     first use."""
     return await _system_account(session, HOUSE_NAME)
+
+
+async def director_id(session: AsyncSession) -> int:
+    """The tournament director's account (比賽主持): its own acts (opening registration, a due start, the
+    payout) are audited under it, so the audit log tells them from an operator's and the command line's."""
+    return (await _system_account(session, DIRECTOR_NAME)).id
 
 
 async def adjust_house(session: AsyncSession, *, delta: int, reason: str, actor_id: int,
@@ -247,7 +254,7 @@ async def open_registration(session: AsyncSession, tournament_id: int) -> bool:
         await session.commit()
         return False
     tournament.state = TournamentState.REGISTERING.value
-    audit.record(session, actor_id=None, action="tournament.open", target_type="tournament",  # the director's
+    audit.record(session, actor_id=await director_id(session), action="tournament.open", target_type="tournament",
                  target_id=tournament_id, before={"state": "scheduled"}, after={"state": "registering"})
     await session.commit()
     return True
@@ -263,7 +270,7 @@ def check_action(tournament: Tournament, action: str) -> None:
 
 
 async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random,
-                actor_id: int | None = None) -> list[TournamentGame] | None:
+                actor_id: int | None = None, reason: str | None = None) -> list[TournamentGame] | None:
     """registering → running with round 1 seated at random.  Conflict (``tournament_wrong_state``) when it
     is not registering (e.g. another process started it).  Fewer than two players: the tournament is
     cancelled instead (refunds) and None is returned."""
@@ -283,7 +290,7 @@ async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random
     games = _seat(session, tournament, players, rng)
     audit.record(session, actor_id=actor_id, action="tournament.start", target_type="tournament",
                  target_id=tournament_id, before={"state": "registering"},
-                 after={"state": "running", "players": len(players)})
+                 after={"state": "running", "players": len(players)}, reason=reason)
     await session.commit()
     return games
 
@@ -296,6 +303,10 @@ async def _committed(session: AsyncSession, tournament: Tournament, rows: list[T
     users = await lock_users(session, [pool_id(tournament), *(e.user_id for e in rows)])  # in id order
     players = []
     for entry in rows:
+        if users[entry.user_id].frozen:  # frozen since registering: refunded, not seated
+            _refund(session, tournament, entry, users[pool_id(tournament)], users[entry.user_id], actor_id)
+            await commitments.release(session, entry.user_id, CommitmentKind.TOURNAMENT, str(tournament.id))
+            continue
         try:
             await commitments.acquire(session, entry.user_id, CommitmentKind.TOURNAMENT, str(tournament.id))
         except Conflict:
@@ -356,16 +367,23 @@ async def record_game(session: AsyncSession, game_id: int, *, points: list[int],
     for uid, pts in zip(game.seats, points, strict=True):
         if uid is not None and uid in by_user:
             by_user[uid].points += pts
+    frozen = set(await session.scalars(select(User.id).where(User.id.in_(list(by_user)), User.frozen.is_(True))))
+    for uid in frozen:  # frozen before ``disqualify`` got to it: out all the same
+        by_user[uid].disqualified = True
+    # A disqualified player's seat played on 托管 to here: they are done, and free to be committed elsewhere.
+    await commitments.release_all(session, CommitmentKind.TOURNAMENT, str(tournament.id), user_ids=[
+        uid for uid in game.seats if uid is not None and uid in by_user and by_user[uid].disqualified])
     await session.flush()
     if await unfinished_games(session, tournament.id):
         await session.commit()
         return "recorded"
-    if tournament.current_round < tournament.rounds:
+    eligible = [e for e in by_user.values() if not e.disqualified]
+    if tournament.current_round < tournament.rounds and eligible:
         tournament.current_round += 1
-        _seat(session, tournament, [e.user_id for e in _ranked(list(by_user.values()))], None)
+        _seat(session, tournament, [e.user_id for e in _ranked(eligible)], None)
         await session.commit()
         return "next_round"
-    await _pay_prizes(session, tournament, list(by_user.values()))
+    await _pay_prizes(session, tournament, eligible, await director_id(session))
     await session.commit()
     return "finished"
 
@@ -381,7 +399,8 @@ async def pay_prizes(session: AsyncSession, tournament_id: int, *, actor_id: int
     if tournament.state != TournamentState.RUNNING:
         await session.commit()
         return False
-    await _pay_prizes(session, tournament, await entries(session, tournament_id), actor_id)
+    eligible = [e for e in await entries(session, tournament_id) if not e.disqualified]
+    await _pay_prizes(session, tournament, eligible, actor_id)
     await session.commit()
     return True
 
@@ -399,6 +418,10 @@ async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[
         if a.prize:
             _move(session, pool, users[a.user_id], a.prize, PRIZE, f"tourney:{tournament.id}:prize:{a.key_place}",
                   f"place {a.place} of tournament {tournament.id}", actor_id)
+    if pool.coins and not awards:  # every player was disqualified: nobody won, the house takes the pool back
+        house = (await lock_users(session, [(await house_account(session)).id])).popitem()[1]
+        _move(session, pool, house, pool.coins, GUARANTEE, f"tourney:{tournament.id}:unclaimed",
+              f"tournament {tournament.id} had no eligible finisher", actor_id)
     if pool.coins:  # fewer finishers than paid places: the unpaid places' coins go to the top finisher
         top = users[awards[0].user_id]
         left = pool.coins
@@ -411,6 +434,36 @@ async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[
     audit.record(session, actor_id=actor_id, action="tournament.finish", target_type="tournament",
                  target_id=tournament.id, before={"state": "running"},
                  after={"state": "finished", "prizes": {str(a.user_id): by_user[a.user_id].prize for a in awards}})
+
+
+async def disqualify(session: AsyncSession, user_id: int, *, actor_id: int | None, reason: str) -> list[int]:
+    """A frozen account leaves every tournament it is in (app.services.admin.set_frozen's caller runs this).
+    Running: disqualified — its seat plays on 托管 to the end of the round (the table goes on), then no further
+    rounds and no prize (``record_game``).  Not started yet: refunded and unregistered.  Audited as
+    ``tournament.disqualify``; returns the tournaments it touched."""
+    rows = await session.execute(
+        select(TournamentEntry.tournament_id).join(Tournament, Tournament.id == TournamentEntry.tournament_id)
+        .where(TournamentEntry.user_id == user_id, TournamentEntry.active.is_(True),
+               TournamentEntry.disqualified.is_(False),
+               Tournament.state.in_([*OPEN, TournamentState.RUNNING])))
+    touched = sorted({tid for (tid,) in rows.all()})
+    await session.commit()
+    for tournament_id in touched:
+        tournament, users = await locked(session, tournament_id, user_id)
+        entry = await session.scalar(select(TournamentEntry).where(
+            TournamentEntry.tournament_id == tournament_id, TournamentEntry.user_id == user_id))
+        assert entry is not None
+        if tournament.state == TournamentState.RUNNING:
+            entry.disqualified = True
+        elif tournament.state in OPEN:
+            _refund(session, tournament, entry, users[pool_id(tournament)], users[user_id], actor_id)
+            await commitments.release(session, user_id, CommitmentKind.TOURNAMENT, str(tournament_id))
+        audit.record(session, actor_id=actor_id, action="tournament.disqualify", target_type="tournament",
+                     target_id=tournament_id, before={"user_id": user_id, "state": tournament.state},
+                     after={"user_id": user_id, "disqualified": entry.disqualified,
+                            "refunded": not entry.active}, reason=reason.strip() or None)
+        await session.commit()
+    return touched
 
 
 async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | None, reason: str) -> bool:
@@ -451,9 +504,9 @@ async def standings(session: AsyncSession, tournament_id: int) -> list[dict[str,
         select(TournamentEntry, User.username).join(User, User.id == TournamentEntry.user_id)
         .where(TournamentEntry.tournament_id == tournament_id, TournamentEntry.active.is_(True))
         .execution_options(populate_existing=True))
-    ranked = sorted(rows.all(), key=lambda r: (-r[0].points, r[0].id))
-    return [{"user_id": e.user_id, "username": name, "points": e.points, "place": e.place, "prize": e.prize}
-            for e, name in ranked]
+    ranked = sorted(rows.all(), key=lambda r: (r[0].disqualified, -r[0].points, r[0].id))
+    return [{"user_id": e.user_id, "username": name, "points": e.points, "place": e.place, "prize": e.prize,
+             "disqualified": e.disqualified} for e, name in ranked]
 
 
 async def games(session: AsyncSession, tournament_id: int) -> list[TournamentGame]:

@@ -1,5 +1,6 @@
 """One commitment per player (app.services.commitments): a seat, a quick-play queue entry or an unfinished
-tournament registration, never two at once.
+tournament registration, never two at once.  And a tournament entry can be disqualified (a player frozen
+while the tournament runs: no further rounds, no prize).
 
 Existing active registrations of unfinished tournaments become commitments (a player registered in
 several keeps the oldest tournament's; issue 23 refuses overlapping registrations from now on).  Seats are
@@ -32,6 +33,8 @@ def upgrade() -> None:
         sa.CheckConstraint("kind IN ('seat', 'queue', 'tournament')", name="ck_commitments_kind"),
     )
     op.create_index("ix_commitments_kind_ref", "commitments", ["kind", "ref"])
+    op.add_column("tournament_entries",
+                  sa.Column("disqualified", sa.Boolean(), server_default=sa.false(), nullable=False))
     op.execute(
         "INSERT INTO commitments (user_id, kind, ref) "
         "SELECT e.user_id, 'tournament', CAST(MIN(e.tournament_id) AS VARCHAR(64)) "
@@ -41,5 +44,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("tournament_entries") as batch:
+        batch.drop_column("disqualified")
     op.drop_index("ix_commitments_kind_ref", table_name="commitments")
     op.drop_table("commitments")

@@ -92,3 +92,13 @@ def test_every_dashboard_query_names_served_metrics():
     shown = {name.removesuffix(part) if name.endswith(part) else name for name in used for part in HISTOGRAM_PARTS}
     unshown = {doc.exposed() for doc in CATALOGUE} - shown - used
     assert not unshown, f"documented metrics no panel shows: {unshown}"
+
+
+@needs_promtool
+async def test_promtool_finds_nothing_to_lint_in_a_scrape(client):
+    """Prometheus's own naming lint (units, ``_total``, help text) over a real /metrics body."""
+    body = (await client.get("/metrics")).text
+    assert PROMTOOL is not None
+    result = subprocess.run([PROMTOOL, "check", "metrics"], input=body, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and not result.stdout.strip() and not result.stderr.strip(), \
+        result.stdout + result.stderr

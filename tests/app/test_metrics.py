@@ -6,9 +6,16 @@ import json
 import logging
 import random
 
+import pytest
+
 from app.logs import JsonFormatter
 from tests.app.metrics_scrape import samples as _samples
 from tests.app.table_harness import PlayLog, harness, play_to_the_end
+
+
+@pytest.fixture
+def settings(settings):  # noqa: F811 - the quick-play test steps the matcher's waves itself
+    return settings.model_copy(update={"quickplay_matcher": False})
 
 
 async def test_metrics_count_tables_seats_sockets_hands_and_errors(settings):
@@ -61,9 +68,15 @@ async def test_live_gauges_follow_the_registry(settings):
         alice, bob = await h.register("alice"), await h.register("bob")
         await h.client.post("/api/rooms/beginner/tables", headers=alice["headers"], json={"variant": "tiantai"})
         table = (await h.client.post("/api/practice", headers=bob["headers"], json={"variant": "tiantai"})).json()
-        await h.connect(table["id"], bob)
+        seat = await h.connect(table["id"], bob)
         await h.settle_loop()
         samples = _samples((await h.client.get("/metrics")).text)
+        gone = ("mahjong_auto_play_activations_total", (("reason", "disconnected"),))
+        await seat.disconnect()  # bob's seat plays on 托管 now
+        await h.settle_loop()
+        left = _samples((await h.client.get("/metrics")).text)
+    assert left[gone] - samples[gone] == 1
+    assert left[("mahjong_websockets_open", (("kind", "table"),))] == opened
     assert samples[("mahjong_tables_live", (("status", "waiting"),))] == 1
     assert samples[("mahjong_tables_live", (("status", "playing"),))] == 1
     assert samples[("mahjong_seats_taken", ())] == 2
@@ -83,3 +96,43 @@ def test_json_logs_are_one_line_per_event_with_table_and_hand():
     data = json.loads(line)
     assert (data["event"], data["table_id"], data["hand_no"], data["hand_id"], data["level"]) == (
         "hand settled", "abc123", 4, 17, "info")
+
+
+def test_a_playing_table_that_stops_moving_shows_as_stalled():
+    """mahjong_table_stalled_seconds (alert MahjongTableStalled): the age of the oldest unchanged event number."""
+    from types import SimpleNamespace
+
+    from app.monitoring.collector import AppCollector
+
+    now = [100.0]
+    collector = AppCollector(app=None, clock=lambda: now[0])
+    moving, stuck = (SimpleNamespace(id=i, out=SimpleNamespace(v=1)) for i in ("moving", "stuck"))
+    assert collector.stalled([moving, stuck]) == 0
+    for _ in range(3):
+        now[0] += 60
+        moving.out.v += 1
+        collector.stalled([moving, stuck])
+    assert collector.stalled([moving, stuck]) == 180  # stuck since the first look
+    now[0] += 30
+    stuck.out.v += 1
+    assert collector.stalled([moving, stuck]) == 30  # stuck moved; the other has been still for 30 s
+    assert collector.stalled([]) == 0  # a finished table is forgotten
+
+
+async def test_the_quick_play_queue_is_measured(client, player, app):
+    """The quick-play matcher feeds the queue's size, the tables it forms and each member's wait."""
+    before = _samples((await client.get("/metrics")).text)
+    players = [await player(f"qm{i}") for i in range(4)]
+    for p in players[:3]:
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "taiwan"})
+    assert await app.state.matcher.wave() == 0
+    queued = _samples((await client.get("/metrics")).text)
+    labels = (("room", "beginner"), ("variant", "taiwan"))
+    assert queued[("mahjong_quickplay_queued_players", labels)] == 3
+    await client.post("/api/rooms/beginner/queue", headers=players[3].headers, json={"variant": "taiwan"})
+    assert await app.state.matcher.wave() == 1
+    after = _samples((await client.get("/metrics")).text)
+    assert after[("mahjong_quickplay_queued_players", labels)] == 0
+    assert after[("mahjong_quickplay_matches_total", labels)] - before[("mahjong_quickplay_matches_total", labels)] == 1
+    assert (after[("mahjong_quickplay_wait_seconds_count", labels)]
+            - before[("mahjong_quickplay_wait_seconds_count", labels)]) == 4

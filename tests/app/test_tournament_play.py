@@ -108,7 +108,7 @@ async def test_a_tournament_from_creation_to_payout_and_one_cancelled(database_u
             finals = await asyncio.wait_for(asyncio.gather(*(
                 _play_tournament(http, port, p, tid, random.Random(i)) for i, p in enumerate(players))), 120)
             final = finals[0]
-            assert final["state"] == "finished" and final["pool"] == 0
+            assert final["state"] == "finished" and final["pool"] == 0 and final["paid_out"] == 5_000
             assert [g["round"] for g in final["tables"]] == [1, 1, 2, 2] and all(g["finished"] for g in final["tables"])
             assert all(g["hands_played"] == 1 for g in final["tables"])
             standings = final["standings"]

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from app.main import create_app
-from app.models import LedgerEntry, Tournament, User
+from app.models import Hand, LedgerEntry, Tournament, User
 from app.services.errors import Conflict
 from app.tournaments import service
 from app.tournaments.director import describe
@@ -282,6 +282,12 @@ async def test_scheduled_tournaments_open_and_start_when_due(client, player, app
     await app.state.tournaments.tick()
     assert (await client.get(f"/api/tournaments/{soon['id']}")).json()["state"] == "cancelled"
     assert (await client.get("/api/me", headers=alice.headers)).json()["coins"] == 50_000
+    # The audit log names who acted: the operator created it, the director's own tick cancelled it (issue 28).
+    boss = await player("boss", role="admin")
+    trail = (await client.get("/api/admin/audit", headers=boss.headers,
+                              params={"target_type": "tournament", "target_id": str(soon["id"])})).json()
+    assert [(e["action"], e["actor_name"], e["target_name"]) for e in trail] == [
+        ("tournament.cancel", "director", "now"), ("tournament.create", "oper", "now")]
 
 
 async def test_concurrent_registration_retries_charge_the_fee_once_and_fill_no_seat_twice(client, player, app):
@@ -303,3 +309,38 @@ async def test_concurrent_registration_retries_charge_the_fee_once_and_fill_no_s
     paid = [await _coins(client, p) for p in crowd]
     assert sorted(paid) == [49_000, 49_000, 50_000, 50_000, 50_000]
     await _books_balance(app)
+
+
+async def test_standings_count_every_settled_hand_before_the_table_finishes(sessionmaker):
+    """Issue 28: standings move after every hand, not only when a table's game is recorded."""
+    tid, ids = await _running(sessionmaker, 3, split=(100,))
+    async with sessionmaker() as session:
+        [game] = await service.unfinished_games(session, tid)
+        await service.set_table(session, game.id, "tbl-live")
+        seats = list(game.seats)
+        session.add(Hand(hand_key="tbl-live:g:1", table_id="tbl-live", variant="tiantai", room="beginner",
+                         practice=True, seats=seats, actions=[], result={},
+                         settlement={"point_deltas": [12, -4, -8]}))
+        await session.commit()
+        shown = await describe(session, tid)
+    points = {s["user_id"]: s["points"] for s in shown["standings"]}
+    assert points == {seats[0]: 12, seats[1]: -4, seats[2]: -8}
+    assert [s["user_id"] for s in shown["standings"]] == seats  # best first
+    async with sessionmaker() as session:  # the game is recorded: its points count once, from the record
+        assert await service.record_game(session, game.id, points=[12, -4, -8], hands_played=1) == "finished"
+        shown = await describe(session, tid)
+    assert {s["user_id"]: s["points"] for s in shown["standings"]} == points
+    assert (shown["state"], shown["pool"], shown["paid_out"]) == ("finished", 0, 3_000)
+
+
+async def test_a_cancelled_tournament_lists_its_entrants_refunds(client, player, app):
+    op = await player("oper", role="operator")
+    t = await _create(client, op)
+    alice, bob = await player("alice"), await player("bob")
+    for p in (alice, bob):
+        await client.post(f"/api/tournaments/{t['id']}/register", headers=p.headers)
+    cancelled = await client.post(f"/api/operator/tournaments/{t['id']}/cancel", headers=op.headers,
+                                  json={"reason": "rain"})
+    shown = cancelled.json()
+    assert (shown["state"], shown["pool"], shown["refunded"], shown["paid_out"]) == ("cancelled", 0, 2_000, 0)
+    assert [(r["username"], r["coins"]) for r in shown["refunds"]] == [("alice", 1_000), ("bob", 1_000)]

@@ -147,3 +147,16 @@ def check_payment_steps(page: Page, coins_per_point: int = 100) -> int:
         else:
             assert f"× {coins_per_point} = {cells[3]} 金幣" in text, text
     return len(rows)
+
+
+def give_reason(page: Page, title: str, reason: str) -> None:
+    """The console's reason dialog (web/admin.html): it names the act, refuses a blank reason, then sends it."""
+    dialog = page.locator("#adm-ask")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#adm-ask-title")).to_contain_text(title)
+    page.locator("#adm-ask-ok").click()
+    expect(page.locator("#adm-ask-error")).not_to_be_empty()
+    expect(dialog).to_be_visible()
+    page.locator("#adm-ask-reason").fill(reason)
+    page.locator("#adm-ask-ok").click()
+    expect(dialog).to_be_hidden()

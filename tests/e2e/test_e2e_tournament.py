@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.helpers import PASSWORD, play_until_result, register, token, unique_name
+from tests.e2e.helpers import PASSWORD, give_reason, play_until_result, register, token, unique_name
 from tests.e2e.test_e2e_console import _grant
 
 FEE = 1_000
@@ -65,7 +65,8 @@ def test_a_tournament_run_from_the_console_and_played_in_the_browser(browser: Br
         oper.goto("/admin.html")
         oper.locator('[data-tab="tournaments"]').click()
         oper.locator(f'#adm-tourneys tr[data-tournament="{tid}"] [data-action="start"]').click()
-        expect(oper.locator(f'#adm-tourneys tr[data-tournament="{tid}"]')).to_contain_text("running")
+        give_reason(oper, "Browser cup", "everyone is here e2e")
+        expect(oper.locator(f'#adm-tourneys tr[data-tournament="{tid}"]')).to_have_attribute("data-state", "running")
 
         # The player's page offers the way to their table (pushed live); they play the hand by clicking.
         link = player.locator("#tp-my-table")
@@ -80,7 +81,8 @@ def test_a_tournament_run_from_the_console_and_played_in_the_browser(browser: Br
         player.locator(f'#tp-list tr[data-tournament="{tid}"]').click()
         expect(player.locator("#tp-state")).to_contain_text("已結束", timeout=30_000)
         final = player.request.get(f"/api/tournaments/{tid}").json()
-        assert final["state"] == "finished" and final["pool"] == 0
+        assert final["state"] == "finished" and final["pool"] == 0 and final["paid_out"] == 3 * FEE
+        expect(player.locator(f'#tp-list tr[data-tournament="{tid}"] td').nth(5)).to_have_text(f"{3 * FEE:,}")
         assert sum(s["prize"] for s in final["standings"]) == 3 * FEE
         mine = next(s for s in final["standings"] if s["username"] == me_name)
         coins = player.request.get("/api/me", headers={"Authorization": f"Bearer {token(player)}"}).json()["coins"]

@@ -98,10 +98,12 @@ async def freeze_user(
     body: FreezeIn,
 ) -> AdminUserOut:
     """Freeze or unfreeze.  Frozen: no sitting down, no tournament registration; a live seat plays on 托管
-    until the hand ends, then stands up."""
+    until the hand ends, then stands up — at a tournament table until the round ends, and the player is
+    disqualified from a running tournament (no further rounds, no prize) or refunded from one not started."""
     user = await admin.set_frozen(session, user_id=user_id, frozen=body.frozen, actor_id=admin_user.id,
                                   reason=body.reason)
-    if body.frozen:
+    if body.frozen:  # disqualified first: the seat's 托管 may end the round at once, and the next must not seat them
+        await tournament_service.disqualify(session, user_id, actor_id=admin_user.id, reason=body.reason)
         await apply_freeze(registry, request.app.state.table_runtime, user_id)
     return AdminUserOut.of(user)
 
@@ -138,4 +140,7 @@ async def read_audit(
     """The audit log, newest first, filtered by any of the fields."""
     entries = await audit.list_entries(session, actor_id=actor_id, action=action, target_type=target_type,
                                        target_id=target_id, before_id=before_id, limit=limit)
-    return [AuditEntryOut.model_validate(entry) for entry in entries]
+    actors, targets = await audit.names(session, entries)
+    return [AuditEntryOut.model_validate(entry).model_copy(update={
+        "actor_name": audit.COMMAND_LINE if entry.actor_id is None else actors.get(entry.actor_id, ""),
+        "target_name": targets.get((entry.target_type, entry.target_id))}) for entry in entries]

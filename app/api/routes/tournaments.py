@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, status
 
 from app.api.deps import CurrentUser, OperatorUser, RegistryDep, SessionDep
-from app.schemas_tournaments import CancelIn, TournamentIn, TournamentOut, TournamentReportOut
+from app.schemas_tournaments import CancelIn, StartIn, TournamentIn, TournamentOut, TournamentReportOut
 from app.tournaments import service
 from app.tournaments.director import TournamentDirector, describe
 
@@ -62,9 +62,9 @@ async def create_tournament(operator: OperatorUser, session: SessionDep, body: T
 
 @operator_router.post("/{tournament_id}/start")
 async def start_tournament(operator: OperatorUser, session: SessionDep, request: Request,
-                           tournament_id: int) -> TournamentOut:
-    """Start now instead of at starts_at (round 1 seated at random)."""
-    await _director(request).start(tournament_id, actor_id=operator.id)
+                           tournament_id: int, body: StartIn | None = None) -> TournamentOut:
+    """Start now instead of at starts_at (round 1 seated at random); the reason goes to the audit log."""
+    await _director(request).start(tournament_id, actor_id=operator.id, reason=body.reason if body else None)
     return TournamentOut.model_validate(await describe(session, tournament_id))
 
 

@@ -255,6 +255,8 @@ class TableActor:
         slot.link = None
         link.close(1000, "left")
         self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=False, auto_play=slot.human)
+        if slot.human:
+            metrics.AUTO_PLAY_BY["disconnected"].inc()
         prompt = self.flow.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
             self.flow.schedule_act(prompt)

@@ -107,7 +107,10 @@ class HandEnd:
         try:
             freed = await unseat_below_entry(registry=self.registry, table_id=flow.id,
                                              coins_after=settlement.coins_after)
-            for seat in sorted(flow.frozen_seats - set(freed)):  # admin-frozen accounts stand up too
+            # Admin-frozen accounts stand up too, except at a tournament table: there the seat plays on 托管 to
+            # the end of the round, so the table goes on for the others (the tournament disqualifies the player).
+            frozen = set() if flow.info.tournament_game_id is not None else flow.frozen_seats
+            for seat in sorted(frozen - set(freed)):
                 await self.registry.vacate_seat(flow.id, seat)
                 freed.append(seat)
             return sorted(freed)

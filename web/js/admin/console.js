@@ -8,7 +8,7 @@
 import { getToken, request } from "../api.js";
 import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
-import { $, clearError, el, showError } from "./page.js";
+import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
 
 /** @type {{me: any, player: any}} */
 const state = { me: null, player: null };
@@ -60,13 +60,17 @@ async function showPlayer(id) {
       a.addEventListener("click", () => { openTab("replay"); document.dispatchEvent(new CustomEvent("replay", { detail: h })); });
       return a;
     }));
-    $("adm-ledger").replaceChildren(...p.ledger.map((/** @type {any} */ e) => {
+    if (!p.recent_hands.length) $("adm-hands").textContent = "—";
+    fillRows($("adm-ledger"), p.ledger.map((/** @type {any} */ e) => {
       const row = el("tr", "", { "data-entry": String(e.id) });
       for (const cell of [e.id, e.asset, e.delta, e.balance_after, e.note ? `${e.reason}: ${e.note}` : e.reason]) {
         row.appendChild(el("td", typeof cell === "number" ? formatNumber(cell) : String(cell)));
       }
       return row;
-    }));
+    }), "admin.empty.ledger");
+    // Only what can happen is offered: freeze a player who is not frozen, unfreeze one who is.
+    $("adm-freeze").hidden = p.frozen;
+    $("adm-unfreeze").hidden = !p.frozen;
   } catch (err) { showError(err); }
 }
 
@@ -75,8 +79,10 @@ async function adjust(event) {
   event.preventDefault();
   clearError();
   const delta = Number(/** @type {HTMLInputElement} */ ($("adm-delta")).value);
-  const reason = /** @type {HTMLInputElement} */ ($("adm-reason")).value;
   const asset = /** @type {HTMLSelectElement} */ ($("adm-asset")).value;
+  const reason = await askReason(t("admin.ask.adjust", {
+    name: state.player.username, asset: t(asset === "coins" ? "me.coins" : "me.points"), delta: formatNumber(delta) }));
+  if (reason === null) return;
   try {
     const entry = await request(`/api/admin/users/${state.player.id}/adjustments`,
       { method: "POST", body: { asset, delta, reason } });
@@ -87,7 +93,9 @@ async function adjust(event) {
 
 /** @param {boolean} frozen */
 async function freeze(frozen) {
-  const reason = /** @type {HTMLInputElement} */ ($("adm-reason")).value || "console";
+  clearError();
+  const reason = await askReason(t(frozen ? "admin.ask.freeze" : "admin.ask.unfreeze", { name: state.player.username }));
+  if (reason === null) return;
   try {
     await request(`/api/admin/users/${state.player.id}/freeze`, { method: "POST", body: { frozen, reason } });
     await showPlayer(state.player.id);
@@ -95,12 +103,22 @@ async function freeze(frozen) {
 }
 
 async function setRole() {
+  clearError();
   const role = /** @type {HTMLSelectElement} */ ($("adm-new-role")).value;
-  const reason = /** @type {HTMLInputElement} */ ($("adm-reason")).value || "console";
+  if (role === state.player.role) return; // nothing would change
+  const reason = await askReason(t("admin.ask.role", { name: state.player.username, role }));
+  if (reason === null) return;
   try {
     await request(`/api/admin/users/${state.player.id}/role`, { method: "POST", body: { role, reason } });
     await showPlayer(state.player.id);
   } catch (err) { showError(err); }
+}
+
+/** Who acted, by name: an account (with its id), the tournament director, or the command line. @param {any} e */
+function actorName(e) {
+  if (e.actor_id === null) return t("admin.actor.cli");
+  if (e.actor_name === "director") return t("admin.actor.director");
+  return `${e.actor_name} (#${e.actor_id})`;
 }
 
 /** @param {Event} [event] */
@@ -113,14 +131,16 @@ async function loadAudit(event) {
   if (target) query.set("target_id", target);
   try {
     const entries = await request(`/api/admin/audit?${query}`);
-    $("adm-audit").replaceChildren(...entries.map((/** @type {any} */ e) => {
-      const row = el("tr");
-      for (const cell of [e.created_at.replace("T", " ").slice(0, 19), e.action, `${e.target_type} ${e.target_id}`,
-        e.actor_id ?? "cli", JSON.stringify(e.before), JSON.stringify(e.after), e.reason ?? ""]) {
+    fillRows($("adm-audit"), entries.map((/** @type {any} */ e) => {
+      const row = el("tr", "", { "data-audit": String(e.id) });
+      const target = `${e.target_type} ${e.target_id}`;
+      for (const cell of [e.created_at.replace("T", " ").slice(0, 19), e.action,
+        e.target_name ? `${e.target_name} (${target})` : target, actorName(e),
+        JSON.stringify(e.before), JSON.stringify(e.after), e.reason ?? ""]) {
         row.appendChild(el("td", String(cell)));
       }
       return row;
-    }));
+    }), "admin.empty.audit");
   } catch (err) { showError(err); }
 }
 

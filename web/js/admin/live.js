@@ -6,15 +6,16 @@
 
 import { request, socketUrl } from "../api.js";
 import { formatNumber, t } from "../i18n.js";
-import { $, clearError, el, showError } from "./page.js";
+import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
 
 /** @type {WebSocket | null} */
 let watching = null;
+const STANDINGS_POLL_MS = 5000;
 
 async function loadTables() {
   try {
     const tables = await request("/api/operator/tables");
-    $("adm-tables").replaceChildren(...tables.map((/** @type {any} */ table) => {
+    fillRows($("adm-tables"), tables.map((/** @type {any} */ table) => {
       const row = el("tr", "", { "data-table": table.id });
       const names = table.seats.map((/** @type {any} */ s) => s.username ?? (s.bot ? "bot" : "—")).join(", ");
       for (const cell of [table.id, table.variant, table.status, names, `#${table.hand_no ?? 0}`]) row.appendChild(el("td", cell));
@@ -24,14 +25,15 @@ async function loadTables() {
       close.addEventListener("click", () => closeTable(table.id, table.status === "playing"));
       row.append(el("td").appendChild(watch).parentElement ?? watch, el("td").appendChild(close).parentElement ?? close);
       return row;
-    }));
+    }), "admin.empty.tables");
   } catch (err) { showError(err); }
 }
 
 /** @param {string} id @param {boolean} force */
 async function closeTable(id, force) {
-  const reason = window.prompt(t("admin.reason")) ?? "";
-  if (!reason) return;
+  clearError();
+  const reason = await askReason(t("admin.ask.close", { table: id }));
+  if (reason === null) return;
   try {
     await request(`/api/operator/tables/${id}/close`, { method: "POST", body: { reason, force } });
     await loadTables();
@@ -116,46 +118,66 @@ async function loadReplay(id) {
 async function voidHand() {
   clearError();
   const id = Number(/** @type {HTMLInputElement} */ ($("adm-hand-id")).value);
-  const reason = window.prompt(t("admin.reason")) ?? "";
-  if (!id || !reason.trim()) return;
+  if (!id) return;
+  const reason = await askReason(t("admin.ask.void", { id }));
+  if (reason === null) return;
   try {
     const result = await request(`/api/admin/hands/${id}/void`, { method: "POST", body: { reason } });
     $("adm-voided").textContent = t("admin.void.done", { id, n: result.entries.length });
   } catch (err) { showError(err); }
 }
 
+const ACTION_LABEL = { start: "admin.t.start_now", cancel: "admin.t.cancel", report: "admin.t.report" };
+let anyRunning = false;
+
+/** The pool column: the pool now, what a finished one paid out, or who a cancelled one refunded. @param {any} tt */
+function money(tt) {
+  if (tt.state === "finished") return t("admin.t.paid_out", { coins: formatNumber(tt.paid_out) });
+  if (tt.state === "cancelled") {
+    const who = tt.refunds.map((/** @type {any} */ r) => `${r.username} ${formatNumber(r.coins)}`).join(", ");
+    return t("admin.t.refunds", { list: who || "—" });
+  }
+  return formatNumber(tt.pool);
+}
+
 async function loadTournaments() {
   try {
     const list = await request("/api/tournaments");
-    $("adm-tourneys").replaceChildren(...list.map((/** @type {any} */ tt) => {
-      const row = el("tr", "", { "data-tournament": String(tt.id) });
-      for (const cell of [`#${tt.id}`, tt.name, tt.variant, tt.state, `${tt.registered}/${tt.player_limit}`,
-        formatNumber(tt.pool), tt.standings.map((/** @type {any} */ s) => `${s.username} ${s.points}`).join(", ")]) {
+    anyRunning = list.some((/** @type {any} */ tt) => tt.state === "running");
+    fillRows($("adm-tourneys"), list.map((/** @type {any} */ tt) => {
+      const row = el("tr", "", { "data-tournament": String(tt.id), "data-state": tt.state });
+      const standings = tt.standings.map((/** @type {any} */ s) => `${s.username} ${s.points}`
+        + (s.prize ? ` (${formatNumber(s.prize)})` : "")).join(", ");
+      for (const cell of [`#${tt.id}`, tt.name, t(`variant.${tt.variant}`), t(`admin.t.state.${tt.state}`),
+        `${tt.registered}/${tt.player_limit}`, money(tt),
+        standings || (tt.state === "cancelled" && tt.refunds.length ? "—" : t("admin.empty.standings"))]) {
         row.appendChild(el("td", String(cell)));
       }
       // Only what the tournament's state allows (the server's ``actions``); the report is always there.
-      const offered = [["admin.t.start_now", "start"], ["admin.t.cancel", "cancel"], ["admin.t.report", "report"]]
-        .filter(([, action]) => action === "report" || tt.actions.includes(action));
-      for (const [label, action] of offered) {
-        const button = el("button", t(label), { type: "button", "data-action": action });
-        button.addEventListener("click", () => tournamentAction(tt.id, action));
-        row.appendChild(el("td").appendChild(button).parentElement ?? button);
+      const actions = el("td");
+      for (const action of ["start", "cancel", "report"].filter((a) => a === "report" || tt.actions.includes(a))) {
+        const button = el("button", t(/** @type {Record<string, string>} */ (ACTION_LABEL)[action]),
+          { type: "button", "data-action": action });
+        button.addEventListener("click", () => tournamentAction(tt, action));
+        actions.appendChild(button);
       }
+      row.appendChild(actions);
       return row;
-    }));
+    }), "admin.empty.tournaments");
   } catch (err) { showError(err); }
 }
 
-/** @param {number} id @param {string} action */
-async function tournamentAction(id, action) {
+/** @param {any} tt @param {string} action */
+async function tournamentAction(tt, action) {
   clearError();
   try {
     if (action === "report") {
-      $("adm-t-report").textContent = JSON.stringify(await request(`/api/operator/tournaments/${id}/report`), null, 2);
+      $("adm-t-report").textContent = JSON.stringify(await request(`/api/operator/tournaments/${tt.id}/report`), null, 2);
       return;
     }
-    const body = action === "cancel" ? { reason: window.prompt(t("admin.reason")) || "console" } : undefined;
-    await request(`/api/operator/tournaments/${id}/${action}`, { method: "POST", body });
+    const reason = await askReason(t(action === "cancel" ? "admin.ask.cancel" : "admin.ask.start", { name: tt.name }));
+    if (reason === null) return;
+    await request(`/api/operator/tournaments/${tt.id}/${action}`, { method: "POST", body: { reason } });
     await loadTournaments();
   } catch (err) { showError(err); }
 }
@@ -165,13 +187,23 @@ async function createTournament(event) {
   event.preventDefault();
   clearError();
   const value = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value;
+  /** @type {any} */
+  let options;
+  try {
+    options = JSON.parse(value("adm-t-options") || "{}");
+  } catch {
+    showError(new Error(t("admin.t.options_bad")));
+    return;
+  }
+  const hands = value("adm-t-hands");
   try {
     await request("/api/operator/tournaments", { method: "POST", body: {
       name: value("adm-t-name"), room: value("adm-t-room"), variant: value("adm-t-variant"),
       entry_fee: Number(value("adm-t-fee")), player_limit: Number(value("adm-t-players")),
-      rounds: Number(value("adm-t-rounds")), hands_per_round: Number(value("adm-t-hands")),
-      prize_split: value("adm-t-split").split(",").map(Number),
-      starts_at: new Date(value("adm-t-start")).toISOString(), options: {},
+      rounds: Number(value("adm-t-rounds")), hands_per_round: hands ? Number(hands) : null,
+      prize_split: value("adm-t-split").split(",").map(Number), guarantee: Number(value("adm-t-guarantee") || 0),
+      starts_at: new Date(value("adm-t-start")).toISOString(),
+      opens_at: value("adm-t-opens") ? new Date(value("adm-t-opens")).toISOString() : null, options,
     } });
     await loadTournaments();
   } catch (err) { showError(err); }
@@ -193,5 +225,7 @@ export function bootLive(hooks) {
   const start = new Date(Date.now() + 3600_000);
   /** @type {HTMLInputElement} */ ($("adm-t-start")).value = new Date(start.getTime() - start.getTimezoneOffset() * 60_000)
     .toISOString().slice(0, 16);
+  // Standings move after every hand: while a tournament runs and its tab is open, read them again.
+  setInterval(() => { if (anyRunning && !$("tab-tournaments").hidden) loadTournaments(); }, STANDINGS_POLL_MS);
   void hooks;
 }

@@ -32,8 +32,12 @@ async function loadList() {
     const list = await request("/api/tournaments");
     $("tp-list").replaceChildren(...list.map((/** @type {any} */ tt) => {
       const row = el("tr", "", { "data-tournament": String(tt.id) });
+      // A finished tournament's pool is empty because it was paid out: show what it paid.
+      const pool = tt.state === "finished" ? tt.paid_out : tt.pool;
       for (const cell of [tt.name, tt.variant, t(`tournament.state.${tt.state}`), `${tt.registered}/${tt.player_limit}`,
-        formatNumber(tt.entry_fee), formatNumber(tt.pool)]) row.appendChild(el("td", String(cell)));
+        formatNumber(tt.entry_fee), formatNumber(pool)]) {
+        row.appendChild(el("td", String(cell)));
+      }
       row.addEventListener("click", () => show(tt));
       return row;
     }));

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+
+from pydantic import ValidationError
 
 from app.core.config import get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
+from app.core.preflight import EXIT_CONFIG, StartupError, check_database, check_services, settings_error
 from app.services.accounts import get_user_by_username
 from app.services.roles import Role, set_role
 from app.tournaments import cli as tournament_cli
@@ -46,6 +50,25 @@ async def _make_admin(name: str, reason: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; a server that cannot start says why in one line (app.core.preflight)."""
+    try:
+        return _run(argv)
+    except (StartupError, ValidationError) as exc:
+        if _debug():
+            raise
+        error = exc if isinstance(exc, StartupError) else settings_error(exc)
+        print(f"cannot start: {error} (DEBUG=true shows the traceback)", file=sys.stderr)
+        return EXIT_CONFIG
+
+
+def _debug() -> bool:
+    try:
+        return get_settings().debug
+    except ValidationError:
+        return os.environ.get("DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app", description="The mahjong server.")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("serve", help="run the server (the default)")
@@ -57,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
+        asyncio.run(check_database(get_settings()))
         asyncio.run(_migrate())
         return 0
     if args.command == "tournament":
@@ -68,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # The app migrates at startup (settings.migrate_on_startup), so there is no separate step here;
     # SIGTERM drains the tables (app.core.serve) and the next start resumes them.
-    serve(get_settings())
+    settings = get_settings()
+    asyncio.run(check_services(settings))
+    serve(settings)
     return 0
 
 

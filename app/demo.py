@@ -118,8 +118,10 @@ async def run(base: str, variant: str, room: str, hands: int, prefix: str) -> in
         _http(f"{base}/api/tables/{table['id']}/sit", "POST", {}, p["access_token"])
     ws_base = base.replace("http", "ws", 1)
     log: list[str] = []
-    await asyncio.gather(*(play_seat(f"{ws_base}/ws/table/{table['id']}?token={p['access_token']}",
-                                     f"{prefix}_{i}", hands, log) for i, p in enumerate(players)))
+    # A single-use ticket per socket, as the browser does: the session token never goes in a URL.
+    tickets = [_http(f"{base}/api/ws-ticket", "POST", {}, p["access_token"])["ticket"] for p in players]
+    await asyncio.gather(*(play_seat(f"{ws_base}/ws/table/{table['id']}?ticket={ticket}",
+                                     f"{prefix}_{i}", hands, log) for i, ticket in enumerate(tickets)))
     after = [_http(f"{base}/api/me", token=p["access_token"])["coins"] for p in players]
     print(f"table {table['id']} ({variant}, {room} room)")
     for line in log:

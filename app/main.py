@@ -9,13 +9,16 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 
 from fastapi import FastAPI
+from redis.asyncio import Redis
 
 from app.api.body_limit import BodyLimit
 from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
+from app.api.headers import TransportSecurity
 from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
+from app.core.redact import install_secret_scrubbing
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.logs import use_json_logs
@@ -23,6 +26,7 @@ from app.monitoring.http import HttpMetrics
 from app.monitoring.process import watching_the_process
 from app.quickplay.matcher import running_matcher
 from app.quickplay.setup import make_quickplay
+from app.schemas import ERROR_RESPONSES
 from app.services.commitments import SeatCommitments
 from app.state import AppState
 from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
@@ -32,6 +36,7 @@ from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import hands as hands_routes  # [tables] hand records
 from app.ws import spectate, table_socket  # [tables] the table WebSocket
+from app.ws.frames import quiet_frame_errors
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +47,8 @@ TableRuntime = Callable[[AppState], AbstractAsyncContextManager[None]]
 
 def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime | None = None) -> FastAPI:
     settings = settings or get_settings()
+    install_secret_scrubbing()  # no token or ticket in any log line, whatever the format
+    quiet_frame_errors()  # a broken frame from a client is a count, not a traceback
     if settings.log_format == "json":
         use_json_logs()
     table_runtime = table_runtime or default_table_runtime()  # [tables] actors start when a table fills
@@ -68,9 +75,11 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
             sessionmaker=sessionmaker,
             broker=broker,
             registry=TableRegistry(publish=broker.publish),
+            redis=Redis.from_url(settings.redis_url) if settings.redis_url else None,
         )
         state.registry.commitments = SeatCommitments(sessionmaker, probe=state.registry.holds)
         app.state.services = state
+        await state.live_sessions.start()
         try:
             async with contextlib.AsyncExitStack() as stack:
                 runtime = table_runtime if isinstance(table_runtime, ActorRuntime) else None
@@ -86,6 +95,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
                 await stack.enter_async_context(watching_the_process())  # loop lag, GC pauses
                 yield
         finally:
+            await state.live_sessions.stop()
+            if state.redis is not None:
+                await state.redis.aclose()
             await broker.stop()
             await engine.dispose()
 
@@ -93,11 +105,14 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
         title="Mahjong server",
         summary="天台, 台炮 and 台灣16張 for coins: accounts, ledger, rooms and tables.",
         lifespan=lifespan,
+        responses=ERROR_RESPONSES,
     )
 
     install_error_handlers(app)
     app.add_middleware(ThrottleGate)  # per-IP login/registration limits, before routing
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # 413 before anything parses a body
+    # Security headers on every response (429s and 413s included); sockets from other origins refused.
+    app.add_middleware(TransportSecurity, allowed_origins=settings.ws_origins)
     # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
     app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     app.include_router(api_router)

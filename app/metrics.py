@@ -134,7 +134,8 @@ def bind(metric: Any, *values: Sequence[str]) -> dict[Any, Any]:
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other")
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 SOCKET_KINDS = ("table", "lobby", "spectate", "relayed")
-CLOSE_CODES = ("1000", "1001", "1006", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4029", "other")
+CLOSE_CODES = ("1000", "1001", "1006", "1007", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4005", "4029",
+               "4401", "other")
 ROOM_KINDS = ("practice", "coin", "tournament")
 VARIANTS = tuple(v.value for v in Variant)
 ROOMS = tuple(r.value for r in RoomKey)
@@ -166,6 +167,9 @@ MESSAGES_IN_BY_KIND = loop_counter("mahjong_websocket_messages_received", "messa
                                    SOCKET_KINDS)
 MESSAGES_OUT_BY_KIND = loop_counter("mahjong_websocket_messages_sent", "messages written to clients", "kind",
                                     SOCKET_KINDS)
+FRAME_ERRORS = counter("mahjong_ws_frame_errors", "WebSocket frames refused by the server before the app "
+                       "(closed 1007), by kind", {"kind": ("invalid_utf8",)})
+INVALID_UTF8_FRAMES = FRAME_ERRORS.labels(kind="invalid_utf8")
 RELAY_RECORDS = loop_counter("mahjong_relay_records", "records relayed between processes through Redis",
                              "direction", ("sent", "received"))
 RELAY_SECONDS = histogram("mahjong_relay_latency_seconds", "a relayed record: queued by one process → handled by "

@@ -76,6 +76,30 @@ class User(Base):
         return self.role == "admin"
 
 
+class LoginSession(Base):
+    """One login (登入): the server's record of a session token, so it can be listed and revoked.
+
+    Only a SHA-256 digest of the token is stored: the token itself is 256 random bits, so a fast hash is
+    enough, and a leaked copy of this table logs nobody in.  A session ends at ``expires_at`` (the absolute
+    lifetime), after ``Settings.session_idle_seconds`` without use (``last_seen_at``, updated at most once a
+    ``app.services.sessions.LAST_SEEN_EVERY``), or when revoked (logout, password change, freeze, an admin).
+    """
+
+    __tablename__ = "login_sessions"
+    __table_args__ = (Index("ix_login_sessions_user_id", "user_id"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # public: shown to its owner, never secret
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    revoked_reason: Mapped[str | None] = mapped_column(String(32), default=None)
+    user_agent: Mapped[str] = mapped_column(String(200), default="")
+    address: Mapped[str] = mapped_column(String(64), default="")
+
+
 class Commitment(Base):
     """What a player is committed to now (app.services.commitments): at most one per account, so nobody sits
     at two tables, queues while seated, or takes coins out of reach by registering mid-hand.

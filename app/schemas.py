@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -26,6 +26,32 @@ from app.services.roles import Role
 from app.services.text import visible_text
 from app.tables.settings import DEFAULT_BOT_SPEED, BotSpeed
 from engine.variants import Option
+
+
+class ErrorOut(BaseModel):
+    """Every refusal's body (docs/errors.md): English ``detail``, the stable ``code`` and its ``params``."""
+
+    detail: str = Field(description="English, for logs and old clients")
+    code: str = Field(description="the stable code (app.services.errors.ErrorCode); clients translate by it")
+    params: dict[str, Any] = Field(description="what the client needs to say it in its own words")
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# A stored moment as sent: always with its zone.  The database keeps UTC; SQLite hands it back naive, and a
+# naive time is not the RFC 3339 date-time the OpenAPI document promises.
+UtcDatetime = Annotated[datetime, AfterValidator(_utc)]
+
+
+# Documented on every operation, so the OpenAPI document says what a 4xx body is (not FastAPI's default).
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    "4XX": {"model": ErrorOut, "description": "refused: a coded error (docs/errors.md)"},
+}
+
+
+IDEMPOTENCY_KEY = r"^[\x21-\x7e]+$"  # printable ASCII, no spaces: a key is compared, never shown
 
 
 class StrictIn(BaseModel):
@@ -225,7 +251,8 @@ class AdjustmentIn(StrictIn):
         description=f"a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way",
     )
     reason: VisibleText = Field(min_length=1, max_length=500)
-    idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
+    idempotency_key: str | None = Field(default=None, max_length=100, pattern=IDEMPOTENCY_KEY,
+                                        description="retry-safe if given: printable ASCII")
 
 
 class HouseAdjustmentIn(StrictIn):
@@ -234,7 +261,8 @@ class HouseAdjustmentIn(StrictIn):
     delta: int = Field(ge=-ADJUSTMENT_MAX, le=ADJUSTMENT_MAX,
                        description=f"coins: a JSON integer, signed, never 0, at most {ADJUSTMENT_MAX:,} either way")
     reason: VisibleText = Field(min_length=1, max_length=500)
-    idempotency_key: str | None = Field(default=None, max_length=100, description="retry-safe if given")
+    idempotency_key: str | None = Field(default=None, max_length=100, pattern=IDEMPOTENCY_KEY,
+                                        description="retry-safe if given: printable ASCII")
 
 
 class LedgerEntryOut(BaseModel):
@@ -250,12 +278,38 @@ class LedgerEntryOut(BaseModel):
     hand_id: int | None
     actor_id: int | None
     note: str | None
-    created_at: datetime
+    created_at: UtcDatetime
 
 
 class AdminUserOut(MeOut):
-    created_at: datetime
+    created_at: UtcDatetime
 
     @classmethod
     def of(cls, user: User) -> AdminUserOut:
         return cls(**MeOut.of(user).model_dump(), created_at=user.created_at)
+
+
+class SessionOut(BaseModel):
+    """One of your live login sessions (登入), as ``GET /api/me/sessions`` lists them."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str = Field(description="the session's public id (not its token): DELETE /api/me/sessions/{id} ends it")
+    created_at: datetime
+    last_seen_at: datetime = Field(description="last use, to the minute")
+    expires_at: datetime = Field(description="the absolute end; it also ends after SESSION_IDLE_SECONDS unused")
+    user_agent: str = Field(description="the browser or client that logged in (its User-Agent, shortened)")
+    address: str = Field(description="the address it logged in from")
+    current: bool = Field(default=False, description="the session making this request")
+
+
+class TicketOut(BaseModel):
+    """A single-use WebSocket ticket: open ``/ws/...?ticket=`` with it within ``expires_in`` seconds."""
+
+    ticket: str
+    expires_in: float
+
+
+class PasswordChangeIn(BaseModel):
+    current_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)

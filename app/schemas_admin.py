@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, VisibleText
+from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, UtcDatetime, VisibleText
 
 REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
 
@@ -30,6 +29,10 @@ class RoleIn(StrictIn):
 
 class ReasonIn(StrictIn):
     reason: VisibleText = REASON
+
+
+class SessionsEndedOut(BaseModel):
+    ended: int = Field(description="how many live sessions were ended")
 
 
 class CloseTableIn(StrictIn):
@@ -61,4 +64,4 @@ class AuditEntryOut(BaseModel):
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     reason: str | None
-    created_at: datetime
+    created_at: UtcDatetime

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
 from app.core.throttle import Throttle
 from app.lobby.broker import LobbyBroker
+from app.services.live_sessions import LiveSessions
+from app.services.tickets import RedisTicketBook, TicketBook
 from app.tables.registry import TableRegistry
 from app.ws.guard import SocketCaps
 
@@ -24,13 +26,19 @@ class AppState:
     sessionmaker: async_sessionmaker[AsyncSession]
     broker: LobbyBroker
     registry: TableRegistry
+    redis: Any = None  # with REDIS_URL: the client socket tickets and session ends go through
     throttles: Throttles = field(init=False)
     sockets: SocketCaps = field(init=False)
+    tickets: TicketBook = field(init=False)
+    live_sessions: LiveSessions = field(init=False)
     quickplay: QuickPlay | None = field(default=None)  # quick play (app.quickplay), set at startup
 
     def __post_init__(self) -> None:
         self.throttles = Throttles.of(self.settings)
         self.sockets = SocketCaps(self.settings.sockets_per_user, self.settings.sockets_per_ip)
+        ttl, prefix = self.settings.ws_ticket_seconds, self.settings.redis_prefix
+        self.tickets = TicketBook(ttl) if self.redis is None else RedisTicketBook(ttl, self.redis, prefix)
+        self.live_sessions = LiveSessions(self.sessionmaker, redis=self.redis, prefix=prefix)
 
 
 @dataclass

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from nginx_front import NginxFront  # noqa: E402
 from server_bench import percentile, pick  # noqa: E402
 
 SECRET = "bench-secret-" + "x" * 40
@@ -49,6 +50,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--time-scale", type=float, default=0.1, help="TABLE_TIME_SCALE")
     parser.add_argument("--bot-delay", type=float, default=0.2, help="TABLE_BOT_DELAY_SECONDS")
     parser.add_argument("--hold", type=float, default=0.1, help="TABLE_CLAIM_HOLD_SECONDS")
+    parser.add_argument("--nginx", action="store_true", help="clients go through our own nginx (deploy/nginx.conf, "
+                        "bench/nginx_front.py), which spreads them at random over the processes")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, 2000))
     args.seconds = max(1.0, min(args.seconds, 300.0))
@@ -65,8 +68,8 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, args: argparse.Namespace, prefix: str, migrate: bool, log: Path) -> None:
-        self.port = free_port()
+    def __init__(self, args: argparse.Namespace, prefix: str, migrate: bool, log: Path, port: int = 0) -> None:
+        self.port = port or free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TABLE_", "REDIS"))}
         env.update(
             DATABASE_URL=args.database_url, REDIS_URL=args.redis_url, REDIS_PREFIX=prefix, PORT=str(self.port),
@@ -120,9 +123,10 @@ async def make_players(url: str, n: int) -> list[tuple[int, str]]:
     """Accounts straight into the database (argon2 registration is too slow for hundreds), with tokens."""
     from sqlalchemy import insert, select
 
+    from app.core.config import Settings
     from app.core.db import make_engine, make_sessionmaker
-    from app.core.security import create_access_token
     from app.models import User
+    from app.services.sessions import open_session
 
     engine = make_engine(url)
     names = [f"cb{i}" for i in range(n)]
@@ -131,17 +135,25 @@ async def make_players(url: str, n: int) -> list[tuple[int, str]]:
             {"username": x, "username_key": x, "password_hash": "!", "coins": 0} for x in names])
         await session.commit()
         ids = dict((await session.execute(select(User.username, User.id))).all())
+        settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
+        tokens = [(await open_session(session, ids[x], settings, user_agent="bench", address="bench"))[1]
+                  for x in names]
     await engine.dispose()
-    return [(ids[x], create_access_token(ids[x], secret_key=SECRET)) for x in names]
+    return list(zip([ids[x] for x in names], tokens, strict=True))
 
 
 async def one_client(url: str, table_id: str, token: str, stats: dict[str, Any], tag: str, deadline: float,
                      measure_from: float) -> None:
+    """``tag`` "direct" / "relayed"; behind nginx it is the owner's address, compared with the one nginx
+    chose (``X-Upstream``)."""
     import websockets
 
     rng = random.Random(table_id)
-    ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}?token={token}"
-    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
+    ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}"
+    async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60,
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+        if tag not in ("direct", "relayed"):
+            tag = "direct" if ws.response.headers.get("X-Upstream") == tag else "relayed"
         pinger = asyncio.create_task(_ping(ws, deadline))
         try:
             await _read(ws, rng, stats, tag, deadline, measure_from)
@@ -170,6 +182,7 @@ async def _read(ws: Any, rng: random.Random, stats: dict[str, Any], tag: str, de
         kind = message["type"]
         if measuring:
             stats["messages"] += 1
+            stats[f"messages_{tag}"] += 1
         if kind == "pong" and measuring and message.get("t"):
             stats[f"pong_{tag}"].append((now - message["t"]) * 1000)
         if kind == "event" and message["event"]["type"] == "discard" and sent_at is not None:
@@ -192,6 +205,7 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
 
     await empty_postgres(args.database_url)
     prefix = f"cb{secrets.token_hex(3)}"
+    front: NginxFront | None = None
     first = Server(args, prefix, True, logdir / f"p{count}-0.log")
     servers = [first]
     try:
@@ -199,24 +213,31 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         servers += [Server(args, prefix, False, logdir / f"p{count}-{i}.log") for i in range(1, count)]
         await asyncio.gather(*(s.ready() for s in servers[1:]))
         players = await make_players(args.database_url, args.tables)
+        if args.nginx:
+            front = NginxFront([s.port for s in servers])
+            front.start()
         rng = random.Random(count)
         tables = []
         async with httpx.AsyncClient(timeout=60) as client:
             for i, (_uid, token) in enumerate(players):
                 owner = rng.choice(servers)
-                made = await client.post(f"{owner.url}/api/practice", headers={"Authorization": f"Bearer {token}"},
+                made = await client.post(f"{front.url if front else owner.url}/api/practice",
+                                         headers={"Authorization": f"Bearer {token}"},
                                          json={"variant": ["tiantai", "taipao", "taiwan"][i % 3],
                                                "options": {"rounds": 4}})
                 made.raise_for_status()
-                tables.append((made.json()["id"], token, owner, rng.choice(servers)))
+                if front:  # nginx chose the owner; the socket's process is chosen when it connects
+                    tables.append((made.json()["id"], token, made.headers["X-Upstream"], front))
+                else:
+                    tables.append((made.json()["id"], token, owner, rng.choice(servers)))
         stats: dict[str, Any] = {"messages": 0, "hands": 0, "direct": [], "relayed": [], "pong_direct": [],
-                                 "pong_relayed": []}
+                                 "pong_relayed": [], "messages_direct": 0, "messages_relayed": 0}
         cpu0 = [s.cpu_seconds() for s in servers]
         started = time.monotonic()
         measure_from, deadline = started + args.warmup, started + args.warmup + args.seconds
         tasks = []
         for table_id, token, owner, socket_on in tables:
-            tag = "direct" if socket_on is owner else "relayed"
+            tag = owner if front else "direct" if socket_on is owner else "relayed"
             tasks.append(asyncio.create_task(one_client(socket_on.url, table_id, token, stats, tag, deadline,
                                                         measure_from)))
             await asyncio.sleep(0.005)
@@ -229,6 +250,8 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         stats["cpu"] = cpu
         return stats
     finally:
+        if front is not None:
+            front.stop()
         for server in servers:
             server.stop()
 
@@ -262,6 +285,9 @@ async def main(args: argparse.Namespace) -> int:
             p50 = percentile(stats["pong_relayed"], 0.5) - percentile(stats["pong_direct"], 0.5)
             p99 = percentile(stats["pong_relayed"], 0.99) - percentile(stats["pong_direct"], 0.99)
             print(f"relay extra per round trip: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+        relayed_share = stats["messages_relayed"] / max(1, stats["messages"])
+        print(f"messages through the relay: {relayed_share:.0%} ({stats['messages_relayed']:,} of "
+              f"{stats['messages']:,} received by the clients){' behind nginx' if args.nginx else ''}")
         print(f"hands settled {stats['hands']}, messages/s {stats['messages'] / args.seconds:,.0f}, server CPU "
               + ", ".join(f"{c:.0%}" for c in stats["cpu"]))
     return 0

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from cluster_bench import Server, empty_postgres, make_players  # noqa: E402
+from nginx_front import NginxFront  # noqa: E402
 from server_bench import pick  # noqa: E402
 
 
@@ -41,6 +42,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--lease-seconds", type=float, default=None, help="default: the server's")
     parser.add_argument("--scan-seconds", type=float, default=None, help="default: the server's")
+    parser.add_argument("--nginx", action="store_true", help="players connect through our own nginx "
+                        "(deploy/nginx.conf, bench/nginx_front.py); a replacement takes its victim's port")
     args = parser.parse_args(argv)
     args.kills = max(1, min(args.kills, 100))
     args.time_scale, args.bot_delay, args.hold = 1.0, 0.2, 0.0
@@ -50,8 +53,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 class Player:
     """One practice table's player: answers every prompt, reconnects to a random live server."""
 
-    def __init__(self, table_id: str, token: str, servers: list[Server]) -> None:
-        self.table_id, self.token, self.servers = table_id, token, servers
+    def __init__(self, table_id: str, token: str, servers: list[Server], front: str | None = None) -> None:
+        self.table_id, self.token, self.servers, self.front = table_id, token, servers, front
         self.snapshots: list[float] = []
         self.prompts: list[float] = []
         self.stop = False
@@ -62,9 +65,10 @@ class Player:
         rng = random.Random(self.table_id)
         while not self.stop:
             live = [s for s in self.servers if s.proc.poll() is None]
-            url = rng.choice(live).url.replace("http", "ws", 1) + f"/ws/table/{self.table_id}?token={self.token}"
+            url = (self.front or rng.choice(live).url).replace("http", "ws", 1) + f"/ws/table/{self.table_id}"
             try:
-                async with websockets.connect(url, max_size=2**22, open_timeout=5) as ws:
+                async with websockets.connect(url, max_size=2**22, open_timeout=5,
+                                              additional_headers={"Authorization": f"Bearer {self.token}"}) as ws:
                     async for raw in ws:
                         message = json.loads(raw)
                         now = time.monotonic()
@@ -102,13 +106,16 @@ async def main(args: argparse.Namespace) -> int:
     servers += [Server(args, prefix, False, logdir / f"s{i}.log") for i in (1, 2)]
     await asyncio.gather(*(s.ready() for s in servers[1:]))
     players_ = await make_players(args.database_url, args.tables)
+    front = NginxFront([s.port for s in servers]) if args.nginx else None
+    if front is not None:
+        front.start()
     players: list[Player] = []
     async with httpx.AsyncClient(timeout=60) as client:
         for i, (_uid, token) in enumerate(players_):
             made = await client.post(f"{servers[i % 3].url}/api/practice", headers={"Authorization": f"Bearer {token}"},
                                      json={"variant": ["tiantai", "taipao", "taiwan"][i % 3], "options": {"rounds": 4}})
             made.raise_for_status()
-            players.append(Player(made.json()["id"], token, servers))
+            players.append(Player(made.json()["id"], token, servers, front.url if front else None))
     tasks = [asyncio.create_task(p.run()) for p in players]
     to_snapshot: list[float] = []
     to_prompt: list[float] = []
@@ -130,7 +137,7 @@ async def main(args: argparse.Namespace) -> int:
             victim.proc.send_signal(signal.SIGKILL)
             victim.proc.wait(10)
             servers.remove(victim)
-            replacement = Server(args, prefix, False, logdir / f"r{kill}.log")
+            replacement = Server(args, prefix, False, logdir / f"r{kill}.log", port=victim.port if front else 0)
             servers.append(replacement)
             for p in players:
                 p.servers = servers
@@ -158,12 +165,15 @@ async def main(args: argparse.Namespace) -> int:
         await asyncio.gather(*tasks, return_exceptions=True)
         for s in servers:
             s.stop()
+        if front is not None:
+            front.stop()
         keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
         if keys:
             await redis.delete(*keys)
         await redis.aclose()
     if to_prompt:
-        print(f"\n{len(to_prompt)} table recoveries over {args.kills} kills (load {os.getloadavg()[0]:.1f})")
+        print(f"\n{len(to_prompt)} table recoveries over {args.kills} kills (load {os.getloadavg()[0]:.1f})"
+              f"{', players behind nginx' if front else ''}")
         print(f"kill -9 → first snapshot   median {statistics.median(to_snapshot):.2f} s, max {max(to_snapshot):.2f} s")
         print(f"kill -9 → first prompt     median {statistics.median(to_prompt):.2f} s, max {max(to_prompt):.2f} s")
     return 0

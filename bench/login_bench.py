@@ -155,8 +155,9 @@ async def play(port: int, table_id: str, token: str, out: list[tuple[float, floa
 
     import websockets
 
-    url = f"ws://127.0.0.1:{port}/ws/table/{table_id}?token={token}"
-    async with websockets.connect(url, ping_interval=None, open_timeout=60) as ws:
+    url = f"ws://127.0.0.1:{port}/ws/table/{table_id}"
+    async with websockets.connect(url, ping_interval=None, open_timeout=60,
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         seat = None
         sent_at: float | None = None
         sent_wall = 0.0

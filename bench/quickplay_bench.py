@@ -135,8 +135,9 @@ async def latency_bench(database_url: str, redis_url: str, processes: int, round
         async with httpx.AsyncClient(timeout=30) as client:
             for r in range(rounds):
                 group = players[r * seats:(r + 1) * seats]
-                sockets = [await websockets.connect(rng.choice(urls).replace("http", "ws", 1)
-                                                    + f"/ws/lobby?token={p['token']}") for p in group]
+                sockets = [await websockets.connect(rng.choice(urls).replace("http", "ws", 1) + "/ws/lobby",
+                                                    additional_headers={"Authorization": f"Bearer {p['token']}"})
+                           for p in group]
                 for ws in sockets:
                     await ws.recv()  # the snapshot
                 for p in group[:-1]:

@@ -132,9 +132,9 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
     """Accounts straight into the database (registration hashes passwords: too slow for thousands)."""
     from sqlalchemy import insert, select
 
-    from app.core.security import create_access_token
     from app.game.variants import Variant
     from app.models import User
+    from app.services.sessions import open_session
 
     state = app.state.services
     names = [f"bench{args.durable}{i}" for i in range(args.tables)]
@@ -149,7 +149,9 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
         table = await state.registry.create_practice_table(
             variant=variants[i % len(variants)], options={"rounds": 4}, user_id=ids[name], username=name,
             bot_level=args.bots, suggest_discard=args.suggest)
-        seats.append((table.id, create_access_token(ids[name], secret_key=SECRET)))
+        async with state.sessionmaker() as session:
+            _, token = await open_session(session, ids[name], state.settings, user_agent="bench", address="bench")
+        seats.append((table.id, token))
     return seats
 
 
@@ -236,9 +238,10 @@ async def one_client(port: int, table_id: str, token: str, args: argparse.Namesp
     import websockets
 
     rng = random.Random(table_id)
-    url = f"ws://127.0.0.1:{port}/ws/table/{table_id}?token={token}"
+    url = f"ws://127.0.0.1:{port}/ws/table/{table_id}"
     sent_at: float | None = None
-    async with websockets.connect(url, max_size=2**22, ping_interval=None, open_timeout=60) as ws:
+    async with websockets.connect(url, max_size=2**22, ping_interval=None, open_timeout=60,
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         while time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.01, deadline - time.monotonic()))

@@ -5,21 +5,22 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, Path, Query
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
 from app.core.config import Settings
-from app.core.security import read_access_token
 from app.models import User
 from app.quickplay.service import QuickPlay
+from app.services import sessions
 from app.services.errors import ErrorCode, Forbidden, Unauthorized, Unavailable
 from app.services.roles import Role, has_role
 from app.state import AppState
 from app.tables.registry import TableRegistry
 
-_bearer = HTTPBearer(auto_error=False, description="The access_token from /api/auth/login or /register")
+_bearer = HTTPBearer(auto_error=False, description="The access_token (a session token) from /api/auth/login or "
+                     "/register")
 # One message for every token problem: which part failed is nobody else's business.
 BAD_TOKEN = "not authenticated: missing, invalid or expired token"
 
@@ -58,28 +59,41 @@ async def get_session(state: StateDep) -> AsyncIterator[AsyncSession]:
 
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
+# Row ids as the database stores them (INTEGER keys: 32 bits; the hands', ledger's and audit's BIGINT: 64).  A
+# bigger number names no row; refused here (422), it never reaches a driver that would fail on it (a 500).
+ID_MAX, BIG_ID_MAX = 2**31 - 1, 2**63 - 1
+UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="an account id")]
+TournamentId = Annotated[int, Path(ge=1, le=ID_MAX, description="a tournament id")]
+HandId = Annotated[int, Path(ge=1, le=BIG_ID_MAX, description="a hand record's id")]
+# Text a query filters by: never a NUL (Postgres cannot hold one in text, and refuses the whole statement).
+NO_NUL = r"^[^\x00]*$"
+# A table's id (app.tables.table_info.new_table_id and the tests' own): letters, digits, "-" and "_".
+TableId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="a table id")]
+BeforeId = Annotated[int | None, Query(ge=1, le=BIG_ID_MAX, description="page: entries older than this id")]
 
-async def user_from_token(session: AsyncSession, settings: Settings, token: str | None) -> User | None:
-    """The account a token belongs to (shared by HTTP and the WebSocket ?token= path)."""
-    if not token:
-        return None
-    user_id = read_access_token(token, secret_key=settings.secret_key, max_age=settings.token_ttl_seconds)
-    return None if user_id is None else await session.get(User, user_id)
 
-
-async def get_current_user(
+async def get_current_login(
     session: SessionDep,
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> User:
-    user = await user_from_token(session, settings, credentials.credentials if credentials else None)
-    if user is None:
+) -> sessions.Authenticated:
+    """The request's live login session and its account (401 for a missing, unknown, revoked or expired
+    token)."""
+    found = await sessions.authenticate(session, settings, credentials.credentials if credentials else None)
+    if found is None:
         raise Unauthorized(BAD_TOKEN, headers={"WWW-Authenticate": "Bearer"})
     # End the read transaction now.  On SQLite it holds the database's write lock (see app.core.db), and
     # handlers go on to await other things, e.g. the registry's on_table_full hook, whose table actor may
     # need the database itself.  Services that write start a fresh transaction and lock what they need.
     await session.commit()
-    return user
+    return found
+
+
+CurrentLogin = Annotated[sessions.Authenticated, Depends(get_current_login)]
+
+
+def get_current_user(login: CurrentLogin) -> User:
+    return login.user
 
 
 CurrentUser = Annotated[User, Depends(get_current_user)]

@@ -13,11 +13,13 @@ from app.api.routes import (
     operator,
     quickplay,
     rooms,
+    sessions,
     tables,
     tournaments,
 )
 
 api_router = APIRouter()
-for module in (health, metrics, auth, me, history, rooms, quickplay, tables, admin, operator, tournaments, lobby):
+for module in (health, metrics, auth, sessions, me, history, rooms, quickplay, tables, admin, operator, tournaments,
+               lobby):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

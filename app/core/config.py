@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.quickplay.matching import WIDEST_SPREAD
 
@@ -30,10 +30,22 @@ class Settings(BaseSettings):
     host: str = Field(default="127.0.0.1", description="where `python -m app` listens (the Docker image: 0.0.0.0)")
     port: int = Field(default=8000, ge=1, le=65535, description="where `python -m app` listens")
 
-    secret_key: str = Field(default=PLACEHOLDER_SECRET, description="signs the bearer tokens; at least "
+    secret_key: str = Field(default=PLACEHOLDER_SECRET, description="keys the server's own signatures; at least "
                             f"{SECRET_KEY_MIN} random characters outside development")
-    token_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60, description="bearer token lifetime; a socket "
-                                   "is closed (1008) when its token expires")
+    # Sessions (app.services.sessions): one row per login; the opaque token is the bearer token.
+    session_idle_seconds: int = Field(default=2 * 24 * 3600, ge=300, le=30 * 24 * 3600, description="a session "
+                                      "unused this long ends (a REST call or an open socket counts as use)")
+    session_absolute_seconds: int = Field(default=7 * 24 * 3600, ge=600, le=90 * 24 * 3600, description="a "
+                                          "session ends this long after login, used or not; a socket is then "
+                                          "closed with 4401")
+    ws_ticket_seconds: float = Field(default=20.0, ge=2, le=120, description="a WebSocket ticket from POST "
+                                     "/api/ws-ticket must be used within this time (and only once)")
+    ws_origins: Annotated[list[str], NoDecode] = Field(default_factory=list, description="origins (scheme://host"
+                                                       "[:port], comma-separated) whose pages may open "
+                                                       "WebSockets; empty: only this server's own origin. A "
+                                                       "handshake without Origin (not a browser) is allowed")
+    debug: bool = Field(default=False, description="show the traceback when the server cannot start (bad "
+                        "DATABASE_URL, database or Redis down); off: one line naming the setting and the cause")
 
     database_url: str = Field(default_factory=_default_database_url, description="SQLAlchemy URL, e.g. "
                               "postgresql+asyncpg://user:pw@host/db; default: SQLite in <project>/var")
@@ -132,6 +144,19 @@ class Settings(BaseSettings):
         if self.tournament_lease_seconds <= self.tournament_tick_seconds:
             raise ValueError("TOURNAMENT_LEASE_SECONDS must be longer than TOURNAMENT_TICK_SECONDS")
         return self
+
+    @model_validator(mode="after")
+    def _idle_within_absolute(self) -> Settings:
+        if self.session_idle_seconds > self.session_absolute_seconds:
+            raise ValueError("SESSION_IDLE_SECONDS must not be longer than SESSION_ABSOLUTE_SECONDS")
+        return self
+
+    @field_validator("ws_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip().rstrip("/") for part in value.split(",") if part.strip()]
+        return value
 
     @field_validator("redis_url", mode="before")
     @classmethod

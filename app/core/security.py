@@ -1,16 +1,17 @@
-"""Passwords (argon2id) and bearer tokens (signed, expiring, carrying the user id)."""
+"""Passwords (argon2id) and opaque secret tokens (sessions, socket tickets: stored only as digests)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
+import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 # argon2id with the library's recommended time and memory cost (RFC 9106 low-memory: t=3, 64 MiB) but one
 # lane: with its default four lanes one verification spreads over 1.5 cores of this 2-core machine (226 ms
@@ -20,7 +21,6 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 _hasher = PasswordHasher(parallelism=1)
 # Verified when the username does not exist, so a failed login takes as long either way (no enumeration).
 _DUMMY_HASH = _hasher.hash("not-a-real-password")
-_TOKEN_SALT = "mahjong.access-token"
 
 
 # argon2 is deliberately slow and CPU-bound: it runs in its own small pool of threads, so a burst of logins
@@ -66,28 +66,12 @@ async def verify_password(password: str, password_hash: str | None) -> bool:
     return await asyncio.get_running_loop().run_in_executor(_pool, _verify)
 
 
-def create_access_token(user_id: int, *, secret_key: str) -> str:
-    return URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).dumps({"uid": user_id})
+def new_secret_token() -> str:
+    """An opaque secret (a session token or a socket ticket): 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
 
 
-def read_access_token_expiry(token: str, *, secret_key: str, max_age: int) -> tuple[int, float] | None:
-    """(user id, Unix time the token expires) for a valid, unexpired token; None for anything else."""
-    try:
-        data, signed = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).loads(
-            token, max_age=max_age, return_timestamp=True)
-    except BadSignature:  # SignatureExpired is a subclass
-        return None
-    uid = data.get("uid") if isinstance(data, dict) else None
-    if not isinstance(uid, int) or isinstance(uid, bool):
-        return None
-    return uid, signed.timestamp() + max_age
-
-
-def read_access_token(token: str, *, secret_key: str, max_age: int) -> int | None:
-    """The user id in a valid, unexpired token; None for anything else."""
-    try:
-        data = URLSafeTimedSerializer(secret_key, salt=_TOKEN_SALT).loads(token, max_age=max_age)
-    except BadSignature:  # SignatureExpired is a subclass
-        return None
-    uid = data.get("uid") if isinstance(data, dict) else None
-    return uid if isinstance(uid, int) and not isinstance(uid, bool) else None
+def token_digest(token: str) -> str:
+    """What is stored and looked up instead of a secret token: its SHA-256, hex.  A fast hash suffices:
+    the token is random, not a password a dictionary could guess."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

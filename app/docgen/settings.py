@@ -74,7 +74,9 @@ def _limits() -> list[str]:
         ("password at registration", f"{accounts.PASSWORD_MIN}–{accounts.PASSWORD_MAX} characters"),
         ("password at login", f"at most {login_max} characters (longer is a 422, never hashed)"),
         ("`SECRET_KEY`", f"at least {SECRET_KEY_MIN} characters outside development"),
-        ("token lifetime", f"`TOKEN_TTL_SECONDS` {_bounds(Settings.model_fields['token_ttl_seconds'])}"),
+        ("session lifetime", f"`SESSION_ABSOLUTE_SECONDS` {_bounds(Settings.model_fields['session_absolute_seconds'])}"
+                             f", idle `SESSION_IDLE_SECONDS` {_bounds(Settings.model_fields['session_idle_seconds'])}"),
+        ("socket ticket", f"single use, `WS_TICKET_SECONDS` {_bounds(Settings.model_fields['ws_ticket_seconds'])}"),
         ("`GET /api/me/ledger?limit=`", f"1–{LEDGER_PAGE_MAX} entries a page"),
         ("admin adjustment `delta`", f"a JSON integer, non-zero, at most {ADJUSTMENT_MAX:,} either way"),
         ("table options", "each option's type and range: [options.md](options.md)"),

@@ -16,7 +16,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
+
+from app.core.outage import REDIS_ERRORS, Outage
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,8 @@ class RedisLobbyBroker(LobbyBroker):
         self._redis = Redis.from_url(redis_url)
         self._channel = channel
         self._listener: asyncio.Task[None] | None = None
+        self._publishing = Outage(log, "lobby: publishing through Redis",
+                                  meanwhile="this process's lobby sockets only")
 
     async def start(self) -> None:
         pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
@@ -110,19 +113,28 @@ class RedisLobbyBroker(LobbyBroker):
 
     async def publish(self, event: Event) -> None:
         # Not delivered locally here: this process hears its own message back from Redis like everyone else.
-        await self._redis.publish(self._channel, json.dumps(event, ensure_ascii=False))
+        # Redis away: this process's own lobby sockets still hear it (the others miss it; they resync).
+        try:
+            await self._redis.publish(self._channel, json.dumps(event, ensure_ascii=False))
+        except REDIS_ERRORS as exc:
+            self._publishing.failed(exc)
+            self._deliver(event)
+        else:
+            self._publishing.ok()
 
     async def _listen(self, pubsub: Any) -> None:
+        outage = Outage(log, "lobby: the Redis subscription")
         try:
             while True:
                 try:
                     async for message in pubsub.listen():
+                        outage.ok()
                         if message.get("type") == "message":
                             self._deliver(json.loads(message["data"]))
-                except (RedisError, OSError) as exc:
+                except REDIS_ERRORS as exc:
                     # redis-py reconnects and resubscribes on the next read; events in the gap are lost,
                     # which lobby clients tolerate (see the module docstring).
-                    log.warning("lobby Redis connection lost (%s); retrying", exc)
+                    outage.failed(exc)
                     await asyncio.sleep(1)
         finally:
             with contextlib.suppress(Exception):

@@ -3,7 +3,7 @@
 
 A pure ASGI middleware, outermost: it sees the status the client got, and after routing it reads the route
 Starlette matched (``scope["route"]``) — its template, never the raw path, so the label set stays bounded.
-The access line carries the path only: query strings hold tokens and tickets (``/ws/table/…?token=``).
+The access line carries the path only: query strings hold tokens and tickets (``/ws/table/…?ticket=``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from app.core.db import begin_write
 from app.core.security import hash_password, verify_password
 from app.game.names import LANGUAGES, Language
 from app.models import LedgerEntry, User
-from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -133,3 +133,16 @@ async def set_language(session: AsyncSession, *, user_id: int, language: Languag
     if user is None:
         raise NotFound("no such user", ErrorCode.USER_NOT_FOUND, user_id=user_id)
     return user
+
+
+async def change_password(session: AsyncSession, *, user: User, current: str, new: str) -> None:
+    """Set a new password after checking the current one (Forbidden ``wrong_password`` otherwise).  The
+    caller ends the account's other sessions (app.services.sessions.revoke)."""
+    check_password(new)
+    await session.commit()  # argon2 runs outside any transaction
+    if not await verify_password(current, user.password_hash):
+        raise Forbidden("the current password is wrong", ErrorCode.WRONG_PASSWORD)
+    password_hash = await hash_password(new)
+    await begin_write(session)
+    await session.execute(update(User).where(User.id == user.id).values(password_hash=password_hash))
+    await session.commit()

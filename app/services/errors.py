@@ -43,7 +43,9 @@ class ErrorCode(StrEnum):
         return cast(ErrorCode, member)
 
     # -- 401 / 403 ----------------------------------------------------------------------------------
-    NOT_AUTHENTICATED = "not_authenticated", 401, "missing, invalid or expired bearer token"
+    NOT_AUTHENTICATED = "not_authenticated", 401, (
+        "missing, unknown, expired or ended session token (logged out, password changed, frozen, an admin)")
+    WRONG_PASSWORD = "wrong_password", 403, "the current password is wrong (changing the password)"
     BAD_CREDENTIALS = "bad_credentials", 401, "incorrect username or password (never says which)"
     FORBIDDEN = "forbidden", 403, "not allowed"
     ADMIN_ONLY = "admin_only", 403, "only admins may do this"
@@ -62,6 +64,7 @@ class ErrorCode(StrEnum):
     TABLE_NOT_FOUND = "table_not_found", 404, "no such table (it may have closed)", ("table_id",)
     TOURNAMENT_NOT_FOUND = "tournament_not_found", 404, "no such tournament", ("tournament_id",)
     HAND_NOT_FOUND = "hand_not_found", 404, "no such hand record", ("hand_id",)
+    SESSION_NOT_FOUND = "session_not_found", 404, "no such live session of yours", ("session_id",)
     METHOD_NOT_ALLOWED = "method_not_allowed", 405, "this URL does not take that HTTP method"
     # -- 409: the request clashes with the current state -----------------------------------------------
     CONFLICT = "conflict", 409, "the request clashes with the current state"

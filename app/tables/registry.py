@@ -33,6 +33,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
 from app.bots import DEFAULT_BOT_LEVEL
+from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound, Unavailable
@@ -73,6 +74,8 @@ class TableRegistry:
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
         self.draining = False  # the server is restarting: no new tables, no new seats
+        self._directory_outage = Outage(log, "table listing: the directory (Redis)",
+                                       meanwhile="listing this process's tables only")
         # Several processes (app.tables.cluster.directory.TableDirectory): other processes' tables, seating there.
         self.directory: Any = None
         # Commitments (app.services.commitments): None keeps the registry in memory only (unit tests).
@@ -132,7 +135,13 @@ class TableRegistry:
         local = self.list_tables(room)
         if self.directory is None:
             return local
-        tables = {t.id: t for t in await self.directory.tables() if not t.practice and (room is None or t.room == room)}
+        try:
+            everywhere = await self.directory.tables()
+        except REDIS_ERRORS as exc:  # the directory (Redis) is away: this process's own tables, still true
+            self._directory_outage.failed(exc)
+            return local
+        self._directory_outage.ok()
+        tables = {t.id: t for t in everywhere if not t.practice and (room is None or t.room == room)}
         tables.update((t.id, t) for t in local)
         return list(tables.values())
 

@@ -137,7 +137,7 @@ def summary(t: Tournament) -> dict[str, Any]:
         "id": t.id, "name": t.name, "room": t.room, "variant": t.variant, "state": t.state,
         "entry_fee": t.entry_fee, "player_limit": t.player_limit, "rounds": t.rounds,
         "hands_per_round": t.hands_per_round, "prize_split": t.prize_split, "guarantee": t.guarantee,
-        "starts_at": t.starts_at.isoformat() if t.starts_at else None, "current_round": t.current_round,
+        "starts_at": _aware(t.starts_at).isoformat() if t.starts_at else None, "current_round": t.current_round,
         "actions": operator_actions(t.state),
     }
 

@@ -35,16 +35,21 @@ this file or `protocol.schema.json` is stale).
 
 ## Connecting
 
-`GET /ws/table/{table_id}?token=ACCESS_TOKEN` (the bearer token from `/api/auth/login`), once the table is
-playing (the lobby reports `status: "playing"`).  One socket per seat: a new socket for the same account
-replaces the old one, which is closed with 4001.  The first message is always a `snapshot`; between two
-hands (until the next `hand_start`) it is followed by the last hand's `hand_result` again.
+`GET /ws/table/{table_id}?ticket=TICKET`, once the table is playing (the lobby reports `status: "playing"`).
+The session token never goes in a URL (URLs reach access logs and proxies): a browser first calls
+`POST /api/ws-ticket` with `Authorization: Bearer ACCESS_TOKEN` and gets a ticket that opens one socket,
+once, within `WS_TICKET_SECONDS`; any other client may instead send `Authorization: Bearer ACCESS_TOKEN`
+with the handshake.  The same goes for `/ws/lobby` and `/ws/spectate/{table_id}`.  A handshake whose
+`Origin` is not this server's own (or one of `WS_ORIGINS`) is refused with HTTP 403.  One socket per seat:
+a new socket for the same account replaces the old one, which is closed with 4001.  The first message is
+always a `snapshot`; between two hands (until the next `hand_start`) it is followed by the last hand's
+`hand_result` again.
 
 Refusals are close codes sent after the handshake (the server accepts, then closes), never an HTTP error:
-1008 for a missing, forged or expired token, 4003 when you are not seated at the table, 4004 when no game
+1008 for no valid ticket or token, 4003 when you are not seated at the table, 4004 when no game
 runs there, 4029 over the socket caps (per account and per address, lobby and table sockets together) or
-after too many reconnects.  A socket is closed with 1008 when its token expires; log in again and
-reconnect.  Snapshots (connects and `resync`s) are limited per seat (`TABLE_RESYNCS_PER_WINDOW` per
+after too many reconnects.  A socket is closed with 4401 when its login session ends (logout, revoked,
+expired); log in again and reconnect.  Snapshots (connects and `resync`s) are limited per seat (`TABLE_RESYNCS_PER_WINDOW` per
 `TABLE_RESYNC_WINDOW_SECONDS`); past that a `resync` gets the error `resync_limited`.  Every limit is in
 docs/settings.md; every error code in docs/errors.md.
 

@@ -1,24 +1,28 @@
-"""What every WebSocket (lobby and table) checks before it serves anyone: the token, and the caps.
+"""What every WebSocket (lobby, table, spectator) checks before it serves anyone: who it is, and the caps.
 
-Refusals are sent as close codes after accepting (``refuse``): a browser cannot read an HTTP 403 from a
-WebSocket handshake, only a close code (docs/protocol.md, "Close codes").  An accepted socket is closed
-with 1008 when its token expires (``expiry``).  Caps (Settings.sockets_per_user / sockets_per_ip) count
-lobby and table sockets together; over a cap the socket is closed with 4029.
+Who: a single-use ticket (``?ticket=``, from ``POST /api/ws-ticket``: app.services.tickets) from a browser, or
+the session token in an ``Authorization: Bearer`` header from any other client.  Never the token in the URL:
+URLs end up in access logs.  Refusals are sent as close codes after accepting (``refuse``): a browser cannot
+read an HTTP 403 from a WebSocket handshake, only a close code (docs/protocol.md, "Close codes").  An
+accepted socket is closed with 4401 when its session ends (app.services.live_sessions).  Caps
+(Settings.sockets_per_user / sockets_per_ip) count every socket together; over a cap: 4029.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections import Counter
 from collections.abc import Iterator
+from typing import Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import metrics
 from app.core.config import Settings
-from app.core.security import read_access_token_expiry
+from app.services import sessions
+from app.services.live_sessions import LiveSessions
+from app.services.tickets import SocketOwner, TicketBook
 
 TOO_MANY = 4029  # too many sockets (account or address), or too many reconnects
 
@@ -31,20 +35,37 @@ async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
 
-def token_owner(settings: Settings, token: str | None) -> tuple[int, float] | None:
-    """(user id, seconds until the token expires), or None for a missing, forged or expired token."""
-    found = read_access_token_expiry(token or "", secret_key=settings.secret_key,
-                                     max_age=settings.token_ttl_seconds)
-    return None if found is None else (found[0], max(found[1] - time.time(), 0.0))
+class SocketAuthority(Protocol):
+    """What the guard needs to know who opens a socket (the app state has it; the guard does not import the
+    state, which holds the guard's socket caps)."""
+
+    settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession]
+    tickets: TicketBook
+    live_sessions: LiveSessions
+
+
+async def socket_owner(websocket: WebSocket, state: SocketAuthority) -> SocketOwner | None:
+    """Who opens this socket: the ticket's owner (browsers), else the bearer header's session (other
+    clients); None when neither is valid, or the session ended since the ticket was issued."""
+    ticket = websocket.query_params.get("ticket")
+    if ticket:
+        owner = await state.tickets.redeem(ticket)
+        return None if owner is None or state.live_sessions.is_revoked(owner.session_id) else owner
+    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    # A short session: a socket lives for hours and must not hold a database connection while it does.
+    async with state.sessionmaker() as session:
+        found = await sessions.authenticate(session, state.settings, token.strip())
+        await session.commit()
+    if found is None:
+        return None
+    return SocketOwner.of(found)
 
 
 def client_address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
-
-
-async def expiry(seconds: float) -> None:
-    """Finishes when the socket's token expires (a task the socket waits on with its others)."""
-    await asyncio.sleep(seconds)
 
 
 class SocketCaps:

@@ -7,15 +7,15 @@ Who may read a record is ``readable_hand``'s rule (docs/server.md).
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep
+from app.api.deps import CurrentUser, HandId, RegistryDep, SessionDep, SettingsDep
 from app.models import Hand, User
+from app.schemas import UtcDatetime
 from app.services.errors import Conflict, ErrorCode, Forbidden, NotFound
 from app.services.replay import ReplayError, replay_frames
 from app.services.roles import Role, has_role
@@ -38,10 +38,10 @@ class HandOut(BaseModel):
     actions: list[Any]
     result: dict[str, Any]
     settlement: dict[str, Any]
-    created_at: datetime
+    created_at: UtcDatetime
 
 
-async def readable_hand(hand_id: int, user: CurrentUser, session: SessionDep, registry: RegistryDep,
+async def readable_hand(hand_id: HandId, user: CurrentUser, session: SessionDep, registry: RegistryDep,
                         settings: SettingsDep) -> Hand:
     """The hand record, if this account may read it: a player of the hand, an operator or admin (the console
     opens any finished hand, issue 11), or anyone once the table has closed when

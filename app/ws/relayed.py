@@ -1,6 +1,6 @@
 """A table socket whose table is owned by another process: served here, relayed to the owner.
 
-The holder does what a local socket does before the actor (token, caps, size and rate limits) and passes
+The holder does what a local socket does before the actor (session, caps, size and rate limits) and passes
 every client message on raw; the owner parses it, answers, and sends the seat's messages back over the
 relay (``app.tables.cluster.relay``).  If the owner changes or stops answering, the socket closes with 1012 and
 the client reconnects: the new owner's snapshot puts it back in step.
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from fastapi import WebSocket
 
+from app.services.tickets import SocketOwner
 from app.state import AppState
 from app.tables.cluster.relay import HeldLink
 from app.ws.guard import TOO_MANY, client_address, refuse
@@ -23,9 +24,10 @@ if TYPE_CHECKING:
 
 
 async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterRuntime, table_id: str,
-                        owner: str, user_id: int, expires_in: float) -> None:
+                        owner: str, who: SocketOwner) -> None:
     assert runtime.relay is not None
-    with state.sockets.hold(user_id, client_address(websocket)) as over:
+    user_id = who.user_id
+    with state.sockets.hold(user_id, client_address(websocket)) as over, state.live_sessions.watch(who) as ended:
         if over is not None:
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
@@ -34,7 +36,7 @@ async def serve_relayed(websocket: WebSocket, state: AppState, runtime: ClusterR
         relay = runtime.relay
         relay.send(owner, {"k": "join", "t": table_id, "u": user_id, "l": link.link_id, "h": runtime.process_id})
         await serve_link(websocket, link, _receive(websocket, runtime, link),
-                         left=lambda: runtime.drop_link(link, "leave"), expires_in=expires_in, kind="relayed")
+                         left=lambda: runtime.drop_link(link, "leave"), ended=ended, kind="relayed")
 
 
 async def _receive(websocket: WebSocket, runtime: ClusterRuntime, link: HeldLink) -> None:

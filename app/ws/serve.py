@@ -1,7 +1,8 @@
 """One accepted table socket's life, the same for a seat, a spectator and a link relayed to another process.
 
 A sender task forwards the link's queue (the actor, or the relay, fills it); a reader task consumes what the
-client sends; for a seat, the token's expiry closes the socket with 1008.  Whichever ends first ends the
+client sends; the end of the socket's login session (revoked or expired) closes it with 4401
+(app.services.live_sessions).  Whichever ends first ends the
 socket: the table (or the owner, through the relay) is told the link left, the link is closed, the reader
 is stopped and the sender gets ``FLUSH_SECONDS`` to send what is queued and close the socket with the
 link's code.
@@ -17,8 +18,8 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app import metrics
+from app.services.live_sessions import SessionEnd
 from app.tables.play.seats import SeatLink
-from app.ws.guard import expiry
 
 FLUSH_SECONDS = 5.0  # how long a closing socket may take to send what its link still holds
 
@@ -34,20 +35,18 @@ async def send_outbox(websocket: WebSocket, link: SeatLink, kind: str = "table")
 
 
 async def serve_link(websocket: WebSocket, link: SeatLink, reader: Coroutine[Any, Any, None], *,
-                     left: Callable[[], None], expires_in: float | None = None, kind: str = "table") -> None:
-    """Serve an accepted socket until the client, the link or the token ends it; ``left`` runs once, first,
-    when it ends (a ``Leave`` to the actor, an ``unwatch`` to the owner …).  ``kind`` (``app.metrics.SOCKET_KINDS``)
-    labels its metrics."""
+                     left: Callable[[], None], ended: asyncio.Future[SessionEnd], kind: str = "table") -> None:
+    """Serve an accepted socket until the client, the link or the session (``ended``: LiveSessions.watch)
+    ends it; ``left`` runs once, first, when it ends (a ``Leave`` to the actor, an ``unwatch`` to the owner …).
+    ``kind`` (``app.metrics.SOCKET_KINDS``) labels its metrics."""
     metrics.SOCKETS_OPEN_BY_KIND[kind].inc()
     sender = asyncio.create_task(send_outbox(websocket, link, kind))
     helpers = [asyncio.create_task(reader)]
-    expired = asyncio.create_task(expiry(expires_in)) if expires_in is not None else None
-    if expired is not None:
-        helpers.append(expired)
     try:
-        await asyncio.wait({sender, *helpers}, return_when=asyncio.FIRST_COMPLETED)
-        if expired is not None and expired.done():
-            link.close(1008, "token expired; log in again")
+        waiting: set[asyncio.Future[Any]] = {sender, ended, *helpers}
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        if ended.done() and not link.closed:
+            link.close(*ended.result())
     finally:
         left()
         if not link.closed:

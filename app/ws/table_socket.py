@@ -1,4 +1,4 @@
-"""GET /ws/table/{table_id}?token=…: a seated player's socket to the table actor (docs/protocol.md).
+"""GET /ws/table/{table_id}?ticket=… (or an Authorization header): a seated player's socket to the table actor (docs/protocol.md).
 
 The socket only parses, rate-limits and forwards: client messages become commands in the actor's inbox,
 and a sender task drains the seat's outbox.  Refusals that need no game state (too big, malformed,
@@ -7,19 +7,21 @@ over the rate limit) are handled here; everything else by the actor.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from app.api.deps import StateDep
+from app.services.live_sessions import SessionEnd
 from app.tables.cluster.cluster import MOVING, ClusterRuntime
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Inbound, Join, Leave
 from app.tables.play.seats import SeatLink
 from app.tables.settings import TableSettings
-from app.ws.guard import TOO_MANY, client_address, refuse, token_owner
+from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
 from app.ws.inbound import client_messages
 from app.ws.protocol import ErrorMessage, client_message
 from app.ws.relayed import serve_relayed
@@ -29,15 +31,15 @@ router = APIRouter(tags=["tables"])
 
 
 @router.websocket("/ws/table/{table_id}")
-async def table_socket(websocket: WebSocket, table_id: str, state: StateDep, token: str | None = None) -> None:
+async def table_socket(websocket: WebSocket, table_id: str, state: StateDep) -> None:
     runtime: TableRuntime = websocket.app.state.table_runtime  # see app.main
-    # The signed token names the account; being seated at the table is the authorisation, so no database
-    # round trip here (a reconnect storm must not queue behind settlements).
-    owner = token_owner(state.settings, token)
-    if owner is None:
-        await refuse(websocket, 1008, "invalid or expired token")
+    # A browser's ticket names the account without a database round trip (a reconnect storm must not queue
+    # behind settlements); being seated at the table is the authorisation.
+    who = await socket_owner(websocket, state)
+    if who is None:
+        await refuse(websocket, 1008, "missing, used or expired ticket, or invalid session token")
         return
-    user_id, expires_in = owner
+    user_id = who.user_id
     actor = runtime.actors.get(table_id)
     if (actor is None or actor.closed) and isinstance(runtime, ClusterRuntime):
         found = await runtime.locate(table_id)  # several processes: the table may be owned elsewhere
@@ -45,7 +47,7 @@ async def table_socket(websocket: WebSocket, table_id: str, state: StateDep, tok
             await refuse(websocket, 1013, "the table is moving between servers; reconnect")
             return
         if isinstance(found, str):
-            await serve_relayed(websocket, state, runtime, table_id, found, user_id, expires_in)
+            await serve_relayed(websocket, state, runtime, table_id, found, who)
             return
         actor = found
     if actor is None or actor.closed:
@@ -55,20 +57,20 @@ async def table_socket(websocket: WebSocket, table_id: str, state: StateDep, tok
     if seat is None:
         await refuse(websocket, 4003, "you are not seated at this table")
         return
-    with state.sockets.hold(user_id, client_address(websocket)) as over:
+    with state.sockets.hold(user_id, client_address(websocket)) as over, state.live_sessions.watch(who) as ended:
         if over is not None:
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
         await websocket.accept()
-        await _serve(websocket, actor, seat, runtime.settings, expires_in)
+        await _serve(websocket, actor, seat, runtime.settings, ended)
 
 
 async def _serve(websocket: WebSocket, actor: TableActor, seat: int, settings: TableSettings,
-                 expires_in: float) -> None:
+                 ended: asyncio.Future[SessionEnd]) -> None:
     link = SeatLink(settings.outbox_size)
     actor.post(Join(seat, link))
     await serve_link(websocket, link, _receive(websocket, actor, seat, link, settings),
-                     left=lambda: actor.post(Leave(seat, link)), expires_in=expires_in)
+                     left=lambda: actor.post(Leave(seat, link)), ended=ended)
 
 
 async def _receive(websocket: WebSocket, actor: TableActor, seat: int, link: SeatLink,

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import subprocess
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -117,6 +120,13 @@ class Player:
         self.token: str = data["access_token"]
         self.headers = {"Authorization": f"Bearer {self.token}"}
 
+    async def log_in_again(self, client: httpx.AsyncClient) -> None:
+        """A new session (after a freeze or a log-out-everywhere ended the old ones)."""
+        response = await client.post("/api/auth/login", json={"username": self.name, "password": PASSWORD})
+        assert response.status_code == 200, response.text
+        self.token = response.json()["access_token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+
 
 async def grant_role(app: FastAPI, user_id: int, role: str) -> None:
     """What ``python -m app make-admin`` does (an audited grant from the command line), for any role."""
@@ -151,3 +161,79 @@ def no_env_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def pytest_configure(config: pytest.Config) -> None:
     # Starlette's TestClient (our only WebSocket client) warns about its httpx backend on import.
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The handshake header a non-browser client authenticates a socket with (the token stays out of URLs)."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def end_session_in(app: FastAPI, token: str, seconds: float) -> None:
+    """Move the session's absolute end to ``seconds`` from now (negative: it is over already)."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from app.core.security import token_digest
+    from app.models import LoginSession
+
+    async with app.state.services.sessionmaker() as session:
+        await session.execute(update(LoginSession).where(LoginSession.token_hash == token_digest(token))
+                              .values(expires_at=datetime.now(UTC) + timedelta(seconds=seconds)))
+        await session.commit()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PrivateRedis:
+    """A redis-server of this test alone, on a free port (never the shared one): it can be stopped and
+    started again.  Stopped by its PID only."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import redis
+
+        self.process = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                         "--save", "", "--appendonly", "no", "--daemonize", "no"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        for _ in range(500):
+            try:
+                if client.ping():
+                    break
+            except redis.ConnectionError:
+                time.sleep(0.01)
+        client.close()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@pytest.fixture
+def redis_server() -> Iterator[PrivateRedis]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed (.ci/run installs it)")
+    server = PrivateRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def private_redis(redis_server: PrivateRedis) -> str:
+    return redis_server.url

@@ -178,8 +178,8 @@ class Seat:
             base = self.servers[attempt % len(self.servers)].replace("http", "ws", 1)
             attempt += 1
             try:
-                async with websockets.connect(f"{base}/ws/table/{self.table_id}?token={self.token}",
-                                              max_size=2**22, open_timeout=10) as ws:
+                async with websockets.connect(f"{base}/ws/table/{self.table_id}", max_size=2**22, open_timeout=10,
+                                              additional_headers={"Authorization": f"Bearer {self.token}"}) as ws:
                     self.connects += 1
                     await self._read(ws)
                     self.closes.append(ws.close_code or 0)

@@ -67,14 +67,14 @@ class Harness:
         return table_id
 
     async def connect(self, table_id: str, player: dict[str, Any]) -> SeatClient:
-        seat = SeatClient(self.app, f"/ws/table/{table_id}", f"token={player['token']}")
+        seat = SeatClient(self.app, f"/ws/table/{table_id}", token=player["token"])
         seat.clock = self.clock
         await seat.connect()
         return seat
 
     async def connect_path(self, path: str, player: dict[str, Any]) -> SeatClient:
         """Any other socket of the app (e.g. ``/ws/lobby``) for ``player``."""
-        seat = SeatClient(self.app, path, f"token={player['token']}")
+        seat = SeatClient(self.app, path, token=player["token"])
         seat.clock = self.clock
         await seat.connect()
         return seat
@@ -112,10 +112,17 @@ async def harness(settings: Settings, **table_settings: Any) -> AsyncIterator[Ha
 
 
 class SeatClient:
-    """A WebSocket client over ASGI.  ``received`` keeps every message, in order."""
+    """A WebSocket client over ASGI.  ``received`` keeps every message, in order.  ``token``: the session
+    token, sent as an Authorization header (never in the URL); ``query``: e.g. ``ticket=…``."""
 
-    def __init__(self, app: FastAPI, path: str, query: str) -> None:
+    def __init__(self, app: FastAPI, path: str, query: str = "", *, token: str | None = None,
+                 origin: str | None = None) -> None:
         self.app, self.path, self.query = app, path, query
+        self.headers = [(b"host", b"test")]
+        if token is not None:
+            self.headers.append((b"authorization", f"Bearer {token}".encode()))
+        if origin is not None:
+            self.headers.append((b"origin", origin.encode()))
         self.to_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.from_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.received: list[dict[str, Any]] = []
@@ -126,7 +133,7 @@ class SeatClient:
 
     async def connect(self) -> None:
         scope = {"type": "websocket", "path": self.path, "raw_path": self.path.encode(), "root_path": "",
-                 "query_string": self.query.encode(), "headers": [(b"host", b"test")], "scheme": "ws",
+                 "query_string": self.query.encode(), "headers": self.headers, "scheme": "ws",
                  "server": ("test", 80), "client": ("127.0.0.1", 5000), "subprotocols": [],
                  "asgi": {"version": "3.0", "spec_version": "2.3"}}
         self.task = asyncio.create_task(self.app(scope, self.to_app.get, self._arrive))  # type: ignore[arg-type]

@@ -11,7 +11,8 @@ from sqlalchemy import func, select, text
 from app.game.rooms import ROOMS, RoomKey
 from app.models import LedgerEntry, User
 from app.services.settlement import settle_hand
-from tests.app.conftest import grant_role
+from tests.app.conftest import PASSWORD, grant_role
+from tests.app.table_harness import PASSWORD as HARNESS_PASSWORD
 from tests.app.table_harness import Closed, PlayLog, harness, is_type, play_to_the_end
 
 RECORD = {"table_id": "t1", "seed": "ab" * 16, "commitment": "cd" * 32, "actions": [], "result": {}}
@@ -96,6 +97,10 @@ async def test_a_frozen_account_cannot_sit_until_unfrozen(client, player):
     response = await client.post(f"/api/admin/users/{alice.id}/freeze", headers=boss.headers,
                                  json={"frozen": True, "reason": "chargeback"})
     assert response.status_code == 200 and response.json()["frozen"] is True
+    # The freeze ended alice's sessions (issue 24); a frozen account may log in again, not sit down.
+    assert (await client.get("/api/me", headers=alice.headers)).status_code == 401
+    again = await client.post("/api/auth/login", json={"username": "alice", "password": PASSWORD})
+    alice.headers = {"Authorization": f"Bearer {again.json()['access_token']}"}
     refused = [
         await client.post(f"/api/tables/{table['id']}/sit", headers=alice.headers),
         await client.post("/api/rooms/beginner/tables", headers=alice.headers, json={"variant": "tiantai"}),
@@ -134,8 +139,11 @@ async def test_a_frozen_players_live_seat_plays_on_auto_until_the_hand_ends(sett
         assert response.status_code == 200
         with pytest.raises(Closed) as closed:
             await clients[0].recv_until(lambda m: False)
-        assert closed.value.code == 4003
-        again = await h.connect(table_id, players[0])  # cannot come back to the seat
+        # Closed at once, by whichever comes first: the freeze ends the account's sessions (4401, issue 24)
+        # and the seat's (4003).
+        assert closed.value.code in (4003, 4401)
+        login = await h.client.post("/api/auth/login", json={"username": "fz0", "password": HARNESS_PASSWORD})
+        again = await h.connect(table_id, {"token": login.json()["access_token"]})  # cannot come back to the seat
         with pytest.raises(Closed) as closed:
             await again.recv_until(lambda m: False)
         assert closed.value.code == 4003

@@ -64,6 +64,9 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
         ("post", "/api/admin/users/{user_id}/freeze"): (
             boss, f"/api/admin/users/{bob.id}/freeze", {"frozen": True, "reason": "chargeback"},
             "account.freeze", bob.id, "chargeback", None),
+        ("post", "/api/admin/users/{user_id}/logout-everywhere"): (
+            boss, f"/api/admin/users/{dave.id}/logout-everywhere", {"reason": "lost phone"},
+            "account.logout_everywhere", dave.id, "lost phone", None),
         ("post", "/api/admin/users/{user_id}/role"): (
             boss, f"/api/admin/users/{carol.id}/role", {"role": "operator", "reason": "new staff"},
             "role.set", carol.id, "new staff", None),

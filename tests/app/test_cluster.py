@@ -20,11 +20,11 @@ import httpx
 import pytest
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import select, text, update
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import select, update
 
 from app.core.db import make_engine
 from app.models import Hand, User
+from tests.app.cluster_harness import reset_database
 from tests.app.live_server import OPTIONS, Seat, ServerProcess, register
 
 PG = os.environ.get("TEST_DATABASE_URL")
@@ -43,16 +43,6 @@ async def _until(predicate, timeout: float, what: str, servers: list[ServerProce
             logs = "\n".join(f"--- server {i} (port {s.port}) ---\n{s.tail(3000)}" for i, s in enumerate(servers))
             raise AssertionError(f"timed out waiting for {what} {state() if state else ''}\n{logs}")
         await asyncio.sleep(0.05)
-
-
-async def _reset(url: str) -> None:
-    engine = create_async_engine(url)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            await conn.execute(text("CREATE SCHEMA public"))
-    finally:
-        await engine.dispose()
 
 
 async def _owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:
@@ -75,7 +65,7 @@ async def _ledger(players: list[dict]) -> tuple[dict[int, int], list]:
 @pytest.fixture
 async def cluster(tmp_path: Path):  # noqa: ANN201
     assert PG is not None and REDIS is not None
-    await _reset(PG)
+    await reset_database(PG)
     prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in a shared Redis
     env = {**CLUSTER_ENV, "REDIS_URL": REDIS, "REDIS_PREFIX": prefix}
     servers = [ServerProcess(PG, tmp_path / f"server{i}.log", **env) for i in range(3)]
@@ -110,8 +100,8 @@ async def _seat_across(urls: list[str], players: list[dict]) -> str:
                                  json={"variant": "taiwan", "options": OPTIONS})
         assert made.status_code == 201, made.text
         table_id = made.json()["id"]
-        lobby_url = urls[2].replace("http", "ws", 1) + f"/ws/lobby?token={players[0]['token']}"
-        async with websockets.connect(lobby_url) as lobby:
+        lobby_url = urls[2].replace("http", "ws", 1) + "/ws/lobby"
+        async with websockets.connect(lobby_url, additional_headers=players[0]["headers"]) as lobby:
             snapshot = json.loads(await lobby.recv())
             assert snapshot["type"] == "snapshot" and table_id in [t["id"] for t in snapshot["tables"]]
             for i, p in enumerate(players[1:], 1):
@@ -148,8 +138,8 @@ async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
             await conn.execute(update(User).where(User.id == operator["id"]).values(role="operator"))
     finally:
         await engine.dispose()
-    ws_url = url.replace("http", "ws", 1) + f"/ws/spectate/{table_id}?token={operator['token']}"
-    async with websockets.connect(ws_url, max_size=2**22) as ws:
+    ws_url = url.replace("http", "ws", 1) + f"/ws/spectate/{table_id}"
+    async with websockets.connect(ws_url, max_size=2**22, additional_headers=operator["headers"]) as ws:
         snapshot = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert snapshot["type"] == "snapshot" and snapshot["table"]["seat"] == -1
         view = snapshot["view"] or {}
@@ -164,7 +154,8 @@ async def _spectate_elsewhere(url: str, table_id: str, operator: dict) -> None:
 
 async def _lobby(url: str, token: str, table_id: str, out: list[dict]) -> None:
     """The table as a lobby socket sees it: its entry in the snapshot, then each event about it."""
-    async with websockets.connect(url.replace("http", "ws", 1) + f"/ws/lobby?token={token}") as ws:
+    async with websockets.connect(url.replace("http", "ws", 1) + "/ws/lobby",
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         async for raw in ws:
             message = json.loads(raw)
             tables = message.get("tables") or ([message["table"]] if "table" in message else [])

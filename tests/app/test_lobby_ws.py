@@ -12,6 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
 from app.main import create_app
+from tests.app.conftest import bearer
 
 
 def _register(client: TestClient, name: str) -> dict:
@@ -32,7 +33,7 @@ def test_lobby_sends_a_snapshot_then_changes(settings, fan_out):
     with TestClient(create_app(settings)) as client:
         alice, bob = _register(client, "alice"), _register(client, "bob")
         existing = client.post("/api/rooms/beginner/tables", json={"variant": "tiantai"}, headers=alice["headers"])
-        with client.websocket_connect(f"/ws/lobby?token={bob['token']}") as ws:
+        with client.websocket_connect("/ws/lobby", headers=bearer(bob["token"])) as ws:
             snapshot = ws.receive_json()
             assert snapshot["type"] == "snapshot"
             assert [t["id"] for t in snapshot["tables"]] == [existing.json()["id"]]
@@ -55,9 +56,12 @@ def test_lobby_sends_a_snapshot_then_changes(settings, fan_out):
             assert event["type"] == "table_created" and event["table"]["id"] == created.json()["id"]
 
 
-@pytest.mark.parametrize("query", ["", "?token=", "?token=forged.token.value"])
+@pytest.mark.parametrize("query", ["", "?token=", "?token=forged.token.value", "?ticket=", "?ticket=forged",
+                                   "?token=REAL"])
 def test_lobby_refuses_bad_tokens(settings, query):
     with TestClient(create_app(settings)) as client:
+        # A real session token in the URL is refused too: sockets read tickets and headers only (issue 24).
+        query = query.replace("REAL", _register(client, "alice")["token"])
         with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/lobby{query}") as ws:
             ws.receive_json()
         assert refused.value.code == 1008

@@ -138,6 +138,7 @@ async def test_refusals_are_coded_and_change_nothing(client, player):
                                await player("carol"))
     await client.post(f"/api/admin/users/{alice.id}/freeze", headers=boss.headers,
                       json={"frozen": True, "reason": "chargeback"})
+    await alice.log_in_again(client)  # the freeze ended her sessions; a frozen account may still log in
     frozen = await client.post("/api/rooms/beginner/queue", headers=alice.headers, json={"variant": "taiwan"})
     assert frozen.status_code == 403 and frozen.json()["code"] == "account_frozen"
     # 50,000 welcome coins: below 中級's 60,000 entry.

@@ -89,7 +89,8 @@ class Lobby:
         self.open = asyncio.Event()
 
     async def listen(self, url: str, token: str) -> None:
-        async with websockets.connect(url.replace("http", "ws", 1) + f"/ws/lobby?token={token}") as ws:
+        async with websockets.connect(url.replace("http", "ws", 1) + "/ws/lobby",
+                                      additional_headers={"Authorization": f"Bearer {token}"}) as ws:
             self.open.set()
             async for raw in ws:
                 event = json.loads(raw)

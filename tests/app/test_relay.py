@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.tables.cluster.lease import TableLeases
-from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay
+from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 
 REDIS = os.environ.get("REDIS_URL")
 
@@ -70,6 +70,32 @@ async def test_a_lost_frame_closes_the_relayed_socket_so_the_client_resyncs() ->
     assert link.queue.empty()
 
 
+async def test_a_link_closed_in_the_turn_of_its_last_messages_delivers_them_all_then_closes() -> None:
+    """Issue 27: at game over the owner queues ``hand_result`` and ``game_over`` for a relayed seat and closes
+    its link in the same turn (``RemoteLink.close`` forgets the link's counter).  Those last ``out`` records
+    keep their numbers, so the holder shows them and then closes normally, instead of seeing a gap (1012)."""
+    sender = Relay(None, "a", lambda h, t: None)
+    held = HeldLink(16, "L1", "t1", "a")
+
+    def on_record(header: dict[str, Any], texts: list[str]) -> None:
+        if header["k"] == "out":
+            held.deliver(int(header["s"]), texts)
+        elif header["k"] == "close":
+            held.close(int(header["c"]), str(header["r"]))
+
+    receiver = Relay(None, "b", on_record)
+    remote = RemoteLink(sender, "b", "L1", lambda link: sender.forget(link.link_id))
+    remote.send("event 1")
+    _deliver(sender, receiver)
+    remote.send("hand_result")
+    remote.send("game_over")
+    remote.close(1000, "the game is over")
+    _deliver(sender, receiver)
+    shown = [held.queue.get_nowait() for _ in range(held.queue.qsize())]
+    assert shown == ["event 1", "hand_result", "game_over", None]
+    assert held.close_code == 1000 and held.seq == 2
+
+
 @pytest.mark.skipif(not REDIS, reason="the lease tests need Redis: set REDIS_URL (CI sets it)")
 async def test_leases_are_exclusive_renewed_only_by_their_holder_and_tokens_only_grow() -> None:
     from redis.asyncio import Redis
@@ -108,3 +134,29 @@ async def test_nothing_is_published_before_the_turn_ends() -> None:
     assert sender._frames.empty()  # queued; the frame is built when the loop turns
     await asyncio.sleep(0)
     assert sender._frames.qsize() == 1
+
+
+async def test_a_seat_whose_holder_looks_dead_is_told_to_reconnect_not_that_it_left() -> None:
+    """Issue 27 (chaos suite): after a Redis restart or cut, a holder's heartbeat may be missing for a moment
+    though the holder lives.  The owner then lets the seat go (托管), but the holder, if it hears, must close
+    the player's socket with 1012 (reconnect), never 1000 ("left"): clients take 1000 as final (web/js/net.js)
+    and that player would never come back to the table."""
+    from types import SimpleNamespace
+
+    from app.tables.cluster.cluster import ClusterRuntime
+    from app.tables.play.commands import Leave
+
+    sender = Relay(None, "owner", lambda h, t: None)
+    posted: list[Any] = []
+    actor = SimpleNamespace(post=posted.append)
+    rlink = RemoteLink(sender, "holder", "L1", lambda link: None)
+
+    async def nobody_alive(_ids: Any) -> set[str]:
+        return set()
+
+    owner = SimpleNamespace(leases=SimpleNamespace(alive=nobody_alive), remote={"L1": (rlink, actor, 2)},
+                            watching={})
+    await ClusterRuntime._watch_holders(owner)  # type: ignore[arg-type]
+    assert owner.remote == {} and posted == [Leave(2, rlink)]
+    records = sender._records["holder"]
+    assert [(h["k"], h.get("c")) for h, _t in records] == [("close", RELAY_GAP)]

@@ -66,7 +66,7 @@ async def test_a_seat_and_a_spectator_that_come_in_the_pause_see_the_last_result
         resent = await again.recv_until(is_type("hand_result"))
         assert resent == result
 
-        spectator = SeatClient(h.app, f"/ws/spectate/{table_id}", f"token={watcher['token']}")
+        spectator = SeatClient(h.app, f"/ws/spectate/{table_id}", token=watcher["token"])
         await spectator.connect()
         assert (await spectator.recv(30))["type"] == "snapshot"
         assert await spectator.recv_until(is_type("hand_result")) == result
@@ -99,7 +99,7 @@ async def _first_hand_played(settings: Settings, practice: dict[str, Any]) -> As
             transport=httpx.ASGITransport(app=first), base_url="http://test") as client:
         alice = await _register(client, "alice")
         table_id = (await client.post("/api/practice", headers=alice["headers"], json=practice)).json()["id"]
-        seat = SeatClient(first, f"/ws/table/{table_id}", f"token={alice['token']}")
+        seat = SeatClient(first, f"/ws/table/{table_id}", token=alice["token"])
         await seat.connect()
         yield first, table_id, alice, await _play_one_hand(seat)
 
@@ -114,7 +114,7 @@ async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(se
 
     second = _durable_app(settings, hand_pause_seconds=0.3)
     async with second.router.lifespan_context(second):
-        seat = SeatClient(second, f"/ws/table/{table_id}", f"token={alice['token']}")
+        seat = SeatClient(second, f"/ws/table/{table_id}", token=alice["token"])
         await seat.connect()
         snapshot = await seat.recv()
         assert snapshot["type"] == "snapshot" and snapshot["table"]["hand_no"] == 1
@@ -145,7 +145,7 @@ async def test_a_resumed_table_whose_last_round_was_settled_ends_its_game(settin
 
     second = _durable_app(settings, hand_pause_seconds=0.0)
     async with second.router.lifespan_context(second):
-        seat = SeatClient(second, f"/ws/table/{table_id}", f"token={alice['token']}")
+        seat = SeatClient(second, f"/ws/table/{table_id}", token=alice["token"])
         await seat.connect()
         assert (await seat.recv())["type"] == "snapshot"
         assert await seat.recv_until(is_type("hand_result")) == result

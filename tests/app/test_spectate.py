@@ -17,7 +17,7 @@ from tests.app.test_ws_spy import _check_event, _replay
 async def _spectator(h, table_id: str, player: dict) -> SeatClient:
     """A spectator that is watching: its snapshot has arrived (kept in ``received``).  The socket is accepted
     before the token is checked, so without waiting the players could start and finish a hand first."""
-    client = SeatClient(h.app, f"/ws/spectate/{table_id}", f"token={player['token']}")
+    client = SeatClient(h.app, f"/ws/spectate/{table_id}", token=player["token"])
     await client.connect()
     assert (await client.recv(30))["type"] == "snapshot"
     return client
@@ -73,15 +73,15 @@ async def test_only_operators_and_admins_may_spectate(settings):
     async with harness(settings) as h:
         alice, bob = await h.register("alice"), await h.register("bob")
         table = (await h.client.post("/api/practice", headers=alice["headers"], json={"variant": "tiantai"})).json()
-        spectator = SeatClient(h.app, f"/ws/spectate/{table['id']}", f"token={bob['token']}")
+        spectator = SeatClient(h.app, f"/ws/spectate/{table['id']}", token=bob["token"])
         await spectator.connect()
         with pytest.raises(Closed) as closed:
             await spectator.recv()
         assert closed.value.code == 4003
         await grant_role(h.app, bob["id"], "admin")
-        for query, code in ((f"token={bob['token']}", 4004), ("token=forged", 1008)):
+        for token, code in ((bob["token"], 4004), ("forged", 1008)):
             path = "/ws/spectate/nope" if code == 4004 else f"/ws/spectate/{table['id']}"
-            client = SeatClient(h.app, path, query)
+            client = SeatClient(h.app, path, token=token)
             await client.connect()
             with pytest.raises(Closed) as closed:
                 await client.recv()

@@ -96,9 +96,11 @@ async def test_leaving_a_practice_table_stops_its_actor(settings):
         await seat.recv_until(is_type("prompt"))
         response = await h.client.post(f"/api/tables/{table['id']}/stand", headers=alice["headers"])
         assert response.status_code == 200 and response.json()["table"] is None
+        over = await seat.recv_until(is_type("game_over"))
+        assert over["reason"] == "table_closed"
         with pytest.raises(Closed) as closed:
             await seat.recv_until(lambda m: False)
-        assert closed.value.code == 1001
+        assert closed.value.code == 4005  # gone for good, not 1001 "reconnect" (issue 24)
         await h.settle_loop()
         assert table["id"] not in h.runtime.actors
 

@@ -105,11 +105,12 @@ async def test_two_processes_one_director_and_a_take_over(settings: Settings, ki
             started = await client_a.post(f"/api/operator/tournaments/{tid}/start", headers=op["headers"])
             (game,) = started.json()["tables"]
             assert [t.id for t in _tables(first)] == [game["table_id"]]
-            # B ticks, and is asked to start it too: it is running already and led by A, so B starts nothing.
+            # B ticks, and is asked to start it too: it is running already and led by A, so B refuses and starts nothing.
             for _ in range(3):
                 await director_b.tick()
             again = await client_b.post(f"/api/operator/tournaments/{tid}/start", headers=op["headers"])
-            assert again.status_code == 200 and again.json()["tables"] == started.json()["tables"]
+            # Starting a running tournament is an impossible transition (issue 23): a coded 409, nothing started.
+            assert again.status_code == 409 and again.json()["code"] == "tournament_wrong_state", again.text
             assert _tables(second) == [] and tid in director_a.held and tid not in director_b.held
 
             # A second tournament falls due while both processes tick at once: one leads, one table.

@@ -59,8 +59,9 @@ async def _play_tournament(http: httpx.AsyncClient, port: int, me: dict, tournam
             await asyncio.sleep(0.05)
             continue
         played.add(mine[0])
-        url = f"ws://127.0.0.1:{port}/ws/table/{mine[0]}?token={me['token']}"
-        async with websockets.connect(url, ping_interval=None) as ws:
+        url = f"ws://127.0.0.1:{port}/ws/table/{mine[0]}"
+        async with websockets.connect(url, ping_interval=None,
+                                      additional_headers={"Authorization": f"Bearer {me['token']}"}) as ws:
             async for raw in ws:
                 message = json.loads(raw)
                 if message["type"] == "prompt":
@@ -70,7 +71,8 @@ async def _play_tournament(http: httpx.AsyncClient, port: int, me: dict, tournam
 
 
 async def _watch_lobby(port: int, token: str, seen: list[dict]) -> None:
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby?token={token}", ping_interval=None) as ws:
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby", ping_interval=None,
+                                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         async for raw in ws:
             message = json.loads(raw)
             if message["type"] == "tournament_updated":

@@ -187,7 +187,7 @@ async def test_a_tournament_hand_cut_off_mid_way_resumes_and_settles_without_coi
         started = await client.post(f"/api/operator/tournaments/{tid}/start", headers=op["headers"])
         (game,) = started.json()["tables"]
         table_id = game["table_id"]
-        holder = SeatClient(first, f"/ws/table/{table_id}", f"token={players[0]['token']}")
+        holder = SeatClient(first, f"/ws/table/{table_id}", token=players[0]["token"])
         await holder.connect()  # never answers: the others play on 托管 until this seat's prompt
 
         async def held() -> list[dict] | None:

@@ -98,6 +98,7 @@ async def test_who_may_register(client, player):
     assert response.status_code == 409 and response.json()["code"] == "insufficient_coins"
     await client.post(f"/api/admin/users/{frozen.id}/freeze", headers=boss.headers,
                       json={"frozen": True, "reason": "test"})
+    await frozen.log_in_again(client)  # the freeze ended its sessions; a frozen account may still log in
     response = await client.post(url, headers=frozen.headers)
     assert response.status_code == 403 and response.json()["code"] == "account_frozen"
     for name in ("p_one", "p_two", "p_three"):

@@ -10,31 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 
 import httpx
-import itsdangerous
 import pytest
 import uvicorn
 import websockets
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from app.core.security import create_access_token
 from app.main import create_app
 from app.ws.protocol import CLOSE_CODES
-from tests.app.conftest import PASSWORD, TEST_SECRET
+from tests.app.conftest import PASSWORD, bearer, end_session_in
 from tests.app.table_harness import Closed, SeatClient, harness, is_type
-
-
-def _old_token(user_id: int, age: float) -> str:
-    """A token signed ``age`` seconds ago."""
-    real = time.time
-    itsdangerous.timed.time.time = lambda: real() - age  # type: ignore[attr-defined]
-    try:
-        return create_access_token(user_id, secret_key=TEST_SECRET)
-    finally:
-        itsdangerous.timed.time.time = real  # type: ignore[attr-defined]
 
 
 @contextlib.asynccontextmanager
@@ -52,9 +39,9 @@ async def _server(settings):
         await asyncio.wait_for(task, 30)
 
 
-async def _close_code(url: str) -> int:
+async def _close_code(url: str, token: str | None = None) -> int:
     """The close code the server sends; an HTTP rejection of the handshake fails the test."""
-    async with websockets.connect(url, open_timeout=20) as ws:
+    async with websockets.connect(url, open_timeout=20, additional_headers=bearer(token) if token else None) as ws:
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await asyncio.wait_for(ws.recv(), 20)
     assert closed.value.rcvd is not None
@@ -74,30 +61,33 @@ async def test_refusals_are_close_codes_after_the_handshake(settings):
                                         headers=headers["ann"])).json()["id"]
             for name in ("ben", "cal"):
                 assert (await http.post(f"/api/tables/{table_id}/sit", headers=headers[name])).status_code == 200
+            await http.post("/api/auth/logout", headers=headers["cal"])  # cal's token: a logged-out session
         ws = f"ws://127.0.0.1:{port}"
-        expired = _old_token(tokens["ann"][0], settings.token_ttl_seconds + 10)
         cases = [
-            (f"{ws}/ws/table/{table_id}", 1008),  # missing token
-            (f"{ws}/ws/table/{table_id}?token=forged.token", 1008),
-            (f"{ws}/ws/table/{table_id}?token={expired}", 1008),
-            (f"{ws}/ws/table/{table_id}?token={tokens['dan'][1]}", 4003),  # not seated here
-            (f"{ws}/ws/table/nosuchtable?token={tokens['ann'][1]}", 4004),
-            (f"{ws}/ws/lobby?token=forged.token", 1008),
-            (f"{ws}/ws/lobby?token={expired}", 1008),
+            (f"{ws}/ws/table/{table_id}", None, 1008),  # no ticket, no token
+            (f"{ws}/ws/table/{table_id}", "forged.token", 1008),
+            (f"{ws}/ws/table/{table_id}?ticket=forged", None, 1008),
+            (f"{ws}/ws/table/{table_id}", tokens["cal"][1], 1008),
+            (f"{ws}/ws/table/{table_id}", tokens["dan"][1], 4003),  # not seated here
+            (f"{ws}/ws/table/nosuchtable", tokens["ann"][1], 4004),
+            (f"{ws}/ws/lobby", "forged.token", 1008),
+            (f"{ws}/ws/lobby", tokens["cal"][1], 1008),
         ]
-        for url, code in cases:
-            assert await _close_code(url) == code, url
+        for url, token, code in cases:
+            assert await _close_code(url, token) == code, url
             assert code in CLOSE_CODES  # and documented
 
 
-def test_a_socket_closes_when_its_token_expires(settings):
+def test_a_socket_closes_when_its_session_expires(settings):
     with TestClient(create_app(settings)) as client:
-        body = client.post("/api/auth/register", json={"username": "alice", "password": PASSWORD}).json()
-        token = _old_token(body["user"]["id"], settings.token_ttl_seconds - 1)  # one second left
-        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(f"/ws/lobby?token={token}") as ws:
+        token = client.post("/api/auth/register", json={"username": "alice", "password": PASSWORD}).json()[
+            "access_token"]
+        client.portal.call(end_session_in, client.app, token, 1.0)  # one second left
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect("/ws/lobby", headers=bearer(token)) as ws:
             assert ws.receive_json()["type"] == "snapshot"
             ws.receive_json()  # nothing else comes: the close does
-        assert closed.value.code == 1008
+        assert closed.value.code == 4401
 
 
 def test_open_sockets_are_capped_per_account_and_per_address(settings):
@@ -108,20 +98,20 @@ def test_open_sockets_are_capped_per_account_and_per_address(settings):
                               ).json()["access_token"] for i in range(2)]
         with contextlib.ExitStack() as stack:
             for _ in range(2):
-                ws = stack.enter_context(client.websocket_connect(f"/ws/lobby?token={tokens[0]}"))
+                ws = stack.enter_context(client.websocket_connect("/ws/lobby", headers=bearer(tokens[0])))
                 assert ws.receive_json()["type"] == "snapshot"
             with pytest.raises(WebSocketDisconnect) as refused, \
-                    client.websocket_connect(f"/ws/lobby?token={tokens[0]}") as extra:
+                    client.websocket_connect("/ws/lobby", headers=bearer(tokens[0])) as extra:
                 extra.receive_json()
             assert refused.value.code == 4029  # the account's cap
-            ws = stack.enter_context(client.websocket_connect(f"/ws/lobby?token={tokens[1]}"))
+            ws = stack.enter_context(client.websocket_connect("/ws/lobby", headers=bearer(tokens[1])))
             assert ws.receive_json()["type"] == "snapshot"
             with pytest.raises(WebSocketDisconnect) as refused, \
-                    client.websocket_connect(f"/ws/lobby?token={tokens[1]}") as extra:
+                    client.websocket_connect("/ws/lobby", headers=bearer(tokens[1])) as extra:
                 extra.receive_json()
             assert refused.value.code == 4029  # the address's cap (3 open from testclient)
         # closed sockets no longer count
-        with client.websocket_connect(f"/ws/lobby?token={tokens[0]}") as ws:
+        with client.websocket_connect("/ws/lobby", headers=bearer(tokens[0])) as ws:
             assert ws.receive_json()["type"] == "snapshot"
 
 
@@ -139,7 +129,7 @@ async def test_resyncs_and_reconnects_are_capped_per_seat(settings):
         await me.send({"type": "resync"})
         error = await me.recv_until(is_type("error"))
         assert error["code"] == "resync_limited" and error["params"]["retry_after"] >= 1
-        again = SeatClient(h.app, f"/ws/table/{table_id}", f"token={players[0]['token']}")
+        again = SeatClient(h.app, f"/ws/table/{table_id}", token=players[0]["token"])
         await again.connect()
         with pytest.raises(Closed) as closed:
             await again.recv_until(is_type("snapshot"))

@@ -31,7 +31,7 @@ def register(page: Page, username: str) -> None:
 
 
 def token(page: Page) -> str:
-    value = page.evaluate("() => localStorage.getItem('mj.token')")
+    value = page.evaluate("() => sessionStorage.getItem('mj.token')")
     assert value, "not logged in"
     return str(value)
 

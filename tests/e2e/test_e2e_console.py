@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import give_reason, register, token, unique_name
+from tests.e2e.helpers import PASSWORD, give_reason, register, token, unique_name
 
 
 async def _grant(database_url: str, user_id: int, role: str = "admin") -> None:
@@ -66,6 +66,7 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         boss_name, player_name = unique_name("boss"), unique_name("pl")
         register(boss, boss_name)
         register(player, player_name)
+        player_id = player.request.get("/api/me", headers={"Authorization": f"Bearer {token(player)}"}).json()["id"]
         expect(player.locator("#admin-link")).to_be_hidden()
         me = boss.request.get("/api/me", headers={"Authorization": f"Bearer {token(boss)}"}).json()
         # Playwright's sync API owns this thread's event loop: grant from another thread.
@@ -168,7 +169,6 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         for reason in ("goodwill e2e", "broken wall e2e", "chargeback e2e", "cleared e2e", "e2e operator"):
             expect(boss.locator("#adm-audit")).to_contain_text(reason)
         freeze_row = boss.locator("#adm-audit tr", has_text="chargeback e2e")
-        player_id = player.request.get("/api/me", headers={"Authorization": f"Bearer {token(player)}"}).json()["id"]
         expect(freeze_row).to_contain_text(f"{player_name} (user {player_id})")  # the target, by name
         expect(freeze_row).to_contain_text(f"{boss_name} (#{me['id']})")  # the actor, by name
         grant_row = boss.locator("#adm-audit tr", has_text="e2e set-up").first
@@ -201,8 +201,13 @@ def test_the_console(browser: Browser, live_server: str, live_database_url: str,
         expect(later).to_contain_text("未開放報名")
         expect(later.locator('[data-action="start"]')).to_have_count(0)
 
-        # The player finds it on the tournament page, registers, and is in the standings.
+        # The freeze ended the player's sessions (issue 24): the reloaded page asks them to log in again.
         player.reload()
+        expect(player.locator("#auth-form")).to_be_visible()
+        player.locator("#auth-username").fill(player_name)
+        player.locator("#auth-password").fill(PASSWORD)
+        player.locator("#auth-submit").click()
+        # The player finds it on the tournament page, registers, and is in the standings.
         player.locator("#tournaments-link").click()
         row = player.locator("#tp-list tr", has_text="E2E cup")
         row.click()

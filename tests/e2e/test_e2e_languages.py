@@ -92,7 +92,7 @@ def signed_out_page(context: BrowserContext) -> Page:
     """A new page of a shared context, signed out (an earlier test of the module may have signed in)."""
     page = context.new_page()
     page.goto("/")
-    page.evaluate("() => { localStorage.removeItem('mj.token'); localStorage.removeItem('mj.table'); }")
+    page.evaluate("() => { sessionStorage.removeItem('mj.token'); localStorage.removeItem('mj.table'); }")
     return page
 
 
@@ -196,7 +196,7 @@ def test_the_choice_is_remembered_per_browser_and_per_account(browser: Browser, 
         # Switching there is saved on the account too.
         other.locator("#lang-switch [data-lang=zh-Hans]").click()
         expect(other.locator(".practice h3")).to_contain_text("练习")
-        token = other.evaluate("() => localStorage.getItem('mj.token')")
+        token = other.evaluate("() => sessionStorage.getItem('mj.token')")
 
         def account_language() -> str | None:
             return other.request.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()["language"]

@@ -5,7 +5,14 @@
  * and the English UI, its English `detail`.
  */
 
+/**
+ * The session token (an opaque server-side session, app/services/sessions.py) lives in sessionStorage: it
+ * lasts as long as the tab (reloads included), is never written to disk for later browser runs and is not
+ * shared with other tabs.  Never in a URL: sockets authenticate with a single-use ticket (`socketUrl`).
+ */
 const TOKEN_KEY = "mj.token";
+// Tokens used to be kept in localStorage: forget any left there.
+try { localStorage.removeItem(TOKEN_KEY); } catch { /* storage disabled */ }
 
 export class ApiError extends Error {
   /**
@@ -23,16 +30,20 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {string | null} when storage is disabled, the token is kept for this page only */
+let pageToken = null;
+
 export function getToken() {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+  try { return sessionStorage.getItem(TOKEN_KEY); } catch { return pageToken; }
 }
 
 /** @param {string | null} token */
 export function setToken(token) {
+  pageToken = token;
   try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
-  } catch { /* private mode: the session lasts until reload */ }
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch { /* storage disabled: the session lasts until reload */ }
 }
 
 /**
@@ -84,7 +95,13 @@ export const api = {
   register: (username, password) => request("/api/auth/register", { method: "POST", body: { username, password }, auth: false }),
   /** @param {string} username @param {string} password */
   login: (username, password) => request("/api/auth/login", { method: "POST", body: { username, password }, auth: false }),
+  /** End this session on the server (its sockets close with 4401). */
+  logout: () => request("/api/auth/logout", { method: "POST" }),
   me: () => request("/api/me"),
+  /** Your live sessions (`current` marks this one). */
+  sessions: () => request("/api/me/sessions"),
+  /** @param {string} id */
+  endSession: (id) => request(`/api/me/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }),
   /** Remember the client language on the account. @param {string | null} language */
   setLanguage: (language) => request("/api/me", { method: "PATCH", body: { language } }),
   ledger: () => request("/api/me/ledger"),
@@ -127,11 +144,17 @@ export const api = {
   myQueue: () => request("/api/me/queue"),
 };
 
-/** ws:// or wss:// URL for a path on this server. @param {string} path */
-export function socketUrl(path) {
+/**
+ * ws:// or wss:// URL for a path on this server, with a fresh single-use ticket (POST /api/ws-ticket, valid
+ * for seconds): the session token never goes into a URL, where access logs and proxies would keep it.
+ * @param {string} path @returns {Promise<string>}
+ */
+export async function socketUrl(path) {
   const url = new URL(path, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  const token = getToken();
-  if (token) url.searchParams.set("token", token);
+  if (getToken()) {
+    const { ticket } = await request("/api/ws-ticket", { method: "POST" });
+    url.searchParams.set("ticket", ticket);
+  }
   return url.href;
 }

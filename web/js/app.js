@@ -96,6 +96,7 @@ export function showView(view) {
   $("one-click-wrap").hidden = view !== "table";
   $("me-box").hidden = !app.me;
   $("logout").hidden = !app.me;
+  $("sessions-open").hidden = !app.me;
 }
 
 /** Say it to screen readers (a polite live region). @param {string} text */

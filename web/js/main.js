@@ -13,6 +13,7 @@ import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable,
 import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
+import { bootSessions } from "./screens/sessions.js";
 import { renderResult, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
@@ -85,6 +86,7 @@ function boot() {
   applyI18n(document);
   renderLangSwitch();
   bootAuth();
+  bootSessions();
   $("lang-switch").addEventListener("click", (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("[data-lang]");
     const next = /** @type {HTMLElement | null} */ (button)?.dataset.lang;

@@ -4,16 +4,17 @@
  *
  * After an unexpected close the socket reconnects with a growing, jittered delay (0.5 s … 8 s); the
  * server sends a fresh snapshot on every (re)connect, so nothing needs replaying here.  Close codes that
- * mean "don't come back" (app/ws/protocol.py CLOSE_CODES: 1000 game over, 1008 bad token, 4001 replaced,
- * 4003 not seated, 4004 no game) stop the retries and are reported to `onClose`.  A ping every 15 s
- * keeps the table socket honest: no message for 45 s and it is treated as dropped.
+ * mean "don't come back" (app/ws/protocol.py CLOSE_CODES: 1000 game over, 1008 not authenticated, 4001
+ * replaced, 4003 not seated, 4004 no game, 4005 table closed, 4401 session ended) stop the retries and are
+ * reported to `onClose`.  `url` is async: each connect fetches a single-use ticket (api.socketUrl).  A ping
+ * every 15 s keeps the table socket honest: no message for 45 s and it is treated as dropped.
  */
 
-export const FINAL_CLOSE_CODES = new Set([1000, 1008, 4001, 4003, 4004]);
+export const FINAL_CLOSE_CODES = new Set([1000, 1008, 4001, 4003, 4004, 4005, 4401]);
 
 /**
  * @typedef {"connecting" | "open" | "reconnecting" | "closed"} SocketStatus
- * @typedef {{url: () => string, onMessage: (msg: any) => void, onStatus?: (s: SocketStatus) => void,
+ * @typedef {{url: () => Promise<string>, onMessage: (msg: any) => void, onStatus?: (s: SocketStatus) => void,
  *   onClose?: (code: number, reason: string) => void, ping?: () => any, finalCodes?: Set<number>}} SocketOptions
  */
 
@@ -40,9 +41,20 @@ export class ReconnectingSocket {
     return this;
   }
 
-  open() {
+  async open() {
     this.setStatus(this.attempt === 0 ? "connecting" : "reconnecting");
-    const ws = new WebSocket(this.options.url());
+    let url;
+    try {
+      url = await this.options.url();
+    } catch (err) {
+      if (this.stopped) return;
+      // A 401 getting the ticket: the session ended; anything else (offline): try again later.
+      if (/** @type {any} */ (err)?.status === 401) { this.setStatus("closed"); this.options.onClose?.(4401, "session ended"); return; }
+      this.scheduleRetry();
+      return;
+    }
+    if (this.stopped) return;
+    const ws = new WebSocket(url);
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;

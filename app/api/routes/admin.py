@@ -9,11 +9,30 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import AdminUser, RegistryDep, SessionDep
+from app.api.deps import (
+    ID_MAX,
+    NO_NUL,
+    AdminUser,
+    BeforeId,
+    HandId,
+    RegistryDep,
+    SessionDep,
+    StateDep,
+    UserId,
+)
+from app.core.db import begin_write
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, HouseAdjustmentIn, LedgerEntryOut
-from app.schemas_admin import AuditEntryOut, FreezeIn, PlayerDetailOut, ReasonIn, RoleIn, VoidOut
-from app.services import accounts, admin, audit, ledger, roles
+from app.schemas_admin import (
+    AuditEntryOut,
+    FreezeIn,
+    PlayerDetailOut,
+    ReasonIn,
+    RoleIn,
+    SessionsEndedOut,
+    VoidOut,
+)
+from app.services import accounts, admin, audit, ledger, roles, sessions
 from app.services.audit import AUDIT_PAGE_MAX
 from app.services.errors import ErrorCode, NotFound
 from app.tables.cluster.admin import apply_freeze
@@ -35,8 +54,8 @@ async def _user(session: SessionDep, user_id: int) -> User:
 async def find_users(
     _admin: AdminUser,
     session: SessionDep,
-    prefix: Annotated[str | None, Query(max_length=20, description="start of the name, any case")] = None,
-    id: Annotated[int | None, Query(description="an account id")] = None,  # noqa: A002 - the API's word
+    prefix: Annotated[str | None, Query(max_length=20, pattern=NO_NUL, description="start of the name, any case")] = None,
+    id: Annotated[int | None, Query(ge=1, le=ID_MAX, description="an account id")] = None,  # noqa: A002 - the API's word
     limit: Annotated[int, Query(ge=1, le=admin.FIND_MAX)] = 20,
 ) -> list[AdminUserOut]:
     """Accounts by name prefix and/or id, by name."""
@@ -45,7 +64,7 @@ async def find_users(
 
 
 @router.get("/users/{user_id}")
-async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDep, user_id: int) -> PlayerDetailOut:
+async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDep, user_id: UserId) -> PlayerDetailOut:
     """Coins, 積分, title, role, current table, recent hands and the latest ledger entries."""
     user = await _user(session, user_id)
     entries = await ledger.list_entries(session, user_id=user_id, limit=DETAIL_LEDGER)
@@ -58,7 +77,7 @@ async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDe
 
 
 @router.post("/users/{user_id}/adjustments", status_code=status.HTTP_201_CREATED)
-async def adjust_user(admin_user: AdminUser, session: SessionDep, user_id: int, body: AdjustmentIn) -> LedgerEntryOut:
+async def adjust_user(admin_user: AdminUser, session: SessionDep, user_id: UserId, body: AdjustmentIn) -> LedgerEntryOut:
     """Add (or take) a player's coins or 積分 with a reason.  409 if the balance would go below 0; 403
     system_account for the house (POST /api/admin/house) and the prize pools (moved only by their tournament)."""
     await _user(session, user_id)
@@ -82,9 +101,9 @@ async def adjust_house(admin_user: AdminUser, session: SessionDep, body: HouseAd
 async def read_user_ledger(
     _admin: AdminUser,
     session: SessionDep,
-    user_id: int,
+    user_id: UserId,
     asset: Literal["coins", "rank_points"] | None = None,
-    before_id: int | None = None,
+    before_id: BeforeId = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> list[LedgerEntryOut]:
     await _user(session, user_id)
@@ -94,8 +113,8 @@ async def read_user_ledger(
 
 @router.post("/users/{user_id}/freeze")
 async def freeze_user(
-    admin_user: AdminUser, session: SessionDep, registry: RegistryDep, request: Request, user_id: int,
-    body: FreezeIn,
+    admin_user: AdminUser, session: SessionDep, registry: RegistryDep, state: StateDep, request: Request,
+    user_id: UserId, body: FreezeIn,
 ) -> AdminUserOut:
     """Freeze or unfreeze.  Frozen: no sitting down, no tournament registration; a live seat plays on 托管
     until the hand ends, then stands up — at a tournament table until the round ends, and the player is
@@ -104,12 +123,27 @@ async def freeze_user(
                                   reason=body.reason)
     if body.frozen:  # disqualified first: the seat's 托管 may end the round at once, and the next must not seat them
         await tournament_service.disqualify(session, user_id, actor_id=admin_user.id, reason=body.reason)
+        await state.live_sessions.revoke(session, user_id=user_id, reason=sessions.EndReason.FROZEN)
         await apply_freeze(registry, request.app.state.table_runtime, user_id)
     return AdminUserOut.of(user)
 
 
+@router.post("/users/{user_id}/logout-everywhere")
+async def logout_everywhere(admin_user: AdminUser, session: SessionDep, state: StateDep, user_id: UserId,
+                            body: ReasonIn) -> SessionsEndedOut:
+    """End every session of the account (a stolen password, a shared device): its tokens stop working and
+    its open sockets close at once (4401).  Audited."""
+    await _user(session, user_id)
+    ended = await state.live_sessions.revoke(session, user_id=user_id, reason=sessions.EndReason.ADMIN)
+    await begin_write(session)
+    audit.record(session, actor_id=admin_user.id, action="account.logout_everywhere", target_type="user",
+                 target_id=user_id, before={"sessions": len(ended)}, after={"sessions": 0}, reason=body.reason.strip())
+    await session.commit()
+    return SessionsEndedOut(ended=len(ended))
+
+
 @router.post("/users/{user_id}/role")
-async def set_role(admin_user: AdminUser, session: SessionDep, user_id: int, body: RoleIn) -> AdminUserOut:
+async def set_role(admin_user: AdminUser, session: SessionDep, user_id: UserId, body: RoleIn) -> AdminUserOut:
     """Grant or revoke a role (player / operator / admin); audited."""
     user = await roles.set_role(session, user_id=user_id, role=roles.Role(body.role), actor_id=admin_user.id,
                                 reason=body.reason)
@@ -117,7 +151,7 @@ async def set_role(admin_user: AdminUser, session: SessionDep, user_id: int, bod
 
 
 @router.post("/hands/{hand_id}/void")
-async def void_hand(admin_user: AdminUser, session: SessionDep, hand_id: int, body: ReasonIn) -> VoidOut:
+async def void_hand(admin_user: AdminUser, session: SessionDep, hand_id: HandId, body: ReasonIn) -> VoidOut:
     """Reverse a settled hand's coin and 積分 movements with new entries naming the hand and the admin.
     Once: a second void is 409; 409 too if an account has since spent its winnings.  A tournament hand's
     points come off the standings instead: after its table's game ended and before the prizes are paid
@@ -130,11 +164,11 @@ async def void_hand(admin_user: AdminUser, session: SessionDep, hand_id: int, bo
 async def read_audit(
     _admin: AdminUser,
     session: SessionDep,
-    actor_id: int | None = None,
-    action: Annotated[str | None, Query(max_length=40)] = None,
-    target_type: Annotated[str | None, Query(max_length=20)] = None,
-    target_id: Annotated[str | None, Query(max_length=64)] = None,
-    before_id: int | None = None,
+    actor_id: Annotated[int | None, Query(ge=1, le=ID_MAX)] = None,
+    action: Annotated[str | None, Query(max_length=40, pattern=NO_NUL)] = None,
+    target_type: Annotated[str | None, Query(max_length=20, pattern=NO_NUL)] = None,
+    target_id: Annotated[str | None, Query(max_length=64, pattern=NO_NUL)] = None,
+    before_id: BeforeId = None,
     limit: Annotated[int, Query(ge=1, le=AUDIT_PAGE_MAX)] = 50,
 ) -> list[AuditEntryOut]:
     """The audit log, newest first, filtered by any of the fields."""

@@ -2,17 +2,17 @@ from __future__ import annotations
 
 import unicodedata
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, status
 from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.deps import SessionDep, SettingsDep, StateDep
-from app.api.gate import refusal
+from app.api.gate import client_host, refusal
 from app.core.config import Settings
-from app.core.security import create_access_token
 from app.core.throttle import Throttle
 from app.models import User
 from app.schemas import Credentials, MeOut, RegisterIn, TokenOut
-from app.services import accounts
+from app.services import accounts, sessions
 from app.services.errors import ErrorCode, RateLimited, Unauthorized
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
@@ -28,12 +28,11 @@ def _throttled_user(throttle: Throttle, key: str) -> None:
         raise RateLimited(detail, headers=headers, **params)
 
 
-def _token(user: User, settings: Settings) -> TokenOut:
-    return TokenOut(
-        access_token=create_access_token(user.id, secret_key=settings.secret_key),
-        expires_in=settings.token_ttl_seconds,
-        user=MeOut.of(user),
-    )
+async def _log_in(session: AsyncSession, user: User, settings: Settings, request: Request) -> TokenOut:
+    """Open a session (a row per login, app.services.sessions); its opaque token is the access_token."""
+    _, token = await sessions.open_session(session, user.id, settings, user_agent=request.headers.get("user-agent", ""),
+                                           address=client_host(request.scope))
+    return TokenOut(access_token=token, expires_in=settings.session_absolute_seconds, user=MeOut.of(user))
 
 
 class AccountRules(BaseModel):
@@ -56,8 +55,7 @@ async def account_rules() -> AccountRules:
 
 @router.post("/register", status_code=status.HTTP_201_CREATED,
              responses={409: {"description": "name taken"}, 429: {"description": "too many registrations"}})
-async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep,
-                   state: StateDep) -> TokenOut:
+async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep, request: Request) -> TokenOut:
     """Create an account (with the welcome grant of coins) and log it in.  Throttled per IP (app.api.gate)."""
     user = await accounts.register(
         session,
@@ -65,12 +63,12 @@ async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep,
         password=body.password,
         welcome_grant=settings.welcome_grant,
     )
-    return _token(user, settings)
+    return await _log_in(session, user, settings, request)
 
 
 @router.post("/login", responses={401: {"description": BAD_LOGIN}, 429: {"description": "too many attempts"}})
-async def login(body: Credentials, session: SessionDep, settings: SettingsDep,
-                state: StateDep) -> TokenOut:
+async def login(body: Credentials, session: SessionDep, settings: SettingsDep, state: StateDep,
+                request: Request) -> TokenOut:
     """Throttled per IP (every attempt, app.api.gate) and per username (failed attempts): 429 with Retry-After."""
     throttles = state.throttles
     name_key = unicodedata.normalize("NFKC", body.username).casefold()
@@ -79,4 +77,4 @@ async def login(body: Credentials, session: SessionDep, settings: SettingsDep,
     if user is None:
         throttles.login_user.hit(name_key)
         raise Unauthorized(BAD_LOGIN, ErrorCode.BAD_CREDENTIALS)
-    return _token(user, settings)
+    return await _log_in(session, user, settings, request)

@@ -1,4 +1,4 @@
-"""GET /ws/lobby?token=…: a snapshot of the lobby's tables, then every change as it happens.
+"""GET /ws/lobby?ticket=… (or an Authorization header): a snapshot of the lobby's tables, then every change as it happens.
 
 Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
@@ -9,8 +9,9 @@ Messages (server → client, JSON):
 The snapshot carries ``queues`` too (the same list as ``queue_sizes``).
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a
-missing, invalid or expired token (also when the token expires while connected) and with 4029 over the
-per-account or per-address socket caps.  Refusals accept first, so the client sees the close code.
+missing, used or expired ticket (or an invalid session token), with 4401 when its login session ends while
+connected (logout, revoked, expired) and with 4029 over the per-account or per-address socket caps.
+Refusals accept first, so the client sees the close code.
 Client messages are read and ignored (the lobby is push-only).
 """
 
@@ -18,33 +19,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect, status
 
 from app import metrics
 from app.api.deps import StateDep
+from app.core.outage import REDIS_ERRORS
 from app.lobby.broker import Subscription
-from app.models import User
 from app.quickplay.matcher import queue_sizes
+from app.services.live_sessions import SessionEnd
 from app.state import AppState
-from app.ws.guard import TOO_MANY, client_address, expiry, refuse, token_owner
+from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
 
 router = APIRouter(tags=["lobby"])
 
 
 @router.websocket("/ws/lobby")
-async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None) -> None:
-    owner = token_owner(state.settings, token)
-    if owner is not None:
-        # A short session: a socket lives for hours and must not hold a database connection while it does.
-        async with state.sessionmaker() as session:
-            if await session.get(User, owner[0]) is None:
-                owner = None
-    if owner is None:
-        await refuse(websocket, status.WS_1008_POLICY_VIOLATION, "invalid or expired token")
+async def lobby(websocket: WebSocket, state: StateDep) -> None:
+    who = await socket_owner(websocket, state)
+    if who is None:
+        await refuse(websocket, status.WS_1008_POLICY_VIOLATION,
+                     "missing, used or expired ticket, or invalid session token")
         return
-    user_id, expires_in = owner
-    with state.sockets.hold(user_id, client_address(websocket)) as over:
+    with state.sockets.hold(who.user_id, client_address(websocket)) as over, state.live_sessions.watch(who) as ended:
         if over is not None:
             await refuse(websocket, TOO_MANY, f"too many open sockets for this {over}")
             return
@@ -52,28 +50,27 @@ async def lobby(websocket: WebSocket, state: StateDep, token: str | None = None)
         metrics.SOCKETS_OPEN_BY_KIND["lobby"].inc()
         code = 1006  # unless _serve returns: the socket broke
         try:
-            code = await _serve(websocket, state, user_id, expires_in)
+            code = await _serve(websocket, state, who.user_id, ended)
         finally:
             metrics.SOCKETS_OPEN_BY_KIND["lobby"].dec()
             metrics.socket_closed("lobby", code)
 
 
-async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in: float) -> int:
+async def _serve(websocket: WebSocket, state: AppState, user_id: int, ended: asyncio.Future[SessionEnd]) -> int:
     """Serve the socket; returns the close code it ended with (1000 when the client left)."""
     # Subscribe before the snapshot, so no change falls between the two.
     with state.broker.subscribe() as subscription:
         tables = [t.public() for t in await state.registry.listing()]
-        queues = queue_sizes(await state.quickplay.store.sizes()) if state.quickplay is not None else []
+        queues = await _queues(state)
         await websocket.send_json({"type": "snapshot", "tables": tables, "queues": queues})
         metrics.MESSAGES_OUT_BY_KIND["lobby"].inc()
         sender = asyncio.create_task(_forward(websocket, subscription, user_id))
         receiver = asyncio.create_task(_drain(websocket))
-        expired = asyncio.create_task(expiry(expires_in))
         try:
-            await asyncio.wait({sender, receiver, expired}, return_when=asyncio.FIRST_COMPLETED)
-            token_expired = expired.done()
+            waiting: set[asyncio.Future[Any]] = {sender, receiver, ended}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (sender, receiver, expired):
+            for task in (sender, receiver):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                     await task
@@ -81,13 +78,22 @@ async def _serve(websocket: WebSocket, state: AppState, user_id: int, expires_in
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await websocket.close(code=subscription.close_code, reason="the server is restarting")
             return int(subscription.close_code)
-        if token_expired or subscription.dropped:
-            code, reason = ((status.WS_1008_POLICY_VIOLATION, "token expired; log in again") if token_expired
-                            else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect"))
+        if ended.done() or subscription.dropped:
+            code, reason = ended.result() if ended.done() else (status.WS_1013_TRY_AGAIN_LATER, "too slow; reconnect")
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await websocket.close(code=code, reason=reason)
             return code
         return 1000
+
+
+async def _queues(state: AppState) -> list[dict[str, Any]]:
+    """Quick play's queue sizes for the snapshot; none while their store (Redis) is away: the socket stays up."""
+    if state.quickplay is None:
+        return []
+    try:
+        return queue_sizes(await state.quickplay.store.sizes())
+    except REDIS_ERRORS:
+        return []
 
 
 async def _forward(websocket: WebSocket, subscription: Subscription, user_id: int) -> None:

@@ -4,7 +4,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import CurrentUser, RegistryDep, SessionDep
+from app.api.deps import BeforeId, CurrentUser, RegistryDep, SessionDep
 from app.schemas import CurrentSeatOut, LedgerEntryOut, MeOut, MePatch
 from app.services import accounts, ledger
 
@@ -40,7 +40,7 @@ async def read_my_ledger(
     user: CurrentUser,
     session: SessionDep,
     asset: Literal["coins", "rank_points"] | None = None,
-    before_id: int | None = None,
+    before_id: BeforeId = None,
     limit: Annotated[int, Query(ge=1, le=LEDGER_PAGE_MAX)] = 50,
 ) -> list[LedgerEntryOut]:
     """Your coin and 積分 history, newest first."""

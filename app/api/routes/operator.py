@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from app.api.deps import OperatorUser, RegistryDep, SessionDep
+from app.api.deps import OperatorUser, RegistryDep, SessionDep, TableId
 from app.core.db import begin_write
 from app.schemas_admin import CloseTableIn, LiveTableOut
 from app.services import audit
@@ -25,7 +25,7 @@ async def list_live_tables(_operator: OperatorUser, registry: RegistryDep, reque
 
 @router.post("/tables/{table_id}/close")
 async def close_live_table(
-    operator: OperatorUser, session: SessionDep, registry: RegistryDep, table_id: str, body: CloseTableIn,
+    operator: OperatorUser, session: SessionDep, registry: RegistryDep, table_id: TableId, body: CloseTableIn,
     request: Request,
 ) -> dict[str, Any]:
     """Close a table.  A playing one only with ``force`` (it is stuck); its unfinished hand moves no coins."""

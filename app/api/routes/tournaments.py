@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, status
 
-from app.api.deps import CurrentUser, OperatorUser, RegistryDep, SessionDep
+from app.api.deps import NO_NUL, CurrentUser, OperatorUser, RegistryDep, SessionDep, TournamentId
 from app.schemas_tournaments import CancelIn, StartIn, TournamentIn, TournamentOut, TournamentReportOut
 from app.tournaments import service
 from app.tournaments.director import TournamentDirector, describe
@@ -22,7 +22,7 @@ def _director(request: Request) -> TournamentDirector:
 
 @router.get("")
 async def list_tournaments(
-    session: SessionDep, state: Annotated[str | None, Query(max_length=16)] = None
+    session: SessionDep, state: Annotated[str | None, Query(max_length=16, pattern=NO_NUL)] = None
 ) -> list[TournamentOut]:
     """Newest first (at most 100), optionally of one state."""
     rows = await service.list_all(session, state=state)
@@ -30,14 +30,14 @@ async def list_tournaments(
 
 
 @router.get("/{tournament_id}")
-async def read_tournament(session: SessionDep, tournament_id: int) -> TournamentOut:
+async def read_tournament(session: SessionDep, tournament_id: TournamentId) -> TournamentOut:
     """Settings, state, live standings and the tables of every round."""
     return TournamentOut.model_validate(await describe(session, tournament_id))
 
 
 @router.post("/{tournament_id}/register")
 async def register(user: CurrentUser, session: SessionDep, registry: RegistryDep, request: Request,
-                   tournament_id: int) -> TournamentOut:
+                   tournament_id: TournamentId) -> TournamentOut:
     """Pay the entry fee into the pool and take a place.  Needs the room's entry coins; again = no-op.
     Refused (409) while you sit at a table, wait in the quick-play queue or are registered in another
     tournament that has not finished: one commitment at a time."""
@@ -47,7 +47,7 @@ async def register(user: CurrentUser, session: SessionDep, registry: RegistryDep
 
 
 @router.delete("/{tournament_id}/register")
-async def unregister(user: CurrentUser, session: SessionDep, request: Request, tournament_id: int) -> TournamentOut:
+async def unregister(user: CurrentUser, session: SessionDep, request: Request, tournament_id: TournamentId) -> TournamentOut:
     """Before the start: leave and get the fee back."""
     await service.unregister(session, tournament_id, user_id=user.id)
     await _director(request).publish(tournament_id)
@@ -62,14 +62,14 @@ async def create_tournament(operator: OperatorUser, session: SessionDep, body: T
 
 @operator_router.post("/{tournament_id}/start")
 async def start_tournament(operator: OperatorUser, session: SessionDep, request: Request,
-                           tournament_id: int, body: StartIn | None = None) -> TournamentOut:
+                           tournament_id: TournamentId, body: StartIn | None = None) -> TournamentOut:
     """Start now instead of at starts_at (round 1 seated at random); the reason goes to the audit log."""
     await _director(request).start(tournament_id, actor_id=operator.id, reason=body.reason if body else None)
     return TournamentOut.model_validate(await describe(session, tournament_id))
 
 
 @operator_router.post("/{tournament_id}/cancel")
-async def cancel_tournament(operator: OperatorUser, session: SessionDep, request: Request, tournament_id: int,
+async def cancel_tournament(operator: OperatorUser, session: SessionDep, request: Request, tournament_id: TournamentId,
                             body: CancelIn) -> TournamentOut:
     """Refund every fee and return the guarantee, exactly once; live tables close."""
     await service.get(session, tournament_id)
@@ -87,6 +87,6 @@ async def house(_operator: OperatorUser, session: SessionDep) -> dict[str, int]:
 
 
 @operator_router.get("/{tournament_id}/report")
-async def report(_operator: OperatorUser, session: SessionDep, tournament_id: int) -> TournamentReportOut:
+async def report(_operator: OperatorUser, session: SessionDep, tournament_id: TournamentId) -> TournamentReportOut:
     """Fees in, refunds and prizes out, the guarantee, and whether the pool balances."""
     return TournamentReportOut.model_validate(await service.report(session, tournament_id))

@@ -34,6 +34,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from app import metrics
+from app.core.outage import REDIS_ERRORS, Outage
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
 from app.tables.cluster.admin import apply_freeze, close_table, live_tables
@@ -50,6 +51,9 @@ from app.tables.settings import TableSettings
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
 NO_ANSWER_ROUNDS = 3  # renewal rounds a relayed socket waits for its owner's first message
+# A holder's heartbeat can be missing for a moment while it lives (Redis restarted or cut): if it hears, its
+# player reconnects (1012) instead of being told it left.
+HOLDER_SILENT = "the server holding your connection did not answer; reconnect"
 
 
 def cluster_wanted(state: AppState) -> bool:
@@ -217,21 +221,32 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return taken
 
     async def _scan_loop(self) -> None:
+        outage = Outage(log, "cluster: the take-over scan (Redis)")
         while True:
             await asyncio.sleep(self.scan_seconds * random.uniform(0.75, 1.25))
             try:
                 await self.scan()
+            except REDIS_ERRORS as exc:  # Redis away: one warning, not one per scan (app.core.outage)
+                outage.failed(exc)
             except Exception:
                 log.exception("cluster: take-over scan failed")
+            else:
+                outage.ok()
 
     async def _keep(self) -> None:
-        """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets."""
+        """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets.
+        Redis away: the tables play on here; one warning when renewal starts failing, one when it recovers."""
+        outage = Outage(log, "cluster: lease renewal (Redis)")
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
                 await self.keep_once()
+            except REDIS_ERRORS as exc:
+                outage.failed(exc)
             except Exception:
                 log.exception("cluster: lease renewal failed")
+            else:
+                outage.ok()
 
     async def keep_once(self) -> None:
         assert self.leases is not None
@@ -264,7 +279,8 @@ class ClusterRuntime(RelayEnds, TableRuntime):
                     link.close(RELAY_GAP, "the table's server does not answer; reconnect")
 
     async def _watch_holders(self) -> None:
-        """Owner side: seats whose socket was held by a process that died are left (auto-played)."""
+        """Owner side: seats whose socket was held by a process that died are left (auto-played); the holder,
+        should it live after all, is told to have its player reconnect."""
         assert self.leases is not None
         if not self.remote and not self.watching:
             return
@@ -274,10 +290,12 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         for link_id, (rlink, actor, seat) in list(self.remote.items()):
             if rlink.holder in dead:
                 self.remote.pop(link_id, None)
+                rlink.close(RELAY_GAP, HOLDER_SILENT)  # not the Leave's 1000 "left": clients take it as final
                 actor.post(Leave(seat, rlink))
         for link_id, (rlink, actor) in list(self.watching.items()):
             if rlink.holder in dead:
                 self.watching.pop(link_id, None)
+                rlink.close(RELAY_GAP, HOLDER_SILENT)
                 actor.post(Unwatch(rlink))
 
     def _exited(self, actor: TableActor) -> None:

@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from app.bots import DEFAULT_BOT_LEVEL
+from app.core.outage import REDIS_ERRORS
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.services import errors
@@ -101,6 +102,8 @@ class TableDirectory:
             order = self._order.setdefault(table.id, time.time())
             entry = {"owner": self.runtime.process_id, "order": order, "table": table.public()}
             await self.redis.hset(self.key, table.id, json.dumps(entry, ensure_ascii=False))
+        except REDIS_ERRORS as exc:  # Redis away: one line per change, no traceback (it says nothing more)
+            log.warning("table %s: the directory was not updated: %s: %s", table.id, type(exc).__name__, exc)
         except Exception:
             log.warning("table %s: the directory was not updated", table.id, exc_info=True)
 

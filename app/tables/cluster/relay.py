@@ -10,7 +10,8 @@ JSON with every newline escaped, so it is one line).  Records a process queues i
 out in one PUBLISH per destination, in order (one publisher task: pub/sub keeps a connection's order).
 
 Kinds, holder → owner: ``join`` (table ``t``, user ``u``, link ``l``, holder ``h``), ``in`` (a client
-message, raw), ``leave``.  Owner → holder: ``out`` (messages for link ``l``, numbered ``s`` per link) and
+message, raw), ``leave``.  Owner → holder: ``out`` (messages for link ``l``, numbered ``s`` per link as they
+are queued, so a close in the same turn cannot renumber them) and
 ``close`` (code ``c``, reason ``r``).  Any → any: ``call`` / ``reply`` (``app.tables.cluster.cluster``'s requests).
 
 Losing a frame is harmless: pub/sub drops messages only when a connection breaks, and the holder checks
@@ -32,6 +33,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app import metrics
+from app.core.outage import Outage
 from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
@@ -84,19 +86,26 @@ class Relay:
     # -- sending ---------------------------------------------------------------------------------------
 
     def send(self, process_id: str, header: Header, texts: list[str] | None = None) -> None:
-        """Queue a record for ``process_id``; it goes out at the end of this event-loop turn."""
+        """Queue a record for ``process_id``; it goes out at the end of this event-loop turn.  An ``out``
+        record is numbered here, as it is queued, so what a link queued before it was closed (and
+        forgotten) keeps its place in the link's sequence: a table's last words are not a gap."""
         records = self._records.setdefault(process_id, [])
-        if header.get("k") == "out" and texts and records:
-            last_header, last_texts = records[-1]
-            if last_header.get("k") == "out" and last_header["l"] == header["l"]:
-                last_texts.extend(texts)  # one record per link per turn
-                return
+        if header.get("k") == "out":
+            if texts and records:
+                last_header, last_texts = records[-1]
+                if last_header.get("k") == "out" and last_header["l"] == header["l"]:
+                    last_texts.extend(texts)  # one record per link per turn
+                    return
+            seq = self._seq.get(header["l"], 0) + 1
+            self._seq[header["l"]] = seq
+            header = {**header, "s": seq}
         records.append((header, list(texts or ())))
         if not self._flush_due:
             self._flush_due = True
             asyncio.get_running_loop().call_soon(self._flush)
 
     def forget(self, link_id: str) -> None:
+        """The link is closed: drop its counter (its queued records are numbered already)."""
         self._seq.pop(link_id, None)
 
     def _flush(self) -> None:
@@ -107,10 +116,6 @@ class Relay:
             metrics.RELAY_SENT.inc(len(items))
             lines: list[str] = []
             for header, texts in items:
-                if header.get("k") == "out":
-                    seq = self._seq.get(header["l"], 0) + 1
-                    self._seq[header["l"]] = seq
-                    header = {**header, "s": seq}
                 lines.append(json.dumps({**header, "n": len(texts), "ts": stamp}, separators=(",", ":")))
                 lines.extend(texts)
             self._frames.put_nowait((self.channel(process_id), "\n".join(lines)))
@@ -119,6 +124,7 @@ class Relay:
         """Everything queued meanwhile goes in one pipeline: one round trip, still in order.  (One PUBLISH
         awaited at a time capped the relay at one frame per Redis round trip: seconds of queueing at a few
         hundred frames/s on a loaded machine.)"""
+        outage = Outage(log, "relay: publishing frames (Redis)")
         while True:
             batch = [await self._frames.get()]
             while not self._frames.empty():
@@ -130,19 +136,23 @@ class Relay:
                     await pipe.execute()
                 self.published += len(batch)
             except (RedisError, OSError) as exc:  # lost: the receivers' sequence checks notice
-                log.warning("relay: publishing %d frames failed: %s", len(batch), exc)
+                outage.failed(exc)
+            else:
+                outage.ok()
 
     # -- receiving -------------------------------------------------------------------------------------
 
     async def _listen(self, pubsub: Any) -> None:
+        outage = Outage(log, "relay: the Redis subscription")
         try:
             while True:
                 try:
                     async for message in pubsub.listen():
+                        outage.ok()
                         if message.get("type") == "message":
                             self._dispatch(message["data"])
                 except (RedisError, OSError) as exc:
-                    log.warning("relay: Redis subscription lost (%s); reconnecting", exc)
+                    outage.failed(exc)  # one warning for the outage, not one per reconnect attempt
                     if self.on_broken is not None:
                         self.on_broken()
                     await asyncio.sleep(0.5)

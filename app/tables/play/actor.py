@@ -47,9 +47,11 @@ from app.tables.registry import TableInfo, TableRegistry
 from app.tables.settings import TableSettings
 from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
+    TABLE_GONE,
     ActionMessage,
     BackMessage,
     ErrorMessage,
+    GameOverMessage,
     PingMessage,
     PongMessage,
     ResyncMessage,
@@ -129,7 +131,7 @@ class TableActor:
             while not self.inbox.empty():  # sockets that joined as the table closed must not hang
                 command = self.inbox.get_nowait()
                 if isinstance(command, Join):
-                    command.link.close(1001, "the table closed")
+                    command.link.close(self.close_code, self.close_reason)
             if self.closed_for_good and self.writer.journal is not None:
                 try:  # a fenced write means another process owns the game now: it is theirs to end
                     await self.writer.game_closed()
@@ -202,6 +204,13 @@ class TableActor:
             if command.reason == "server_restarting":
                 self.out.send_all(ServerRestartingMessage(v=self.out.v, pause_seconds=command.pause_seconds))
                 self.close_code, self.close_reason = 1001, "the server is restarting; reconnect"
+            elif command.closed:  # an operator closed it, its tournament was cancelled: gone, not moving
+                self.flow.close_prompts()
+                flow = self.flow
+                self.out.send_all(GameOverMessage(v=self.out.v, reason="table_closed",
+                                                  hands_played=flow.match.hands_played, points=flow.points,
+                                                  coins=flow.coins, stood_up=[]))
+                self.close_code, self.close_reason = TABLE_GONE, "the table was closed"
 
     # -- posting (from sockets and timers) ---------------------------------------------------------------
 
@@ -215,7 +224,7 @@ class TableActor:
     def post(self, command: Command) -> None:
         """Join, Leave, timers and Stop: always delivered (they use the reserved room)."""
         if self.closed and isinstance(command, Join):
-            command.link.close(1001, "the table closed")
+            command.link.close(self.close_code, self.close_reason)
             return
         try:
             self.inbox.put_nowait(command)

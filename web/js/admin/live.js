@@ -47,12 +47,12 @@ function describe(e) {
 }
 
 /** @param {string} tableId */
-function spectate(tableId) {
+async function spectate(tableId) {
   watching?.close();
   $("adm-watch").hidden = false;
   $("adm-watch-title").textContent = t("admin.watching", { table: tableId });
   $("adm-watch-log").replaceChildren();
-  const socket = new WebSocket(socketUrl(`/ws/spectate/${tableId}`));
+  const socket = new WebSocket(await socketUrl(`/ws/spectate/${tableId}`));
   watching = socket;
   const log = (/** @type {string} */ line, /** @type {Record<string, string>} */ attrs = {}) => {
     const item = el("li", line, attrs);

@@ -1,7 +1,7 @@
 // @ts-check
 /** The sign-in / register screen, the account box in the top bar, and signing out. */
 
-import { api, setToken } from "../api.js";
+import { api, getToken, setToken } from "../api.js";
 import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang, t } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { provide, screens } from "../router.js";
@@ -10,6 +10,7 @@ export function renderMe() {
   const me = app.me;
   $("me-box").hidden = !me;
   $("logout").hidden = !me;
+  $("sessions-open").hidden = !me;
   if (!me) return;
   $("me-name").textContent = me.username;
   $("me-coins").textContent = formatNumber(me.coins);
@@ -115,6 +116,7 @@ export async function onAuthSubmit(e) {
 }
 
 export function logout() {
+  if (getToken()) api.logout().catch(() => { /* already ended: nothing to do */ });
   setToken(null);
   app.me = null;
   screens.leaveTableView();

@@ -206,9 +206,9 @@ export function connectLobby() {
     onStatus: (s) => { app.lobbyLive = s === "open"; renderLobby(); },
     onClose: (code) => {
       app.lobbySocket = null;
-      if (code === 1008) { screens.logout(); toast(t("close.1008")); }
+      if (code === 1008 || code === 4401) { screens.logout(); toast(t("close.1008")); }
     },
-    finalCodes: new Set([1008]),
+    finalCodes: new Set([1008, 4401]),
   }).connect();
 }
 

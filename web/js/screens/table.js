@@ -62,11 +62,11 @@ export function renderConn(s) {
 /** @param {number} code @param {string} reason */
 function onTableClosed(code, reason) {
   app.tableSocket = null;
-  if (code === 1000) {
-    renderTable(); // game over: the dialog says so
+  if (code === 1000 || code === 4005) {
+    renderTable(); // game over (4005: the table was closed, `game_over` reason table_closed): the dialog says so
     return;
   }
-  if (code === 1008) {
+  if (code === 1008 || code === 4401) {
     api.me().then(() => {
       toast(t("close.1008")); // the close reason is the server's English, not shown
       if (app.tableId) enterTable(app.tableId);

@@ -75,8 +75,9 @@ async function registration(method) {
   } catch (err) { showError(err); }
 }
 
-function listen() {
-  const socket = new WebSocket(socketUrl("/ws/lobby"));
+async function listen() {
+  let socket;
+  try { socket = new WebSocket(await socketUrl("/ws/lobby")); } catch { setTimeout(listen, 2000); return; }
   socket.addEventListener("message", (message) => {
     const m = JSON.parse(message.data);
     if (m.type !== "tournament_updated") return;

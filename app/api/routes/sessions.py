@@ -1,0 +1,56 @@
+"""Login sessions (登入) over HTTP: log out, list and end your sessions, change your password, get a
+WebSocket ticket.  The domain lives in app.services.sessions; open sockets close through app.services.live_sessions.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, status
+
+from app.api.deps import CurrentLogin, SessionDep, SettingsDep, StateDep
+from app.schemas import PasswordChangeIn, SessionOut, TicketOut
+from app.services import accounts, sessions
+from app.services.errors import ErrorCode, NotFound
+from app.services.tickets import SocketOwner
+
+router = APIRouter(tags=["sessions"])
+
+
+@router.post("/api/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
+async def logout(login: CurrentLogin, session: SessionDep, state: StateDep) -> None:
+    """End this session: its token stops working and its open sockets close (4401)."""
+    await state.live_sessions.revoke(session, user_id=login.user.id, reason=sessions.EndReason.LOGOUT,
+                                     session_id=login.login.id)
+
+
+@router.post("/api/ws-ticket")
+async def ws_ticket(login: CurrentLogin, state: StateDep) -> TicketOut:
+    """A single-use ticket for one WebSocket handshake (``/ws/...?ticket=``), valid WS_TICKET_SECONDS: the
+    session token itself never goes in a URL (URLs end up in logs)."""
+    ticket = await state.tickets.issue(SocketOwner.of(login))
+    return TicketOut(ticket=ticket, expires_in=state.settings.ws_ticket_seconds)
+
+
+@router.get("/api/me/sessions")
+async def my_sessions(login: CurrentLogin, session: SessionDep, settings: SettingsDep) -> list[SessionOut]:
+    """Your live sessions, newest first; ``current`` marks the one making this request."""
+    rows = await sessions.list_sessions(session, settings, user_id=login.user.id)
+    return [SessionOut.model_validate(row).model_copy(update={"current": row.id == login.login.id}) for row in rows]
+
+
+@router.delete("/api/me/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT,
+               responses={404: {"description": "no such live session of yours"}})
+async def end_my_session(login: CurrentLogin, session: SessionDep, state: StateDep, session_id: str) -> None:
+    """End one of your sessions (e.g. a browser you left logged in): its sockets close at once (4401)."""
+    ended = await state.live_sessions.revoke(session, user_id=login.user.id, session_id=session_id,
+                                             reason=sessions.EndReason.ENDED_BY_OWNER)
+    if not ended:
+        raise NotFound("no such live session of yours", ErrorCode.SESSION_NOT_FOUND, session_id=session_id)
+
+
+@router.post("/api/me/password", status_code=status.HTTP_204_NO_CONTENT,
+             responses={403: {"description": "the current password is wrong"}})
+async def change_password(login: CurrentLogin, session: SessionDep, state: StateDep, body: PasswordChangeIn) -> None:
+    """Change your password; every other session of the account ends (this one stays logged in)."""
+    await accounts.change_password(session, user=login.user, current=body.current_password, new=body.new_password)
+    await state.live_sessions.revoke(session, user_id=login.user.id, reason=sessions.EndReason.PASSWORD_CHANGED,
+                                     keep=login.login.id)

@@ -142,7 +142,7 @@ ROOMS = tuple(r.value for r in RoomKey)
 OUTCOMES = ("draw", *(k.value for k in WinKind), "voided")
 ACTIONS = ("discard", "other")
 PROMPTS = ("turn", "split", "claim", "rob")  # app.tables.play.flow.PROMPT_KIND
-AUTO_PLAY_REASONS = ("timeouts", "frozen", "disconnected")
+AUTO_PLAY_REASONS = ("timeouts", "frozen", "disconnected", "chosen")
 TOURNAMENT_STATES = ("scheduled", "registering", "running", "finished", "cancelled")
 GENERATIONS = ("0", "1", "2")
 

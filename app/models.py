@@ -321,6 +321,9 @@ class TournamentGame(Base):
     table_no: Mapped[int] = mapped_column(Integer)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     table_id: Mapped[str | None] = mapped_column(String(64))  # the live table in the registry
+    # Tables this game was played at before and that an operator closed (the game started again): their
+    # hands are recorded under their own ids, kept here (app.tournaments.service.set_table).
+    closed_tables: Mapped[list[Any] | None] = mapped_column(JSON)
     finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     points: Mapped[list[Any] | None] = mapped_column(JSON)
     hands_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -24,7 +24,7 @@ from app.services.accounts import canonical_username, check_password
 from app.services.ledger import ADJUSTMENT_MAX
 from app.services.roles import Role
 from app.services.text import visible_text
-from app.tables.settings import DEFAULT_BOT_SPEED, BotSpeed
+from app.tables.settings import DEFAULT_BOT_SPEED, PRACTICE_HANDS_MAX, BotSpeed
 from engine.variants import Option
 
 
@@ -210,6 +210,8 @@ class PracticeCreateIn(TableCreateIn):
     suggest_discard: bool = Field(default=True, description="turn prompts carry the normal bot's discard")
     bot_speed: BotSpeed = Field(default=DEFAULT_BOT_SPEED, description="how fast the bots answer "
                                 "(app.tables.settings.BOT_SPEEDS)")
+    hands: int | None = Field(default=None, ge=1, le=PRACTICE_HANDS_MAX, description="a short game: it ends "
+                              "after this many hands (or its 圈, whichever comes first); null plays the 圈")
 
 
 class SitIn(StrictIn):
@@ -310,6 +312,6 @@ class TicketOut(BaseModel):
     expires_in: float
 
 
-class PasswordChangeIn(BaseModel):
+class PasswordChangeIn(StrictIn):
     current_password: str = Field(max_length=1024)
     new_password: str = Field(max_length=1024)

@@ -76,6 +76,8 @@ class TournamentTableOut(BaseModel):
     finished: bool
     points: list[int] | None
     hands_played: int
+    closed_tables: list[str] = Field(default_factory=list, description="tables of this game an operator "
+                                     "closed (it was played again from the start); their hands keep these ids")
 
 
 class TournamentOut(BaseModel):

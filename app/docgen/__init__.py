@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.core.config import PROJECT_ROOT
-from app.docgen import errors, metrics, options, settings, tournaments
+from app.docgen import errors, guide, metrics, options, settings, tournaments
 from app.ws import docs as protocol_docs
 
 DOCS = PROJECT_ROOT / "docs"
@@ -30,6 +30,7 @@ PAGES: dict[str, Callable[[], str]] = {
 def outputs() -> dict[Path, str]:
     out = {DOCS / name: render() for name, render in PAGES.items()}
     out.update(protocol_docs.outputs())
+    out[guide.GUIDE_EXAMPLES] = guide.render()  # the rules guide's worked examples (web/js)
     return out
 
 

@@ -55,6 +55,9 @@ once (`app.tournaments.spec.OPERATOR_ACTIONS`) and returned as `actions` with ev
   recorded like practice hands, `practice: true`); the hands' points are the tournament points. A table ends
   after `hands_per_round` hands (or its 圈); the director records its points, and when every table of the round
   is done it seats the next round or finishes.
+* **A table an operator force-closes** (stuck): its hand in progress moves nothing and the game is played again
+  from the start at a new table; the closed table stays on the game's record (`closed_tables`) and its hands
+  keep its id.
 * **Standings**: `GET /api/tournaments/{{id}}` and, live, `{{"type": "tournament_updated", "tournament": …}}` on every
   lobby WebSocket.
 * **Restart**: a running tournament's tables are in the table journal like every table, so the restarted server

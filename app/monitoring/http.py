@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics
 from app.api.gate import client_host
+from app.core.redact import scrub
 
 access_log = logging.getLogger("app.access")
 _METHODS = frozenset(metrics.METHODS)
@@ -78,8 +79,10 @@ class HttpMetrics:
 
 
 def _access(scope: Scope, status: int, seconds: float | None) -> dict[str, Any]:
-    """The access line's fields: no query string (it may carry a token or a ticket), no headers."""
-    fields: dict[str, Any] = {"method": scope.get("method", "WS"), "path": scope.get("path"), "status": status,
+    """The access line's fields: no query string (it may carry a token or a ticket), no headers, and the path
+    through ``app.core.redact.scrub`` (a ``;token=`` path parameter is masked too)."""
+    fields: dict[str, Any] = {"method": scope.get("method", "WS"), "path": scrub(scope.get("path") or ""),
+                              "status": status,
                               "client": client_host(scope)}
     if seconds is not None:
         fields["duration_ms"] = round(seconds * 1000, 2)

@@ -44,6 +44,7 @@ redis.call('hdel', KEYS[1], ARGV[1])
 return e
 """
 _CLAIM = """
+if redis.call('hexists', KEYS[3], ARGV[1]) == 1 then return 0 end
 for i = 3, #ARGV do
   if redis.call('hexists', KEYS[2], ARGV[i]) == 0 then return 0 end
 end

@@ -69,7 +69,7 @@ class QueueStore(Protocol):
 
     async def claim(self, table_id: str, entries: list[QueueEntry]) -> bool:
         """Atomically take every member out of its pool and record the claim; False (and no change) if
-        one of them is no longer in it."""
+        one of them is no longer in it, or the table id has a claim already."""
         ...
 
     async def give_back(self, table_id: str, entries: list[QueueEntry]) -> None:
@@ -135,7 +135,7 @@ class LocalQueueStore:
 
     async def claim(self, table_id: str, entries: list[QueueEntry]) -> bool:
         pools = [self.pools.get((e.room, e.variant), {}) for e in entries]
-        if any(e.user_id not in pool for e, pool in zip(entries, pools, strict=True)):
+        if table_id in self.claimed or any(e.user_id not in pool for e, pool in zip(entries, pools, strict=True)):
             return False
         for e, pool in zip(entries, pools, strict=True):
             del pool[e.user_id]

@@ -177,13 +177,16 @@ class TableRegistry:
     async def create_practice_table(
         self, *, variant: Variant, options: dict[str, Any], user_id: int, username: str,
         bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = "normal",
+        hands_limit: int | None = None,
     ) -> TableInfo:
-        """A private table: the player in seat 0, server bots everywhere else.  It starts at once."""
+        """A private table: the player in seat 0, server bots everywhere else.  It starts at once (and ends
+        after ``hands_limit`` hands when given: a short practice game)."""
         async with self._seating(user_id):
             await self._check_free_elsewhere(user_id)
             table_id = await self._claimed_new(user_id)
             table = self._new(room=None, variant=variant, options=options, practice=True, table_id=table_id)
             table.bot_level, table.suggest_discard, table.bot_speed = bot_level, suggest_discard, bot_speed
+            table.hands_limit = hands_limit
             table.bots = list(range(1, len(table.seats)))
             self._place(table, 0, user_id, username)
             return await self._start_if_full(table)

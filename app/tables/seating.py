@@ -54,9 +54,10 @@ async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat:
 async def open_practice(
     *, registry: TableRegistry, user: User, variant: Variant, options: dict[str, Any],
     bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = DEFAULT_BOT_SPEED,
+    hands_limit: int | None = None,
 ) -> TableInfo:
     """A practice table against server bots of ``bot_level`` (app.bots.BOT_LEVELS), answering at
-    ``bot_speed`` (app.tables.settings.BOT_SPEEDS)."""
+    ``bot_speed`` (app.tables.settings.BOT_SPEEDS); ``hands_limit`` ends the game early (a short game)."""
     # No entry check: practice moves no coins, and a broke player should still be able to play.
     check_not_frozen(user)
     if bot_level not in BOT_LEVELS:
@@ -64,7 +65,7 @@ async def open_practice(
                            ErrorCode.OPTION_OUT_OF_RANGE, option="bot_level", choices=list(BOT_LEVELS))
     return await registry.create_practice_table(
         variant=variant, options=_options(variant, options), user_id=user.id, username=user.username,
-        bot_level=bot_level, suggest_discard=suggest_discard, bot_speed=bot_speed,
+        bot_level=bot_level, suggest_discard=suggest_discard, bot_speed=bot_speed, hands_limit=hands_limit,
     )
 
 

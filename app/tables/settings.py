@@ -7,17 +7,32 @@ delays to 0 and drive time with a FakeClock; the bench shrinks everything with `
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.bots import DEFAULT_BOT_LEVEL, BotLevel
 
-# Practice tables: how fast their bots answer, as a factor of ``bot_delay_seconds`` (the one declaration).
+
+class PracticePace(NamedTuple):
+    """A practice table's pace: factors of ``bot_delay_seconds`` and ``claim_hold_seconds``."""
+
+    bot_delay: float
+    # The hold stays the same after every discard whoever could claim (it still hides that); only shorter.
+    claim_hold: float
+
+
+# Practice tables: how fast their bots answer and how long each discard is held (the one declaration).  At
+# the defaults a 4-player table spends ~4 s of a turn cycle in holds and ~2.4 s in bots' thinking
+# (docs/server.md); "fast" is 雀魂's pace: about 0.5 s per bot discard.
 BotSpeed = Literal["normal", "fast"]
-BOT_SPEEDS: dict[str, float] = {"normal": 1.0, "fast": 0.25}  # one entry per BotSpeed (a test checks)
+BOT_SPEEDS: dict[str, PracticePace] = {  # one entry per BotSpeed (a test checks)
+    "normal": PracticePace(bot_delay=1.0, claim_hold=1.0),
+    "fast": PracticePace(bot_delay=0.25, claim_hold=0.35),
+}
 DEFAULT_BOT_SPEED: BotSpeed = "normal"
+PRACTICE_HANDS_MAX = 16  # a short practice game: at most this many hands (PracticeCreateIn.hands)
 
 
 class TableSettings(BaseSettings):

@@ -306,7 +306,8 @@ async def describe(session: Any, tournament_id: int) -> dict[str, Any]:
         "standings": standings,
         "tables": [
             {"round": g.round, "table_no": g.table_no, "table_id": g.table_id, "seats": g.seats,
-             "finished": g.finished, "points": g.points, "hands_played": g.hands_played}
+             "finished": g.finished, "points": g.points, "hands_played": g.hands_played,
+             "closed_tables": list(g.closed_tables or [])}
             for g in games
         ],
     }

@@ -339,9 +339,14 @@ async def unfinished_games(session: AsyncSession, tournament_id: int) -> list[To
 
 
 async def set_table(session: AsyncSession, game_id: int, table_id: str) -> None:
+    """The game plays at ``table_id`` from now.  A table it had before (closed by an operator, its game to be
+    played again from the start) stays on the game's record in ``closed_tables``: its hands keep their own
+    table id, and the record says where they were played."""
     await begin_write(session)
-    game = await session.get(TournamentGame, game_id)
+    game = await session.get(TournamentGame, game_id, populate_existing=True)
     assert game is not None
+    if game.table_id is not None and game.table_id != table_id:
+        game.closed_tables = [*(game.closed_tables or []), game.table_id]
     game.table_id = table_id
     await session.commit()
 

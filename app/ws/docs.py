@@ -21,7 +21,8 @@ from app.ws import events as ev
 from app.ws import protocol as p
 
 DOCS = PROJECT_ROOT / "docs"
-CLIENT: list[type[BaseModel]] = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage]
+CLIENT: list[type[BaseModel]] = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage,
+                                 p.AutoPlayMessage]
 SERVER: list[type[BaseModel]] = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.HintsMessage, p.ErrorMessage,
                                   p.HandResultMessage, p.GameOverMessage, p.PongMessage, p.ServerRestartingMessage]
 PARTS: list[type[BaseModel]] = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut, p.TurnHintsOut, p.DiscardWaitsOut,

@@ -68,8 +68,14 @@ class BackMessage(_ClientMessage):
     type: Literal["back"]
 
 
+class AutoPlayMessage(_ClientMessage):
+    """Switch 托管 (auto-play) on by hand: the server plays your seat until you say ``back`` or act."""
+
+    type: Literal["auto_play"]
+
+
 ClientMessage = Annotated[
-    ActionMessage | PingMessage | ResyncMessage | BackMessage, Field(discriminator="type")
+    ActionMessage | PingMessage | ResyncMessage | BackMessage | AutoPlayMessage, Field(discriminator="type")
 ]
 client_message = TypeAdapter(ClientMessage)
 
@@ -156,6 +162,12 @@ class TableOut(BaseModel):
     dealer: int
     round_wind: int
     dealer_streak: int
+    game_points: list[int] = Field(description="each seat's net points over this game so far (the plates' "
+                                   "running totals)")
+    game_coins: list[int] = Field(description="each seat's net coins over this game so far (0 at practice "
+                                  "tables)")
+    hands_limit: int | None = Field(None, description="the game ends after this many hands (a short practice "
+                                    "game, a tournament round); null: it plays its 圈")
     discard_row: int = Field(6, description="牌池: how many discards one row holds before the next row "
                                             "(the variant's custom; 天台 lays rows of 10, seed 000)")
 
@@ -209,6 +221,8 @@ class HandResultMessage(_ServerMessage):
     coin_deltas: list[int] = Field(description="coins each seat actually gained or lost (sums to 0)")
     forfeited: list[int] = Field(description="coins a payer owed but could not pay")
     coins_after: list[int | None]
+    game_points: list[int] = Field(description="each seat's net points over the game after this hand")
+    game_coins: list[int] = Field(description="each seat's net coins over the game after this hand")
     seed: str
     salt: str
     commitment: str
@@ -223,6 +237,8 @@ class GameOverMessage(_ServerMessage):
     points: list[int] = Field(description="net points per seat over the game")
     coins: list[int] = Field(description="net coins per seat over the game")
     stood_up: list[int] = Field(description="seats that fell below the room's entry and stood up")
+    places: list[int] = Field(description="each seat's final place, 1 first, by net points; equal points "
+                              "share a place (1, 2, 2, 4)")
 
 
 class ServerRestartingMessage(_ServerMessage):

@@ -1,6 +1,7 @@
 """One commitment per player (app.services.commitments): a seat, a quick-play queue entry or an unfinished
 tournament registration, never two at once.  And a tournament entry can be disqualified (a player frozen
-while the tournament runs: no further rounds, no prize).
+while the tournament runs: no further rounds, no prize); a tournament game keeps the tables an operator
+closed under it (``closed_tables``).
 
 Existing active registrations of unfinished tournaments become commitments (a player registered in
 several keeps the oldest tournament's; issue 23 refuses overlapping registrations from now on).  Seats are
@@ -35,6 +36,7 @@ def upgrade() -> None:
     op.create_index("ix_commitments_kind_ref", "commitments", ["kind", "ref"])
     op.add_column("tournament_entries",
                   sa.Column("disqualified", sa.Boolean(), server_default=sa.false(), nullable=False))
+    op.add_column("tournament_games", sa.Column("closed_tables", sa.JSON(), nullable=True))
     op.execute(
         "INSERT INTO commitments (user_id, kind, ref) "
         "SELECT e.user_id, 'tournament', CAST(MIN(e.tournament_id) AS VARCHAR(64)) "
@@ -46,5 +48,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("tournament_entries") as batch:
         batch.drop_column("disqualified")
+    with op.batch_alter_table("tournament_games") as batch:
+        batch.drop_column("closed_tables")
     op.drop_index("ix_commitments_kind_ref", table_name="commitments")
     op.drop_table("commitments")

@@ -77,5 +77,9 @@ async def test_json_access_log_has_the_path_and_never_the_query_string(caplog):
     assert [(line["event"], line["path"], line["status"]) for line in lines] == [
         ("request", "/ws/table/abc", 200), ("websocket", "/ws/table/abc", 101)]
     assert lines[0]["duration_ms"] >= 0 and lines[0]["client"] == "10.0.0.1"
+    caplog.clear()
+    await middleware({"type": "websocket", "path": "/ws/table/abc;token=SECRET-tok", "client": None}, None, ignore)
+    [line] = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "app.access"]
+    assert line["path"] == "/ws/table/abc;token=[redacted]"  # the path goes through app.core.redact too
     for line in lines:
         assert "SECRET-tok" not in json.dumps(line) and "tkt-9f" not in json.dumps(line)

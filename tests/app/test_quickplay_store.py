@@ -57,6 +57,9 @@ async def test_a_claim_is_all_or_nothing(store):
     await store.add(entries[1])
     assert await store.claim("T1", entries) is True
     assert await store.claim("T2", entries) is False  # never matched twice
+    await store.add(_entry(9))
+    assert await store.claim("T1", [_entry(9)]) is False  # a table id claims once
+    assert (await store.remove(9)).user_id == 9
     assert await store.members("beginner", "tiantai") == []
     assert await store.remove(1) is None  # a claimed player is not in a pool; the claim decides
     assert (await store.entry(1)) == entries[0]  # still shown as queued while being seated

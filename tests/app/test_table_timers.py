@@ -196,3 +196,27 @@ async def test_what_follows_a_discard_waits_for_the_claim_hold_either_way(settin
         gaps = _discard_gaps(clients)
         assert gaps[True] and gaps[False]  # both cases happened
         assert set(gaps[True]) == set(gaps[False]) == {1.0}
+
+
+async def test_auto_play_switched_on_by_hand_plays_the_open_prompt_until_back(settings):
+    """Issue 26 item 11: a player may switch 托管 on by hand (``auto_play``); the server then answers the open
+    prompt for the seat at once and goes on doing so until the player says ``back``."""
+    async with harness(settings) as h:
+        _, _, clients = await _table(h)
+        me = clients[0]  # the first dealer
+        async with _others_play(clients[1:]):
+            prompt = await _my_prompt(h, me)
+            assert not prompt["auto_play"]
+            await me.send({"type": "auto_play"})
+            auto = await me.recv_until(is_event("auto_play"))
+            assert auto["event"] == {"type": "auto_play", "seat": 0, "on": True, "reason": "chosen"}
+            acted = await me.recv_until(lambda m: m["type"] == "event" and m["event"].get("seat") == 0
+                                        and m["event"]["type"] in ("discard", "kong", "hand_end"))
+            assert acted["v"] > prompt["v"] or acted["event"]["type"] == "hand_end"
+            await me.send({"type": "auto_play"})  # already on: nothing more is said
+            await me.send({"type": "back"})
+            back = await me.recv_until(is_event("auto_play"))
+            assert back["event"] == {"type": "auto_play", "seat": 0, "on": False, "reason": "back"}
+            ons = [m for m in me.received if m["type"] == "event" and m["event"]["type"] == "auto_play"
+                   and m["event"]["on"]]
+            assert len(ons) == 1

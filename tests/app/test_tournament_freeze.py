@@ -1,5 +1,6 @@
-"""Freezing a player mid-tournament (issue 23): the frozen seat plays on 托管 to the end of the round and the
-table goes on for the others; the player is disqualified — not seated in the next round, paid no prize."""
+"""Live tournament tables (issue 23).  Freezing a player mid-tournament: the frozen seat plays on 托管 to the end
+of the round and the table goes on for the others; the player is disqualified — not seated in the next round,
+paid no prize.  A force-closed table keeps its own record."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from app.models import User
 from app.services import commitments
 from tests.app.conftest import grant_role
 from tests.app.table_harness import PlayLog, harness, is_event, play_to_the_end
@@ -31,19 +33,26 @@ async def _until(h, tid: int, done) -> dict:  # noqa: ANN001 - a predicate on th
     raise AssertionError(f"tournament {tid} never got there: {t}")
 
 
+async def _started(h, **settings) -> tuple[dict, list[dict], int]:  # noqa: ANN001, ANN003
+    """An operator, three players registered in a tiantai tournament of ``settings``, started."""
+    op = await h.register("oper")
+    await grant_role(h.app, op["id"], "operator")
+    players = [await h.register(f"player{i}") for i in range(3)]
+    body = {"name": "Live cup", "room": "beginner", "variant": "tiantai", "player_limit": 3,
+            "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "prize_split": [100],
+            "options": {}, **settings}
+    tid = (await h.client.post("/api/operator/tournaments", headers=op["headers"], json=body)).json()["id"]
+    for p in players:
+        assert (await h.client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])).status_code == 200
+    await h.app.state.tournaments.start(tid)
+    return op, players, tid
+
+
 async def test_a_frozen_player_plays_on_autoplay_to_the_end_of_the_round_then_is_disqualified(settings):
     async with harness(settings) as h:
-        boss, op = await h.register("boss"), await h.register("oper")
+        boss = await h.register("boss")
         await grant_role(h.app, boss["id"], "admin")
-        await grant_role(h.app, op["id"], "operator")
-        players = [await h.register(f"player{i}") for i in range(3)]
-        body = {"name": "Freeze cup", "room": "beginner", "variant": "tiantai", "entry_fee": 1_000,
-                "starts_at": (datetime.now(UTC) + timedelta(hours=1)).isoformat(), "player_limit": 3,
-                "rounds": 2, "hands_per_round": 2, "prize_split": [100], "options": {}}
-        tid = (await h.client.post("/api/operator/tournaments", headers=op["headers"], json=body)).json()["id"]
-        for p in players:
-            assert (await h.client.post(f"/api/tournaments/{tid}/register", headers=p["headers"])).status_code == 200
-        await h.app.state.tournaments.start(tid)
+        _op, players, tid = await _started(h, entry_fee=1_000, rounds=2, hands_per_round=2)
         table_id = await _table_of(h, tid, players[0]["id"], 1)
         frozen_seat = (await h.client.get(f"/api/tournaments/{tid}")).json()["tables"][0]["seats"].index(
             players[0]["id"])
@@ -95,4 +104,38 @@ async def test_a_frozen_player_plays_on_autoplay_to_the_end_of_the_round_then_is
         assert t["pool"] == 0
         prizes = {s["user_id"]: s["prize"] for s in t["standings"]}
         assert prizes[players[0]["id"]] == 0 and sum(prizes.values()) == 3_000
-        assert await h.coins(players[0]) == 49_000
+        async with h.app.state.services.sessionmaker() as session:  # a frozen account's sessions are ended
+            assert (await session.get(User, players[0]["id"])).coins == 49_000
+
+
+async def test_a_force_closed_tournament_table_keeps_its_own_record(settings):
+    """Issue 23: force-closing a tournament table started its game again at a new table and the record named
+    only the new table, one that had never played.  Now the game's record keeps the closed table: its hands
+    are under its own id, and the new table is the game's from then on."""
+    async with harness(settings, durable=True) as h:
+        op, players, tid = await _started(h, entry_fee=0, rounds=1, hands_per_round=3)
+        closed = await _table_of(h, tid, players[0]["id"], 1)
+        clients = [await h.connect(closed, p) for p in players]
+        logs = [PlayLog() for _ in players]
+        tasks = [asyncio.create_task(play_to_the_end(c, random.Random(i), log))
+                 for i, (c, log) in enumerate(zip(clients, logs, strict=True))]
+        while not logs[0].results:  # one hand played there
+            await asyncio.sleep(0.01)
+        for client in clients:
+            client.stop_reading()
+        await asyncio.gather(*tasks)
+        response = await h.client.post(f"/api/operator/tables/{closed}/close", headers=op["headers"],
+                                       json={"reason": "stuck", "force": True})
+        assert response.status_code == 200, response.text
+        for _ in range(3000):  # the closed table's actor ends and takes its game out of the journal
+            if await h.runtime.journal.load(closed) is None:
+                break
+            await asyncio.sleep(0.01)
+        await h.app.state.tournaments.tick()  # the game starts again at a new table
+
+        (game,) = (await h.client.get(f"/api/tournaments/{tid}")).json()["tables"]
+        assert game["closed_tables"] == [closed] and game["table_id"] not in (None, closed)
+        assert not game["finished"] and game["hands_played"] == 0
+        assert (await h.client.get(f"/api/tables/{game['table_id']}")).status_code == 200
+        hand = (await h.client.get(f"/api/hands/{logs[0].results[0]['hand_id']}", headers=players[0]["headers"]))
+        assert hand.status_code == 200 and hand.json()["table_id"] == closed

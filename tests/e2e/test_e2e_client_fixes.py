@@ -3,6 +3,8 @@ winning hand, finished tables out of the lobby and a lone creator told why the t
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import register, token, unique_name
@@ -50,7 +52,10 @@ def test_the_sign_up_form_shows_its_rules_before_sending(page: Page) -> None:
     page.locator("#auth-username").fill("a!")
     page.locator("#auth-password").fill("short")
     page.locator("#auth-submit").click()
-    expect(page.locator("#auth-error")).to_contain_text("3–20")
+    # The rules show once (above the button, now marked); the error says which fields break them.
+    expect(page.locator("#auth-error")).to_have_text("帳號和密碼都不符合上面的規則")
+    expect(page.locator("#auth-error")).not_to_contain_text("3–20")
+    expect(rules).to_have_class(re.compile(r"\bbroken\b"))
     assert sent == []
     page.locator("#auth-switch").click()  # signing in: no rules shown
     expect(rules).to_be_hidden()
@@ -151,7 +156,7 @@ def test_the_rules_link_of_a_table_shows_that_tables_own_values(page: Page) -> N
     page.goto(f"/#/rules/taiwan/{table_id}")
     expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("2 台")
     expect(page.locator(".rules-options tr[data-option=di] td").first).to_have_text("3")
-    expect(page.locator(".rules h3").nth(2)).to_have_text("這桌的設定")
+    expect(page.locator(".rules h3.options-title")).to_have_text("這桌的設定")
     page.goto("/#/rules/taiwan")  # without the table: the defaults
     expect(page.locator(".rules-items tr[data-key=self_draw] td.num")).to_have_text("1 台")
     expect(page.locator(".rules-options tr[data-option=di] td").first).to_have_text("5")

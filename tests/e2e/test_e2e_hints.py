@@ -65,7 +65,10 @@ def test_selecting_a_discard_shows_its_waits_and_a_ready_hand_shows_its_own(page
             tile = page.locator(f".my-hand .tile[data-tile='{choice['tile']}']:not([disabled])").last
             tile.click(timeout=1500)  # lift: the hints strip shows what this discard would leave
             strip = page.locator(".hints")
-            expect(strip).to_contain_text(choice["tile"])
+            # The tile by its name (issue 26 item 4: never the engine's code).
+            name = page.evaluate("async (c) => (await import('/js/tiles.js')).tileName(c)", choice["tile"])
+            expect(strip).to_contain_text(name)
+            expect(strip).not_to_contain_text(choice["tile"])
             expect(strip.locator(".hint-wait")).to_have_count(len(choice["waits"]))
             for w in choice["waits"]:
                 expect(strip.locator(f".hint-wait[data-tile='{w['tile']}'] .hint-count")).to_have_text(f"×{w['unseen']}")

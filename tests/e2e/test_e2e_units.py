@@ -41,7 +41,7 @@ def test_claimed_tiles_turn_toward_the_player_they_came_from(js) -> None:
 
 
 def test_tile_names_labels_art_and_order(js) -> None:
-    assert js("tiles", "m.tileLabel('5m')") == "五萬 5m"
+    assert js("tiles", "m.tileLabel('5m')") == "五萬"  # a name, never the engine code (issue 26 item 4)
     assert js("tiles", "['3p','9s','1z','5z','7z','1f','8f'].map(m.tileNameZh)") == ["三筒", "九條", "東", "中", "白", "春", "竹"]
     assert js("tiles", "m.tileNameEn('6z')") == "Green"
     assert js("tiles", "m.parseTiles('123m 5z')") == ["1m", "2m", "3m", "5z"]

@@ -11,10 +11,10 @@ import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } 
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
-import { enterHands, enterReplay, onReplayKey } from "./screens/history.js";
+import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
-import { renderResult, showResult } from "./screens/result.js";
+import { renderResult, savedStandings, showResult, showStandings } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
@@ -60,6 +60,7 @@ async function route() {
     }
   }
   enterLobby();
+  if (savedStandings()) showStandings(); // the last game's final standings, until dismissed
 }
 
 /** The switch shows which of 简体 / 繁體 / English is on. */
@@ -114,6 +115,9 @@ function boot() {
     if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) renderResult();
     if (app.tableSocket) renderConn(app.tableSocket.status);
     renderTitle();
+    // The history, a replay and the rules page are drawn once from the server's data: draw them again.
+    if (app.view === "replay") renderReplay(); // at the same step
+    else if (app.view === "hands" || app.view === "rules") routeHistory();
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("keydown", onReplayKey);

@@ -22,6 +22,10 @@
  * @property {(index?: number) => void} showResult the result dialog: open it on result `index` (the last by default)
  * @property {() => void} renderResult        the result dialog: redraw it if open
  * @property {() => void} renderResultsButton the top bar's 結果 button: show it when a result exists
+ * @property {() => void} showStandings       the final standings: open them (saved at game over, kept across a reload)
+ * @property {(over: any) => any} saveStandings the final standings: save them from a game_over message
+ * @property {() => any} savedStandings       the final standings saved in this browser, or null
+ * @property {(tableId: string) => void} rememberTitle the final standings: your title as this table began
  */
 
 /** @type {Partial<ScreenCommands>} */

@@ -1,11 +1,13 @@
 // @ts-check
 /**
- * Table sounds: a knock for a discard, a chime for a claim, an arpeggio for a win, and the spoken calls
- * 碰 / 槓 / 胡 (assets/sounds, self-made, see assets/tiles/LICENSES.md).  Muting is remembered per browser.
+ * Table sounds: a knock for a discard, an arpeggio for a win, and the spoken calls 吃 / 碰 / 槓 / 聽 / 胡 / 自摸
+ * that go with the call banners (render/calls.js; assets/sounds, self-made, see assets/tiles/LICENSES.md).
+ * Muting is remembered per browser.
  */
 
 const MUTE_KEY = "mj.mute";
-const FILES = ["discard", "claim", "win", "call-pong", "call-kong", "call-hu", "matched"];
+const FILES = ["discard", "claim", "win", "call-chow", "call-pong", "call-kong", "call-hu", "call-ready", "call-zimo",
+  "matched"];
 /** Files that are not Ogg (made by web/tools/make_matched_sound.py with the standard library only). */
 const EXTENSIONS = /** @type {Record<string, string>} */ ({ matched: "wav" });
 /** @type {Map<string, HTMLAudioElement>} */
@@ -37,13 +39,7 @@ export function play(name) {
   audio.play().catch(() => { /* autoplay refused or no audio device: silence is fine */ });
 }
 
-/** The sounds a table event makes. @param {any} ev an engine event */
+/** The sounds a table event makes besides its call's (render/calls.js). @param {any} ev an engine event */
 export function soundsFor(ev) {
-  switch (ev?.type) {
-    case "discard": return ["discard"];
-    case "chow": return ["claim"];
-    case "pong": return ["call-pong"];
-    case "kong": return ["call-kong"];
-    default: return [];
-  }
+  return ev?.type === "discard" ? ["discard"] : [];
 }

@@ -27,7 +27,8 @@ import { sortTiles, withoutTiles } from "./tiles.js";
  * @typedef {{id: string, variant: string, practice: boolean, room: string | null,
  *   coins_per_point: number | null, options: Record<string, any>, seat: number, seats: SeatInfo[],
  *   hand_no: number, hands_played: number, dealer: number, round_wind: number, dealer_streak: number,
- *   discard_row?: number, onlooker?: boolean}} TableInfo
+ *   discard_row?: number, onlooker?: boolean, game_points?: number[], game_coins?: number[],
+ *   hands_limit?: number | null}} TableInfo
  * @typedef {{v: number, synced: boolean, table: TableInfo | null, view: View | null, prompt: Prompt | null,
  *   commitment: string | null, hand_no: number, result: any | null, game_over: any | null,
  *   last_error: {code: string, message: string} | null, notice: {type: string, seat?: number, tile?: string} | null,
@@ -58,9 +59,9 @@ export function reduceMessage(state, msg, now = 0) {
       if (!state.synced || msg.v < state.v) return { state, resync: false }; // stale
       return { state: { ...state, prompt: withDeadline(msg, now) }, resync: false };
     case "hand_result":
-      return { state: { ...state, result: msg, prompt: null }, resync: false };
+      return { state: { ...state, result: msg, prompt: null, table: withTotals(state.table, msg) }, resync: false };
     case "game_over":
-      return { state: { ...state, game_over: msg, prompt: null }, resync: false };
+      return { state: { ...state, game_over: msg, prompt: null, table: withTotals(state.table, msg) }, resync: false };
     case "error":
       return { state: { ...state, last_error: { code: msg.code, message: msg.message } }, resync: false };
     case "pong":
@@ -71,6 +72,17 @@ export function reduceMessage(state, msg, now = 0) {
     default:
       return { state, resync: false };
   }
+}
+
+/**
+ * The game's running totals per seat (the plates' scores) after a hand result or at game over.
+ * @param {TableInfo | null} table @param {any} msg @returns {TableInfo | null}
+ */
+function withTotals(table, msg) {
+  if (!table) return table;
+  const points = msg.game_points ?? msg.points;
+  const coins = msg.game_coins ?? msg.coins;
+  return { ...table, game_points: points ?? table.game_points, game_coins: coins ?? table.game_coins };
 }
 
 /** @param {any} prompt @param {number} now @returns {Prompt} */

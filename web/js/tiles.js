@@ -108,12 +108,23 @@ export function tileNameEn(code) {
 }
 
 /**
- * The accessible name of a tile in the current language plus its code: "五万 5m"; a hidden tile is "牌背 back".
+ * The accessible name of a tile in the current language: "五万", "East"; a hidden tile is "牌背".  Never the
+ * engine's code (players read names, issue 26 item 4; the element carries the code in `data-tile`).
  * @param {TileCode | null | undefined} code
  */
 export function tileLabel(code) {
-  if (!code || code === BACK) return lang() === "en" ? t("tile.back") : `${t("tile.back")} back`;
-  return `${tileName(code)} ${code}`;
+  if (!code || code === BACK) return t("tile.back");
+  return tileName(code);
+}
+
+/**
+ * Tiles in words for a sentence: "一万 二万 三万" / "1 Characters 2 Characters 3 Characters"; accepts a list or
+ * the engine's compact string ("1m2m3m", "123m").
+ * @param {string | string[]} tiles
+ */
+export function tilesInWords(tiles) {
+  const list = Array.isArray(tiles) ? tiles : parseTiles(tiles);
+  return list.map((x) => tileName(x)).join(lang() === "en" ? ", " : " ");
 }
 
 /** The Unicode character (text presentation forced for 中). @param {TileCode | null} code */

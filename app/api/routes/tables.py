@@ -42,5 +42,5 @@ async def create_practice(body: PracticeCreateIn, user: CurrentUser, registry: R
     """A private table against server bots of the chosen level; no coins move."""
     table = await seating.open_practice(registry=registry, user=user, variant=body.variant, options=body.options,
                                         bot_level=body.bot_level, suggest_discard=body.suggest_discard,
-                                        bot_speed=body.bot_speed)
+                                        bot_speed=body.bot_speed, hands_limit=body.hands)
     return TableOut.model_validate(table.public())

@@ -40,7 +40,7 @@ from app.tables.play.clock import Clock
 from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
 from app.tables.play.durable import JournalLost, JournalWriter
 from app.tables.play.flow import HandFlow
-from app.tables.play.hand_end import GameOverHook, HandEnd
+from app.tables.play.hand_end import GameOverHook, HandEnd, game_over_message
 from app.tables.play.outbox import Outbox
 from app.tables.play.seats import SeatLink, SeatSlot
 from app.tables.registry import TableInfo, TableRegistry
@@ -49,9 +49,9 @@ from app.ws.guard import TOO_MANY
 from app.ws.protocol import (
     TABLE_GONE,
     ActionMessage,
+    AutoPlayMessage,
     BackMessage,
     ErrorMessage,
-    GameOverMessage,
     PingMessage,
     PongMessage,
     ResyncMessage,
@@ -206,10 +206,7 @@ class TableActor:
                 self.close_code, self.close_reason = 1001, "the server is restarting; reconnect"
             elif command.closed:  # an operator closed it, its tournament was cancelled: gone, not moving
                 self.flow.close_prompts()
-                flow = self.flow
-                self.out.send_all(GameOverMessage(v=self.out.v, reason="table_closed",
-                                                  hands_played=flow.match.hands_played, points=flow.points,
-                                                  coins=flow.coins, stood_up=[]))
+                self.out.send_all(game_over_message(self.flow, "table_closed", []))
                 self.close_code, self.close_reason = TABLE_GONE, "the table was closed"
 
     # -- posting (from sockets and timers) ---------------------------------------------------------------
@@ -355,6 +352,8 @@ class TableActor:
                 self.flow.send_snapshot(seat)
         elif isinstance(message, BackMessage):
             self.flow.player_back(seat)
+        elif isinstance(message, AutoPlayMessage):
+            self.flow.auto_play_chosen(seat)
 
     # -- crashes ---------------------------------------------------------------------------------------
 

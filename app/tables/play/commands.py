@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.tables.play.seats import SeatLink
-from app.ws.protocol import ActionMessage, BackMessage, PingMessage, ResyncMessage
+from app.ws.protocol import ActionMessage, AutoPlayMessage, BackMessage, PingMessage, ResyncMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class Leave:
 class Inbound:
     seat: int
     link: SeatLink
-    message: ActionMessage | PingMessage | ResyncMessage | BackMessage
+    message: ActionMessage | PingMessage | ResyncMessage | BackMessage | AutoPlayMessage
     received: float = 0.0  # time.perf_counter() when the socket read it (for the latency metric)
 
 

@@ -29,7 +29,7 @@ from app.tables.play.commands import Command, Tick
 from app.tables.play.hints import turn_hints, waits_out
 from app.tables.play.outbox import OpenPrompt, Outbox
 from app.tables.play.seats import SeatSlot
-from app.tables.settings import BOT_SPEEDS, TableSettings
+from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, TableSettings
 from app.tables.table_info import TableInfo
 from app.ws.protocol import (
     ActionMessage,
@@ -130,6 +130,12 @@ class HandFlow:
             self.start_timer.cancel()
         self.new_hand()
 
+    @property
+    def pace(self) -> PracticePace:
+        """The practice pace chosen for this table (BOT_SPEEDS); every other table plays at the default."""
+        return BOT_SPEEDS.get(self.info.bot_speed if self.info.practice else DEFAULT_BOT_SPEED,
+                              BOT_SPEEDS[DEFAULT_BOT_SPEED])
+
     def new_hand(self) -> None:
         wall = new_wall_seed()
         hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
@@ -157,10 +163,11 @@ class HandFlow:
         while self.pending and self.clock.now() >= self.hold_until:
             event = self.pending.popleft()
             self.out.engine_event(self.hand_no, event)
-            if event.type in HOLD_AFTER and self.settings.claim_hold_seconds > 0:
+            hold = self.settings.claim_hold_seconds * self.pace.claim_hold
+            if event.type in HOLD_AFTER and hold > 0:
                 self.hold_key += 1
-                self.hold_until = self.clock.now() + self.settings.claim_hold_seconds
-                self.timer(self.settings.claim_hold_seconds, Tick("release", self.hold_key))
+                self.hold_until = self.clock.now() + hold
+                self.timer(hold, Tick("release", self.hold_key))
         if self.pending:
             return
         for seat in sorted(self.snapshot_due):
@@ -218,8 +225,7 @@ class HandFlow:
     def schedule_act(self, prompt: OpenPrompt) -> None:
         slot = self.slots[prompt.seat]
         if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
-            speed = BOT_SPEEDS.get(self.info.bot_speed, 1.0)
-            delay = self.settings.bot_delay_seconds * speed * (0.5 + self.bots.rng.random())
+            delay = self.settings.bot_delay_seconds * self.pace.bot_delay * (0.5 + self.bots.rng.random())
         else:
             delay = self.settings.auto_play_delay_seconds
         prompt.act_timer = self.timer(delay, Tick("act", prompt.key, prompt.seat))
@@ -308,6 +314,18 @@ class HandFlow:
             metrics.AUTO_PLAY_BY["timeouts"].inc()
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
 
+    def auto_play_chosen(self, seat: int) -> None:
+        """托管 switched on by the player: the server plays the seat (an open prompt too) until it is back."""
+        slot = self.slots[seat]
+        if slot.auto or not slot.human:
+            return
+        slot.auto = True
+        metrics.AUTO_PLAY_BY["chosen"].inc()
+        self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="chosen")
+        prompt = self.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self.schedule_act(prompt)
+
     def player_back(self, seat: int) -> None:
         """An accepted action or "back": the timeout streak ends and so does 托管."""
         slot = self.slots[seat]
@@ -373,4 +391,5 @@ class HandFlow:
             dealer=self.hand.dealer if self.hand else match.dealer,
             round_wind=self.hand.round_wind if self.hand else match.round_wind,
             dealer_streak=self.hand.dealer_streak if self.hand else match.dealer_streak,
+            game_points=list(self.points), game_coins=list(self.coins), hands_limit=info.hands_limit,
         )

@@ -32,6 +32,24 @@ MAX_VOIDED = 3  # hands the server may break in one game before it ends the game
 GameOverHook = Callable[[TableInfo, list[int], int, str], Awaitable[None]]
 
 
+
+def final_places(points: list[int]) -> list[int]:
+    """名次: each seat's place at the end of a game, 1 first, by net points; equal points share the better
+    place and the next place is skipped (standard competition ranking: 1, 2, 2, 4).
+
+    >>> final_places([10, -30, 10, 10])
+    [1, 4, 1, 1]
+    """
+    return [1 + sum(other > mine for other in points) for mine in points]
+
+
+def game_over_message(flow: HandFlow, reason: str, stood_up: list[int]) -> GameOverMessage:
+    """The table's last word (終局): the game's totals and places, whether it ended by its rounds, a player
+    leaving, an error or an operator closing the table."""
+    return GameOverMessage(
+        v=flow.out.v, reason=reason, hands_played=flow.match.hands_played,  # type: ignore[arg-type]
+        points=flow.points, coins=flow.coins, stood_up=stood_up, places=final_places(flow.points))
+
 class HandEnd:
     """Ends the hands and the game of the table's ``flow``; owned by the actor, every method runs inside the
     actor task.  ``settle`` is the ledger's side of a hand (结算), ``writer`` the table's journal, ``close``
@@ -91,6 +109,9 @@ class HandEnd:
                                coins=0 if {p.payer, p.payee} & bots else p.points * per_point,
                                bot=bool({p.payer, p.payee} & bots)) for p in hand.result.score.payments]
         done = settlement is not None
+        # The game's totals after this hand: the flow adds the deltas only once the result is sent.
+        points = [p + (settlement.point_deltas[s] if settlement else 0) for s, p in enumerate(flow.points)]
+        coins = [c + (settlement.coin_deltas[s] if settlement else 0) for s, c in enumerate(flow.coins)]
         return HandResultMessage(
             v=flow.out.v, hand_no=flow.hand_no, hand_id=settlement.hand_id if settlement else None,
             void=not done,
@@ -98,6 +119,7 @@ class HandEnd:
             coin_deltas=settlement.coin_deltas if settlement else [0] * n,
             forfeited=settlement.forfeited if settlement else [0] * n,
             coins_after=settlement.coins_after if settlement else [None] * n,
+            game_points=points, game_coins=coins,
             seed=wall.seed, salt=wall.salt, commitment=wall.commitment,
         )
 
@@ -129,9 +151,7 @@ class HandEnd:
                 await self.writer.game_closed()
             except Exception:  # fenced: another process owns the table; otherwise a restart re-ends it
                 log.exception("table %s: the journal did not record the game's end", flow.id)
-        flow.out.send_all(GameOverMessage(
-            v=flow.out.v, reason=reason, hands_played=flow.match.hands_played,  # type: ignore[arg-type]
-            points=flow.points, coins=flow.coins, stood_up=stood_up))
+        flow.out.send_all(game_over_message(flow, reason, stood_up))
         self.close(1000, "the game is over")
         await self._release_table(stood_up)
         if self.on_game_over is not None:

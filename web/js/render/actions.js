@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { lang, t } from "../i18n.js";
-import { parseTiles } from "../tiles.js";
+import { parseTiles, tilesInWords } from "../tiles.js";
 
 /** Button order and shortcut; the words are `act.<id>`. */
 export const BUTTONS = [
@@ -120,7 +120,7 @@ export function actionBarEl(s, handlers) {
       const tiles = mode.kind === "chow" ? parseTiles(a.tiles ?? "") : [a.tile, a.tile, a.tile, a.tile];
       bar.append(h("button", {
         type: "button", class: ["act", "choice", `choice-${mode.kind}`], "data-choice": String(i + 1),
-        "aria-label": `${t(`act.${mode.kind}`)} ${tiles.join(" ")}`,
+        "aria-label": `${t(`act.${mode.kind}`)} ${tilesInWords(tiles)}`,
         "aria-keyshortcuts": String(i + 1),
         onclick: () => handlers.onChoice(a),
       }, h("span", { class: "mini" }, tiles.map((x) => tileEl(x))), h("kbd", { "aria-hidden": "true" }, String(i + 1))));

@@ -9,6 +9,7 @@
 import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { t } from "../i18n.js";
+import { tileName } from "../tiles.js";
 
 /** @typedef {{tile: string, unseen: number}} Wait */
 
@@ -29,7 +30,7 @@ export function hintsEl(state, selected) {
   const parts = [];
   if (hints && selected) {
     const found = (hints.discard_waits ?? []).find((/** @type {{tile: string}} */ d) => d.tile === selected);
-    parts.push(h("span", { class: "hint-label" }, t("hints.after_discard", { tile: selected })));
+    parts.push(h("span", { class: "hint-label" }, t("hints.after_discard", { tile: tileName(selected) })));
     parts.push(found ? waitsEl(found.waits) : h("span", { class: "hint-none" }, t("hints.not_ready")));
   } else if (state.waits && state.waits.length) {
     parts.push(h("span", { class: "hint-label" }, t("hints.waits")), waitsEl(state.waits));
@@ -39,9 +40,10 @@ export function hintsEl(state, selected) {
   }
   const suggestion = hints?.suggestion;
   if (suggestion) {
-    const what = suggestion.kind === "discard" ? t("hints.suggest_discard", { tile: suggestion.tile })
+    const what = suggestion.kind === "discard" ? t("hints.suggest_discard", { tile: tileName(suggestion.tile) })
       : t(`hints.suggest_${suggestion.kind}`);
-    parts.push(h("span", { class: "hint-suggest" }, what));
+    parts.push(h("span", { class: "hint-suggest" }, what,
+      suggestion.kind === "discard" ? tileEl(suggestion.tile, { classes: ["hint-tile"] }) : null));
   }
   if (!parts.length) return null;
   return h("div", { class: "hints", role: "status", "aria-live": "polite" }, parts);

@@ -33,9 +33,11 @@ export function lobbyEl(s, handlers) {
       h("h2", null, t("lobby.title")),
       h("span", { class: ["live", s.live ? "on" : "off"], role: "status" }, s.live ? t("lobby.live") : t("lobby.offline"))),
     s.queue?.queued ? waitingPanelEl(s.queue, s.rooms, s.busy, handlers) : null,
-    s.returnTable ? h("section", { class: "card return-table", role: "status" },
+    s.returnTable ? h("section", { class: "card return-table", role: "status", "data-table": s.returnTable.id },
       h("span", null, `${t("lobby.your_table")}: ${t(`variant.${s.returnTable.variant}`)}${s.returnTable.practice ? ` · ${t("table.practice")}` : ""}`),
-      h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(s.returnTable.id) }, t("lobby.enter"))) : null,
+      h("button", { type: "button", class: "primary enter", onclick: () => handlers.onEnter(s.returnTable.id) }, t("lobby.return")),
+      s.returnTable.practice ? h("button", { type: "button", class: "ghost leave-it", disabled: s.busy,
+        onclick: () => handlers.onStand(s.returnTable.id) }, t("lobby.leave_it")) : null) : null,
     h("section", { class: "card practice", "aria-labelledby": "practice-h" },
       h("h3", { id: "practice-h" }, t("lobby.practice")),
       h("div", { class: "practice-buttons" }, VARIANT_KEYS.map((v) => h("button", {

@@ -5,18 +5,20 @@ import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { arrangeMeld, claimDirection } from "../seats.js";
 import { has, t } from "../i18n.js";
+import { tileName, tilesInWords } from "../tiles.js";
 
 /**
  * @param {import("../state.js").Meld} meld @param {number} owner @param {number} n
- * @param {(seat: number) => string} nameOf
+ * @param {(seat: number) => string} nameOf @param {boolean} [open] the hand is over: a 暗槓 whose face is
+ *   known is shown face up (issue 26 item 7)
  */
-export function meldEl(meld, owner, n, nameOf) {
+export function meldEl(meld, owner, n, nameOf, open = false) {
   const kindZh = has(`meld.${meld.kind}`) ? t(`meld.${meld.kind}`) : meld.kind;
   if (meld.kind === "akong") {
     const face = meld.tiles.find((x) => x) ?? null;
     // Shown with the two end tiles face down; if the face is unknown, all four are backs.
-    const tiles = [0, 1, 2, 3].map((i) => tileEl(i === 0 || i === 3 ? null : face));
-    return h("span", { class: "meld akong", role: "group", "aria-label": `${kindZh} ${face ?? ""}`.trim() }, tiles);
+    const tiles = [0, 1, 2, 3].map((i) => tileEl(i === 0 || i === 3 ? (open ? face : null) : face));
+    return h("span", { class: "meld akong", role: "group", "aria-label": `${kindZh} ${face ? tileName(face) : ""}`.trim() }, tiles);
   }
   const claimed = meld.claimed ?? null;
   const from = typeof meld.from === "number" ? meld.from : null;
@@ -37,7 +39,7 @@ export function meldEl(meld, owner, n, nameOf) {
   return h("span", {
     class: ["meld", meld.kind, meld.added && "added"],
     role: "group",
-    "aria-label": `${kindZh} ${tiles.filter(Boolean).join(" ")}${fromText}`,
+    "aria-label": `${kindZh} ${tilesInWords(/** @type {string[]} */ (tiles.filter(Boolean)))}${fromText}`,
     title: `${kindZh}${fromText}`,
   }, shown);
 }
@@ -51,13 +53,14 @@ function dropOneCopy(els, sideways) {
 /**
  * @param {import("../state.js").Player} p @param {number} n @param {(seat: number) => string} nameOf
  * @param {boolean} [fresh] this seat just claimed: its newest meld animates in
+ * @param {boolean} [open] the hand is over: 暗槓 faces up
  */
-export function meldsEl(p, n, nameOf, fresh = false) {
+export function meldsEl(p, n, nameOf, fresh = false, open = false) {
   if (!p.melds.length) return null;
   const last = p.melds.length - 1;
   return h("span", { class: "melds", role: "group", "aria-label": t("table.melds") },
     p.melds.map((m, i) => {
-      const el = meldEl(m, p.seat, n, nameOf);
+      const el = meldEl(m, p.seat, n, nameOf, open);
       if (fresh && i === last) el.classList.add("fresh"); // the claim just made slides in (once)
       return el;
     }));

@@ -8,7 +8,7 @@ import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { meldsEl, flowersEl } from "./melds.js";
 import { formatNumber, has, localName, t } from "../i18n.js";
-import { sortTiles, withoutTiles } from "../tiles.js";
+import { sortTiles, tileName, withoutTiles } from "../tiles.js";
 import { onLongPress, showHelp } from "./actions.js";
 import { coinStep, paymentSteps } from "./payment_steps.js";
 
@@ -127,8 +127,8 @@ function winningHandEl(res, state, w, n, nameOf) {
   return h("div", { class: "winning-hand", "data-seat": String(w), role: "group", "aria-label": `${nameOf(w)} ${t("result.winning_tile")}` },
     h("span", { class: "who" }, nameOf(w)),
     h("span", { class: "concealed" }, sortTiles(rest).map(face)),
-    win ? [h("span", { class: "drawn-gap" }), tileEl(win, { classes: ["winning", ...(wild.includes(win) ? ["wild"] : [])], label: `${t("result.winning_tile")}: ${win}` })] : null,
-    p ? meldsEl(p, n, nameOf) : null,
+    win ? [h("span", { class: "drawn-gap" }), tileEl(win, { classes: ["winning", ...(wild.includes(win) ? ["wild"] : [])], label: `${t("result.winning_tile")}: ${tileName(win)}` })] : null,
+    p ? meldsEl(p, n, nameOf, false, true) : null,
     p ? flowersEl(p.flowers, state.view?.wildcards ?? []) : null);
 }
 

@@ -12,16 +12,15 @@ import { flowersEl, meldsEl } from "./melds.js";
 import { actionBarEl, timerEl } from "./actions.js";
 import { sideOf, seatsFrom } from "../seats.js";
 import { handForDisplay } from "../state.js";
-import { t } from "../i18n.js";
+import { formatNumber, lang, t } from "../i18n.js";
 import { tileName, windName } from "../tiles.js";
-import { lang } from "../i18n.js";
 
 
 /**
  * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean,
  *   fresh?: "discard" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
  *   new tile animates in; freshMeld: the seat that just claimed, whose newest meld animates in)
- * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void}
+ * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void, onAuto?: () => void}
  *   & import("./actions.js").ActionHandlers} TableHandlers
  */
 
@@ -107,7 +106,7 @@ function riverEl(state, seat, side, nameOf, fresh = false) {
     const isLast = !!last && last.seat === seat && i === all.length - 1 && last.tile === x;
     return tileEl(x, {
       classes: isLast ? (fresh ? ["last", "fresh"] : ["last"]) : [],
-      label: isLast ? `${tileName(x)} ${x} (${t("table.last_discard")})` : undefined,
+      label: isLast ? `${tileName(x)} (${t("table.last_discard")})` : undefined,
     });
   });
   return h("section", {
@@ -136,6 +135,7 @@ function centreEl(state, me, n, nameOf, handlers) {
       h("span", { class: "hand-no" }, t("table.hand", { n: handNo }))),
     view ? h("div", { class: "wall", "data-wall": String(view.wall_remaining) }, t("table.wall", { n: view.wall_remaining })) : null,
     h("div", { class: "dealer-line" }, `${t("table.dealer")}: ${nameOf(dealer)}`, streak > 0 ? ` · ${t("table.streak", { n: streak })}` : ""),
+    diceEl(view, nameOf),
     view && view.wildcards.length ? h("div", { class: "wildcards", role: "group", "aria-label": t("table.wildcards") },
       h("span", { class: "label" }, t("table.wildcards")), view.wildcards.map((x) => tileEl(x, { classes: ["wild"] }))) : null,
     view && view.indicators.length && view.indicators.join() !== view.wildcards.join() ? h("div", { class: "indicators" },
@@ -149,6 +149,22 @@ function centreEl(state, me, n, nameOf, handlers) {
   );
   return h("div", { class: "centre" }, plates, core);
 }
+
+/**
+ * 台灣 隨開門 (issue 26 item 10): the dice thrown at the deal and the seat they opened, which is 東 this hand,
+ * so a player sees why the seat winds moved.
+ * @param {import("../state.js").View | null} view @param {(seat: number) => string} nameOf
+ */
+function diceEl(view, nameOf) {
+  if (!view || view.variant !== "taiwan" || view.open_seat === null || !view.dice.length) return null;
+  const total = view.dice.reduce((a, b) => a + b, 0);
+  return h("div", { class: "dice-line", "data-open-seat": String(view.open_seat), title: t("table.open_seat.help") },
+    h("span", { class: "dice", "aria-label": t("table.dice", { dice: view.dice.join(" + "), total: String(total) }) },
+      view.dice.map((d) => h("span", { class: "die", "data-pips": String(d) }, DIE_FACES[d - 1] ?? String(d)))),
+    h("span", null, t("table.open_seat.line", { total: String(total), name: nameOf(view.open_seat) })));
+}
+
+const DIE_FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 /** @param {import("../state.js").TableState} state @param {(seat: number) => string} nameOf */
 function noticeEl(state, nameOf) {
@@ -178,19 +194,47 @@ function plateEl(state, seat, side, nameOf) {
   const dealer = (view?.dealer ?? state.table?.dealer) === seat;
   const wind = p?.wind;
   const me = state.table?.seat === seat && !state.table?.onlooker; // a replay opened by someone not at the hand
-  const status = info?.bot ? t("table.bot") : info && !info.connected ? t("table.offline") : info?.auto_play ? t("table.auto") : null;
+  // A bot's name already says 電腦; the badge is for a person who is away or on 托管.
+  const status = info?.bot ? null : info && !info.connected ? t("table.offline") : info?.auto_play ? t("table.auto") : null;
   const decl = p?.declaration ? t(`decl.${p.declaration}`) : null;
   const streak = view?.dealer_streak ?? state.table?.dealer_streak ?? 0;
+  const opens = view?.open_seat === seat && view.variant === "taiwan"; // 台灣 隨開門: this seat is 東
   return h("div", {
     class: ["plate", `side-${side}`, dealer && "dealer", view?.current === seat && view.phase !== "ended" && "current", me && "me"],
     "data-seat": String(seat),
     "data-presence": info?.bot ? "bot" : info && !info.connected ? "offline" : "online",
   },
   wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windName(wind) : undefined }, windGlyph(wind)) : null,
-  h("span", { class: "name" }, nameOf(seat), me ? ` (${t("table.you")})` : ""),
-  dealer ? h("span", { class: "badge dealer-badge", title: t("table.dealer") }, t("table.dealer.badge"), streak > 0 ? `×${streak}` : "") : null,
-  decl ? h("span", { class: "badge decl" }, decl) : null,
-  status ? h("span", { class: "badge status" }, status) : null);
+  h("span", { class: "plate-main" },
+    h("span", { class: "plate-line" },
+      h("span", { class: "name" }, nameOf(seat), me ? ` (${t("table.you")})` : ""),
+      dealer ? h("span", { class: "badge dealer-badge", title: t("table.dealer") }, t("table.dealer.badge"), streak > 0 ? `×${streak}` : "") : null,
+      opens ? h("span", { class: "badge open-badge", title: t("table.open_seat.help") }, t("table.open_seat")) : null,
+      decl ? h("span", { class: "badge decl" }, decl) : null,
+      status ? h("span", { class: "badge status" }, status) : null),
+    scoreEl(state, seat)));
+}
+
+/** A signed number: +1,200 / −300 / 0. @param {number} n */
+export function signed(n) {
+  return n > 0 ? `+${formatNumber(n)}` : n < 0 ? `−${formatNumber(-n)}` : "0";
+}
+
+/**
+ * A plate's running total for this game: points, and coins at coin tables (issue 26 item 2).
+ * @param {import("../state.js").TableState} state @param {number} seat
+ */
+function scoreEl(state, seat) {
+  const table = state.table;
+  if (!table?.game_points) return null;
+  const points = table.game_points[seat] ?? 0;
+  const coins = table.game_coins?.[seat] ?? 0;
+  const coinTable = !table.practice && table.coins_per_point !== null;
+  return h("span", { class: "plate-score", "data-points": String(points), "data-coins": String(coins) },
+    h("span", { class: ["points", points > 0 && "up", points < 0 && "down"], title: t("plate.points.help") },
+      t("plate.points", { n: signed(points) })),
+    coinTable ? h("span", { class: ["coins", coins > 0 && "up", coins < 0 && "down"], title: t("plate.coins.help") },
+      t("plate.coins", { n: signed(coins) })) : null);
 }
 
 /**
@@ -229,6 +273,10 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
       state.prompt ? timerEl() : null,
       actionBarEl({ offer, mode, promptKind: state.prompt?.kind ?? null, autoPlay, myTurnHint: turn }, handlers)) : null,
     hintsEl(state, ui.selected !== null && ui.selected !== undefined ? all[ui.selected] ?? null : null),
+    // 托管 by hand (the action bar's "I'm back" takes over again); not in a replay, not once the hand is over.
+    handlers.onAuto && view && view.phase !== "ended" && !autoPlay ? h("button", {
+      type: "button", class: "ghost auto-toggle", title: t("table.auto_on.help"), onclick: handlers.onAuto,
+    }, t("table.auto_on.button")) : null,
     h("div", { class: "my-row" },
       p ? flowersEl(p.flowers, wild) : null,
       h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,

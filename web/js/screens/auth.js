@@ -61,6 +61,28 @@ export function renderAuth() {
   $("auth-password").setAttribute("autocomplete", register ? "new-password" : "current-password");
   applyI18n($("auth-view"));
   renderRules();
+  renderInvite();
+}
+
+/** @type {{id: string, text: () => string} | null} */
+let invite = null;
+
+/**
+ * An invite link (#/join/TABLE) opened while signed out: who invited you to which table (issue 26 item 11);
+ * after signing in the lobby seats you there.  The table's public record names its creator's seat.
+ */
+function renderInvite() {
+  const el = $("auth-invite");
+  const id = location.hash.match(/^#\/join\/([\w-]+)$/)?.[1] ?? null;
+  el.hidden = !id || invite?.id !== id;
+  if (id && invite?.id === id) el.textContent = invite.text();
+  if (!id || invite?.id === id) return;
+  Promise.all([api.table(id), api.rooms()]).then(([tb, rooms]) => {
+    const host = tb.seats.find((/** @type {any} */ s) => s.user_id === tb.creator_id)?.username ?? null;
+    const found = rooms.find((/** @type {any} */ r) => r.key === tb.room);
+    invite = { id, text: () => t(host ? "auth.invite" : "auth.invite.nobody", { name: host ?? "", variant: t(`variant.${tb.variant}`), room: found ? localName(found.names, found.name) : t("table.practice") }) };
+    renderInvite();
+  }).catch(() => { invite = { id, text: () => t("auth.invite.gone") }; renderInvite(); });
 }
 
 /** @type {{username_min: number, username_max: number, password_min: number, password_max: number} | null} */
@@ -89,7 +111,9 @@ function brokenRule(username, password) {
   const nameOk = name.length >= rules.username_min && name.length <= rules.username_max
     && /^[A-Za-z0-9_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/.test(name);
   const passOk = password.length >= rules.password_min && password.length <= rules.password_max;
-  return nameOk && passOk ? null : t("auth.rules", { umin: rules.username_min, umax: rules.username_max, pmin: rules.password_min });
+  // The rules are already shown above the button: say which field breaks them, not the rules again.
+  if (nameOk && passOk) return null;
+  return t(!nameOk ? (passOk ? "auth.broken.name" : "auth.broken.both") : "auth.broken.password");
 }
 
 /** @param {SubmitEvent} e */
@@ -99,6 +123,7 @@ export async function onAuthSubmit(e) {
   const password = /** @type {HTMLInputElement} */ ($("auth-password")).value;
   $("auth-error").textContent = "";
   const broken = brokenRule(username, password);
+  $("auth-rules").classList.toggle("broken", !!broken);
   if (broken) {
     $("auth-error").textContent = broken;
     return;

@@ -9,9 +9,9 @@ import { api } from "../api.js";
 import { formatNumber, t } from "../i18n.js";
 import { h, setChildren } from "../render/dom.js";
 import { tableEl } from "../render/table.js";
-import { verifyCommitment } from "../render/result.js";
+import { resultEl, verifyCommitment } from "../render/result.js";
 import { groupActions, initialState } from "../state.js";
-import { tileLabel } from "../tiles.js";
+import { tileLabel, tilesInWords } from "../tiles.js";
 import { $, app, showError, showView, toast } from "../app.js";
 
 /** @type {{id: number, data: any, step: number, verified: boolean | null} | null} */
@@ -38,9 +38,9 @@ function renderHands(rows) {
       h("td", null, r.practice ? t("table.practice") : r.room ?? "", r.hand_no ? ` · ${t("table.hand", { n: r.hand_no })}` : ""),
       h("td", null, t(`variant.${r.variant}`)),
       h("td", null, t(`hands.outcome.${r.outcome}`)),
-      h("td", { class: "num" }, signed(r.points)),
-      h("td", { class: "num" }, r.practice ? "—" : signed(r.coins)),
-      h("td", null, h("a", { class: "replay-link", href: `#/hand/${r.id}` }, t("hands.replay")))))))
+      h("td", { class: "num", "data-label": t("result.points") }, signed(r.points)),
+      h("td", { class: "num", "data-label": t("result.coins") }, r.practice ? "—" : signed(r.coins)),
+      h("td", { class: "replay-cell" }, h("a", { class: "replay-link button", href: `#/hand/${r.id}` }, t("hands.replay")))))))
     : h("p", { class: "empty" }, t("hands.none"));
   setChildren($("hands-view"), h("div", { class: "card hands" },
     h("div", { class: "hands-head" }, h("h2", null, t("hands.title")), h("a", { href: "#/lobby", class: "button ghost" }, t("table.back_to_lobby"))),
@@ -97,7 +97,8 @@ function frameState() {
   };
 }
 
-function renderReplay() {
+/** Draw the replay at its current step (again after a language change). */
+export function renderReplay() {
   if (!replay || app.view !== "replay") return;
   const { data, step, verified } = replay;
   const frames = data.frames;
@@ -125,14 +126,42 @@ function renderReplay() {
         verified === true ? t("result.verified") : verified === false ? t("result.mismatch") : t("result.not_verified")),
       h("button", { type: "button", class: "ghost share", onclick: () => share(link) }, t("replay.share"))),
     h("p", { class: "replay-action", role: "status" }, action ? describe(action, names) : t("replay.deal")),
-    h("div", { class: "replay-board" }, board));
+    h("div", { class: "replay-board" }, board),
+    step === frames.length - 1 ? replayResultEl(state, names) : null);
+}
+
+/**
+ * The replay's last step shows the hand's result as the table's result dialog did (issue 26 item 7),
+ * rebuilt from the stored record: the result, its payments (coins at the room's rate), the settlement.
+ * @param {any} state @param {string[]} names
+ */
+function replayResultEl(state, names) {
+  const r = /** @type {NonNullable<typeof replay>} */ (replay);
+  const hand = r.data.hand;
+  const result = hand.result ?? {};
+  const settlement = hand.settlement ?? {};
+  const rate = hand.practice ? 0 : app.rooms.find((x) => x.key === hand.room)?.coins_per_point ?? 0;
+  const bots = new Set(r.data.names.map((/** @type {any} */ n, /** @type {number} */ i) => (n === null ? i : -1)));
+  const payments = (result.score?.payments ?? []).map((/** @type {any} */ p) => {
+    const bot = bots.has(p.payer) || bots.has(p.payee);
+    return { ...p, bot: bot && rate > 0, coins: bot ? 0 : p.points * rate };
+  });
+  const msg = {
+    hand_no: result.hand_no, hand_id: hand.id, void: false, practice: hand.practice, result, payments,
+    coin_deltas: settlement.coin_deltas ?? [], forfeited: settlement.forfeited ?? [], coins_after: settlement.coins_after ?? [],
+    seed: hand.seed, salt: result.salt, commitment: hand.commitment,
+  };
+  const panel = resultEl(msg, state, (seat) => names[seat] ?? "", {
+    verified: r.verified, gameOver: null, onNext: () => goToStep(0), onLobby: () => {},
+  });
+  return h("section", { class: "replay-result", "aria-label": t("result.title") }, panel);
 }
 
 /** @param {any} action @param {string[]} names */
 function describe(action, names) {
   const who = names[action.seat] ?? "";
   const what = t(`act.${action.kind}`);
-  return `${who} · ${what.startsWith("act.") ? action.kind : what}${action.tile ? ` ${tileLabel(action.tile)}` : ""}${action.tiles ? ` ${action.tiles}` : ""}`;
+  return `${who} · ${what.startsWith("act.") ? action.kind : what}${action.tile ? ` ${tileLabel(action.tile)}` : ""}${action.tiles ? ` ${tilesInWords(action.tiles)}` : ""}`;
 }
 
 /** @param {string} link */

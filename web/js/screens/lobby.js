@@ -24,7 +24,7 @@ export function renderLobby() {
   const mine = myLobbyTable();
   setChildren($("lobby-view"), lobbyEl({
     me: app.me, rooms: app.rooms, tables: [...app.tables.values()], live: app.lobbyLive,
-    myTable: mine?.id ?? app.returnTable?.id ?? null, busy: app.busy, createVariant: app.createVariant,
+    myTable: mine?.id ?? app.returnTable?.id ?? app.me?.table?.table_id ?? null, busy: app.busy, createVariant: app.createVariant,
     returnTable: app.returnTable, queue: app.queue, queueSizes: app.queueSizes,
   }, {
     onQuickPlay: (room, variant) => busy(async () => {
@@ -56,6 +56,8 @@ export function renderLobby() {
       if (out.table) upsertTable(out.table);
       else app.tables.delete(id);
       localStorage.removeItem(TABLE_KEY);
+      if (app.returnTable?.id === id) app.returnTable = null;
+      await screens.refreshMe();
     }),
     onEnter: (id) => screens.enterTable(id),
     onBots: (id) => busy(async () => {
@@ -231,10 +233,13 @@ export async function enterLobby() {
   renderLobby();
 }
 
-/** A table you are still seated at and that is playing (a practice table is not in the lobby list). */
+/**
+ * A table you are still seated at and that is playing (a practice table is not in the lobby list).  The
+ * server says where this account sits (/api/me `table`), so a table opened on another device is found too.
+ */
 async function findReturnTable() {
   app.returnTable = null;
-  const id = localStorage.getItem(TABLE_KEY);
+  const id = app.me?.table?.table_id ?? localStorage.getItem(TABLE_KEY);
   if (!id) return;
   try {
     const table = await api.table(id);

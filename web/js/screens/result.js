@@ -5,13 +5,19 @@
  * result of this table visit can be reopened (the 結果 button in the top bar, ‹ › inside the dialog).
  */
 
-import { formatNumber, t } from "../i18n.js";
+import { t } from "../i18n.js";
+import { api } from "../api.js";
 import { h, setChildren } from "../render/dom.js";
 import { namer } from "../render/table.js";
 import { resultEl } from "../render/result.js";
 import { timerEl } from "../render/actions.js";
-import { $, app } from "../app.js";
+import { standingsEl } from "../render/standings.js";
+import { botSpeed } from "../render/lobby.js";
+import { $, app, showError, toast } from "../app.js";
 import { provide, screens } from "../router.js";
+
+/** The last game's final standings, kept in this browser so the screen comes back after a reload. */
+const STANDINGS_KEY = "mj.standings";
 
 const dialog = () => /** @type {HTMLDialogElement} */ ($("result-dialog"));
 
@@ -23,7 +29,7 @@ export function showResult(index = app.results.length - 1) {
   if (!d.open && (app.results[index] || app.table.game_over)) {
     d.showModal();
     d.scrollTop = 0;
-    /** @type {HTMLElement | null} */ (d.querySelector(".buttons button.next, button.lobby"))?.focus({ preventScroll: true });
+    /** @type {HTMLElement | null} */ (d.querySelector(".buttons button.next, button.to-standings, button.lobby"))?.focus({ preventScroll: true });
   }
 }
 
@@ -41,7 +47,104 @@ export function renderResult() {
     el.prepend(...[pagerEl(), waitingEl()].filter((x) => x !== null));
     setChildren(d, el);
   } else {
-    setChildren(d, gameOverEl(over, namer(app.table), toLobby));
+    const saved = savedStandings();
+    if (saved) setChildren(d, standingsEl(saved, standingsHandlers(saved)));
+  }
+  // The game is over: from its results the way on is the final standings (they lead to the lobby).
+  if (entry && over && savedStandings()) {
+    /** @type {HTMLElement | null} */ (d.querySelector(".buttons button.lobby"))?.replaceWith(
+      h("button", { type: "button", class: "primary next to-standings", onclick: () => showStandings() }, t("standings.show")));
+  }
+}
+
+/**
+ * The final standings of the game that just ended, saved for a reload (issue 26 item 1).
+ * @param {any} over the game_over message
+ * @returns {import("../render/standings.js").Standings | null}
+ */
+export function saveStandings(over) {
+  const table = app.table.table;
+  if (!table) return null;
+  const nameOf = namer(app.table);
+  /** @type {import("../render/standings.js").Standings} */
+  const s = {
+    table_id: table.id, variant: table.variant, practice: table.practice, room: table.room,
+    coin_table: !table.practice && table.coins_per_point !== null, seat: table.seat,
+    names: table.seats.map((_, i) => nameOf(i)), bots: table.seats.map((x) => x.bot), over,
+    title_before: titleAtStart(table.id), options: table.options, hands_limit: table.hands_limit ?? null,
+  };
+  store(s);
+  return s;
+}
+
+/** @param {import("../render/standings.js").Standings} s */
+function store(s) {
+  try { localStorage.setItem(STANDINGS_KEY, JSON.stringify(s)); } catch { /* private mode: this page only */ }
+}
+
+/** The saved standings, if any. @returns {import("../render/standings.js").Standings | null} */
+export function savedStandings() {
+  try { return JSON.parse(localStorage.getItem(STANDINGS_KEY) ?? "null"); } catch { return null; }
+}
+
+/** Dismissed for good (back to the lobby or play again): a reload no longer shows it. */
+function forgetStandings() {
+  localStorage.removeItem(STANDINGS_KEY);
+}
+
+/** Your title when you sat down at this table (kept per table for the standings' title change). @param {string} tableId */
+function titleAtStart(tableId) {
+  try { return JSON.parse(sessionStorage.getItem(`mj.title.${tableId}`) ?? "null"); } catch { return null; }
+}
+
+/** Remember your title as this table starts (once per table: a reload mid-game keeps the first). @param {string} tableId */
+export function rememberTitle(tableId) {
+  const key = `mj.title.${tableId}`;
+  if (!app.me || sessionStorage.getItem(key)) return;
+  sessionStorage.setItem(key, JSON.stringify({ title: app.me.title, title_names: app.me.title_names }));
+}
+
+/** Open the final standings (from the game just ended, or saved before a reload). */
+export function showStandings() {
+  const s = savedStandings();
+  if (!s) return;
+  if (app.me && !s.title_after) {
+    s.title_after = { title: app.me.title, title_names: app.me.title_names };
+    store(s);
+  }
+  const d = dialog();
+  setChildren(d, standingsEl(s, standingsHandlers(s)));
+  if (!d.open) d.showModal();
+  d.scrollTop = 0;
+  /** @type {HTMLElement | null} */ (d.querySelector("button.again"))?.focus({ preventScroll: true });
+}
+
+/** @param {import("../render/standings.js").Standings} s */
+function standingsHandlers(s) {
+  return {
+    onAgain: () => { dialog().close(); forgetStandings(); playAgain(s); },
+    onLobby: () => { dialog().close(); forgetStandings(); screens.leaveTable(); },
+  };
+}
+
+/**
+ * "Play again": a new practice table of the same variant and options at practice tables; at coin tables,
+ * quick play's queue for the same room and variant (the lobby then seats you when matched).
+ * @param {import("../render/standings.js").Standings} s
+ */
+async function playAgain(s) {
+  try {
+    if (s.practice || !s.room) {
+      const extra = { bot_speed: botSpeed(), ...(s.hands_limit ? { hands: s.hands_limit } : {}) };
+      const table = await api.practice(s.variant, s.options ?? {}, extra);
+      screens.enterTable(table.id);
+    } else {
+      await api.queue(s.room, s.variant); // quick play: the lobby shows the wait and seats you when matched
+      screens.leaveTable();
+      toast(t("standings.queued"), "info");
+    }
+  } catch (err) {
+    showError(err);
   }
 }
 
@@ -55,15 +158,16 @@ function waitingEl() {
     h("button", { type: "button", class: "primary to-table", onclick: () => dialog().close() }, t("result.to_table")));
 }
 
-/** ‹ 第 n 局 › between this visit's results. */
+/** ‹ 第 n / m 局 › between this table's results, counted by hand number like the result's title. */
 function pagerEl() {
   if (app.results.length < 2) return null;
   const i = app.resultIndex;
+  const last = app.results[app.results.length - 1].msg.hand_no;
   /** @param {number} to */
   const go = (to) => { app.resultIndex = to; renderResult(); };
   return h("nav", { class: "pager", "aria-label": t("result.history") },
     h("button", { type: "button", class: "ghost prev", disabled: i <= 0, "aria-label": t("result.prev"), onclick: () => go(i - 1) }, "‹"),
-    h("span", null, `${i + 1} / ${app.results.length}`),
+    h("span", { "data-index": String(i + 1) }, t("result.pager", { n: app.results[i].msg.hand_no, total: last })),
     h("button", { type: "button", class: "ghost next-result", disabled: i >= app.results.length - 1, "aria-label": t("result.next_result"), onclick: () => go(i + 1) }, "›"));
 }
 
@@ -73,27 +177,4 @@ export function renderResultsButton() {
   if (button) button.hidden = !app.results.length;
 }
 
-/** @param {any} over @param {(seat: number) => string} nameOf @param {() => void} toLobby */
-function gameOverEl(over, nameOf, toLobby) {
-  const wrap = document.createElement("div");
-  wrap.className = "result";
-  const h2 = document.createElement("h2");
-  h2.id = "result-title";
-  h2.textContent = t("table.game_over");
-  const p = document.createElement("p");
-  p.textContent = t(`table.game_over.${over.reason}`);
-  const list = document.createElement("ul");
-  (over.coins ?? []).forEach((/** @type {number} */ c, /** @type {number} */ i) => {
-    const li = document.createElement("li");
-    li.textContent = `${nameOf(i)}: ${over.points?.[i] ?? 0} · ${formatNumber(c)} ${t("me.coins")}`;
-    list.append(li);
-  });
-  const button = document.createElement("button");
-  button.className = "primary lobby";
-  button.textContent = t("table.back_to_lobby");
-  button.addEventListener("click", toLobby);
-  wrap.append(h2, p, list, button);
-  return wrap;
-}
-
-provide({ showResult, renderResult, renderResultsButton });
+provide({ showResult, renderResult, renderResultsButton, showStandings, saveStandings, rememberTitle, savedStandings });

@@ -9,11 +9,13 @@ import { ReconnectingSocket } from "../net.js";
 import { groupActions, initialState, reduceMessage, secondsLeft } from "../state.js";
 import { errorWords, has, localName, t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
-import { tableEl } from "../render/table.js";
+import { namer, tableEl } from "../render/table.js";
 import { availableButtons, updateTimer } from "../render/actions.js";
 import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { play, soundsFor } from "../sound.js";
+import { callSound, callsOf, callWord, showCall } from "../render/calls.js";
+import { sideOf } from "../seats.js";
 import { provide, screens } from "../router.js";
 
 /** @param {string} id */
@@ -28,8 +30,8 @@ export function enterTable(id) {
   app.ui.selected = null;
   app.ui.mode = null;
   app.verified = null;
-  app.results = [];
-  app.resultIndex = -1;
+  app.results = savedResults(id); // this tab's earlier results of the table survive a reload
+  app.resultIndex = app.results.length - 1;
   screens.renderResultsButton();
   localStorage.setItem(TABLE_KEY, id);
   if (location.hash !== `#/table/${id}`) history.replaceState(null, "", `#/table/${id}`);
@@ -97,10 +99,22 @@ function onTableMessage(msg) {
     app.ui.mode = null;
     if (!state.prompt) app.ui.selected = null;
   }
-  if (msg.type === "snapshot") renderTitle();
+  if (msg.type === "snapshot") {
+    renderTitle();
+    if (state.table) screens.rememberTitle(state.table.id);
+    // The phone's top bar shows your coins at a coin table (css/base.css), not at a practice table.
+    document.body.toggleAttribute("data-coin-table", !!state.table && !state.table.practice && state.table.coins_per_point !== null);
+  }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
+  // 托管 switched on for you: say so (the action bar then offers "I'm back").
+  if (msg.type === "event" && msg.event?.type === "auto_play" && msg.event.on && msg.event.seat === state.table?.seat) {
+    const reason = ["timeouts", "chosen"].includes(msg.event.reason) ? msg.event.reason : "other";
+    toast(t(`table.auto_on.${reason}`), "info");
+    announce(t(`table.auto_on.${reason}`));
+  }
   if (msg.type === "event" && state !== before) {
     for (const name of soundsFor(msg.event)) play(name);
+    showCalls(msg.event, state);
     if (msg.event?.type === "discard") app.ui.fresh = "discard";
     if (["chow", "pong", "kong"].includes(msg.event?.type) && typeof msg.event.seat === "number") app.ui.freshMeld = msg.event.seat;
   }
@@ -108,23 +122,65 @@ function onTableMessage(msg) {
   // arrived: a dropped socket, a restarted server); one this visit already has is not shown twice.
   const freshResult = msg.type === "hand_result"
     && !app.results.some((e) => e.msg.hand_no === msg.hand_no && e.msg.hand_id === msg.hand_id);
-  if (freshResult && (msg.result?.winners ?? []).length) { play("call-hu"); play("win"); }
+  if (freshResult && (msg.result?.winners ?? []).length) play("win");
   if (freshResult) {
     const entry = { msg, state, verified: /** @type {boolean | null} */ (null) };
     app.results.push(entry);
+    saveResults();
     verifyCommitment(msg.seed, msg.salt, msg.commitment).then((ok) => { entry.verified = ok; screens.renderResult(); });
     screens.refreshMe();
     screens.showResult(app.results.length - 1);
     screens.renderResultsButton();
   } else if (msg.type === "game_over") {
-    screens.refreshMe();
-    screens.showResult(app.results.length - 1);
+    screens.saveStandings(msg);
+    // The account (coins, 積分, title) after the game, then the last result with its way to the standings.
+    screens.refreshMe().then(() => {
+      if (app.results.length) screens.showResult(app.results.length - 1);
+      else screens.showStandings();
+    });
   } else if (msg.type === "prompt" && state.prompt) {
     announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
     // The result stays until dismissed: it says a decision is waiting and shows the countdown.
     if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) screens.renderResult();
   }
   scheduleRender();
+}
+
+/**
+ * The banners (and spoken calls) of one event: at the caller's side of the table, for about a second.
+ * @param {any} ev @param {import("../state.js").TableState} state
+ */
+function showCalls(ev, state) {
+  const calls = callsOf(ev);
+  if (!calls.length) return;
+  const n = state.view?.n_seats ?? state.table?.seats.length ?? 4;
+  const me = state.table?.seat ?? 0;
+  const nameOf = namer(state);
+  for (const { seat, call } of calls) {
+    showCall($("call-layer"), sideOf(seat, me, n), call);
+    play(callSound(call));
+  }
+  announce(calls.map(({ seat, call }) => `${nameOf(seat)}: ${callWord(call)}`).join(" · "));
+}
+
+/** @param {string} tableId */
+const resultsKey = (tableId) => `mj.results.${tableId}`;
+
+/** The results this tab has seen at table `tableId` (sessionStorage: gone with the tab). @param {string} tableId */
+function savedResults(tableId) {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(resultsKey(tableId)) ?? "[]");
+    return Array.isArray(saved) ? saved.map((e) => ({ msg: e.msg, state: e.state, verified: e.verified ?? null })) : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveResults() {
+  if (!app.tableId) return;
+  try {
+    sessionStorage.setItem(resultsKey(app.tableId), JSON.stringify(app.results));
+  } catch { /* full or private mode: this page keeps them until it closes */ }
 }
 
 export function renderTitle() {
@@ -167,6 +223,7 @@ export function renderTable() {
     onTile, onButton, onChoice: sendAction, onCancel: () => { app.ui.mode = null; renderTable(); },
     onBack: () => app.tableSocket?.send({ type: "back" }),
     onFairness: () => { app.ui.fairness = !app.ui.fairness; renderTable(); },
+    onAuto: () => app.tableSocket?.send({ type: "auto_play" }),
   }));
   app.ui.fresh = null; // animate a discard (or a claim) once, not on every later render
   app.ui.freshMeld = null;

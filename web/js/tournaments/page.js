@@ -41,6 +41,11 @@ async function loadList() {
       row.addEventListener("click", () => show(tt));
       return row;
     }));
+    // No tournament at all: say so rather than show an empty table (issue 26 item 11).
+    if (!list.length) {
+      const cols = String(document.querySelectorAll("#tp-list")[0]?.closest("table")?.querySelectorAll("thead th").length || 6);
+      $("tp-list").replaceChildren(el("tr", "", { class: "empty" }).appendChild(el("td", t("tournament.none"), { colspan: cols })).parentElement ?? "");
+    }
   } catch (err) { showError(err); }
 }
 

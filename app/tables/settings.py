@@ -85,8 +85,9 @@ class TableSettings(BaseSettings):
     gc_full_interval_seconds: float = Field(default=600.0, ge=10, description="with paced collections: a full "
                                             "collection this often (it walks every live object: 0.4-0.5 s at "
                                             "1,500 tables), for cyclic garbage that outlived the young ones")
-    settle_attempts: int = Field(default=3, ge=1, description="tries to settle a hand before voiding it (the "
-                                 "settlement is idempotent, so retrying is safe)")
+    settle_attempts: int = Field(default=5, ge=1, description="tries to settle a hand before voiding it (the "
+                                 "settlement is idempotent, so retrying is safe); 0.5 s between the first two, "
+                                 "doubling: 7.5 s of database outage at 5")
     # Issue 9 item 7: 59 reconnecting sockets were served 5,841 resyncs in 5 s.
     resyncs_per_window: int = Field(default=20, ge=1, description="snapshots per seat (connects and `resync`s) "
                                     "per resync_window_seconds; more resyncs get `resync_limited`, more "

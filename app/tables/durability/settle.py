@@ -24,6 +24,9 @@ from app.tables.registry import TableInfo
 from engine.state import HandState
 
 log = logging.getLogger(__name__)
+# The first wait between two attempts, doubled after each: a database restarting (seconds) must not void the
+# hand at once (issue 27: three attempts within 30 ms voided a hand and ended its game while Postgres restarted).
+RETRY_SECONDS = 0.5
 
 
 class Settler(Protocol):
@@ -61,9 +64,10 @@ class DatabaseSettler:
     """
 
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], attempts: int = 3,
-                 serial: bool = False, lock: asyncio.Lock | None = None) -> None:
+                 serial: bool = False, lock: asyncio.Lock | None = None, retry_seconds: float = RETRY_SECONDS) -> None:
         self.sessionmaker = sessionmaker
         self.attempts = attempts
+        self.retry_seconds = retry_seconds
         self.lock: Any = lock or (asyncio.Lock() if serial else contextlib.nullcontext())
         engine = sessionmaker.kw.get("bind")
         self.connections = (HeldConnections(engine) if isinstance(engine, AsyncEngine)
@@ -101,6 +105,8 @@ class DatabaseSettler:
             except Exception:
                 log.exception("table %s: settling hand %s failed (attempt %d/%d)",
                               info.id, hand_key, attempt, self.attempts)
+                if attempt < self.attempts:
+                    await asyncio.sleep(self.retry_seconds * 2 ** (attempt - 1))
         metrics.hand_voided(info.variant.value, kind)
         log.critical("table %s: hand %s voided: it could not be settled", info.id, hand_key)
         return None

@@ -36,6 +36,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app import metrics
+from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANTS, Variant, default_options
 from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables
@@ -68,10 +69,15 @@ class Matcher:
         # Tables of one wave are seated side by side (their players differ), a few at a time: each is a
         # claim, a locked transaction and a journal write, so a wave of thousands does not run serially.
         self.seating = asyncio.Semaphore(SEATING_AT_ONCE)
+        # Redis away: one warning when waves start failing and one when they are back, not one per wave.
+        self.outage = Outage(log, "quick play's matcher (Redis)", "no waves until it is back")
 
     async def leads(self) -> bool:
         try:
             self.leading = await self.lease.hold(LEASE_ID)
+        except REDIS_ERRORS:
+            self.leading = False
+            raise  # the wave fails as a whole: one line per outage (run)
         except Exception:
             log.exception("quick play: the matcher lease could not be checked")
             self.leading = False
@@ -176,6 +182,8 @@ class Matcher:
         """The queue sizes per room and variant to every lobby, when they changed."""
         try:
             sizes = await self.store.sizes()
+        except REDIS_ERRORS:
+            raise
         except Exception:
             log.exception("quick play: the queue sizes could not be read")
             return
@@ -198,8 +206,12 @@ class Matcher:
             self.quickplay.joined.clear()
             try:
                 await self.wave()
+            except REDIS_ERRORS as exc:
+                self.outage.failed(exc)
             except Exception:
                 log.exception("quick play: wave failed")
+            else:
+                self.outage.ok()
 
 
 def queue_sizes(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:

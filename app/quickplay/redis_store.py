@@ -9,6 +9,11 @@ Keys, under ``{prefix}:quickplay:``:
 
 Every change is one Lua script, so a queue, a cancel and a claim from different processes never interleave.
 Entries are lost only if Redis loses its data (documented: the client queues again).
+
+A command on a pooled connection that Redis closed (it restarted) is sent once more on a new connection
+(``retry_on_error``), so the first request after a restart is answered.  The scripts may run twice then: a
+second ``_ADD``/``_REMOVE``/``_END_CLAIM`` finds its work done; a second ``_CLAIM`` says 0, and recovery
+gives that claim's players back (app.quickplay.matcher).
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import time
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
@@ -84,7 +91,7 @@ def _pool(room: str, variant: str) -> str:
 
 class RedisQueueStore:
     def __init__(self, redis_url: str, *, prefix: str) -> None:
-        self.redis: Any = Redis.from_url(redis_url)
+        self.redis: Any = Redis.from_url(redis_url, retry_on_error=[RedisConnectionError, RedisTimeoutError])
         base = f"{prefix}:quickplay:"
         self.pool_prefix, self.where, self.claims_key = f"{base}pool:", f"{base}where", f"{base}claims"
         self.matched_prefix = f"{base}matched:"
@@ -99,7 +106,8 @@ class RedisQueueStore:
         held = await self._add(keys=[self.where, self._pool_key(entry.room, entry.variant)],
                                args=[entry.user_id, _pool(entry.room, entry.variant), json.dumps(entry.to_json())])
         if held is None:
-            await self.redis.publish(self.poke_channel, entry.variant)
+            with contextlib.suppress(RedisError, OSError):  # a lost poke: the next wave comes anyway
+                await self.redis.publish(self.poke_channel, entry.variant)
             return entry
         found = await self.entry(entry.user_id)
         return found or entry  # resolved meanwhile: the caller's entry is as good as any

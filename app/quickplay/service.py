@@ -5,15 +5,21 @@ entry coins: 409), takes the queue commitment (seated, queued in another pool, r
 tournament: the commitments service's 409) and puts the player in the pool; the matcher
 (app.quickplay.matcher) seats them.  ``leave`` gives the commitment back first: a match that has not yet
 turned it into a seat can no longer seat the player, and one that has is a match made before the leave.
+
+With the store (Redis) away each of them is a 503 ``queue_unavailable`` (issues 23/24: never a 500), and a
+join that had already taken the commitment gives it back, so the refusal changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from app.core.outage import REDIS_ERRORS
 from app.game.rooms import RoomKey
 from app.game.titles import title_index
 from app.game.variants import Variant
@@ -21,8 +27,18 @@ from app.models import User
 from app.quickplay.commitments import QueueCommitments
 from app.quickplay.matching import QueueEntry
 from app.quickplay.store import QueueStore
-from app.services.errors import Conflict, ErrorCode
+from app.services.errors import Conflict, ErrorCode, Unavailable
 from app.tables.seating import check_entry_coins, check_not_frozen
+
+
+@contextlib.contextmanager
+def store_reachable() -> Iterator[None]:
+    """A lost store (Redis) becomes the coded 503 ``queue_unavailable`` instead of a 500."""
+    try:
+        yield
+    except REDIS_ERRORS as exc:
+        raise Unavailable("the quick-play queue cannot be reached; try again in a few seconds",
+                          ErrorCode.QUEUE_UNAVAILABLE) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,26 +61,39 @@ class QuickPlay:
 
     async def join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
         """Queue the player in the pool (the same pool again: the entry they hold)."""
+        with store_reachable():
+            return await self._join(user, room, variant)
+
+    async def _join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
         check_not_frozen(user)
         check_entry_coins(user, room)
-        held = await self.store.entry(user.id) if (await self.status(user.id)).queued else None
+        held = await self.store.entry(user.id) if (await self._status(user.id)).queued else None
         if held is not None and (held.room, held.variant) == (room.value, variant.value):
             return held
         if held is not None:
             raise Conflict("you are waiting in the quick-play queue; leave it first", ErrorCode.IN_QUEUE,
                            queue=f"{held.room}:{held.variant}")
         await self.commitments.hold(user, room.value, variant.value)
-        await self.store.forget_matched(user.id)
         entry = QueueEntry(user_id=user.id, username=user.username, room=room.value, variant=variant.value,
                            since=time.time(), title_rank=title_index(user.rank_points),
                            rank_points=user.rank_points)
-        queued = await self.store.add(entry)
+        try:
+            await self.store.forget_matched(user.id)
+            queued = await self.store.add(entry)
+        except REDIS_ERRORS:
+            # Not queued: the commitment goes back (an entry the store kept finds no commitment to seat).
+            await self.commitments.release(user.id, room.value, variant.value)
+            raise
         self.joined.set()
         return queued
 
     async def leave(self, user_id: int, room: RoomKey) -> None:
         """Leave the room's queue (idempotent).  The commitment goes first (see above); with no entry in the
         store (Redis lost it) a commitment to any of the room's pools is given back all the same."""
+        with store_reachable():
+            await self._leave(user_id, room)
+
+    async def _leave(self, user_id: int, room: RoomKey) -> None:
         held = await self.store.entry(user_id)
         if held is not None and held.room != room.value:
             return
@@ -78,6 +107,11 @@ class QuickPlay:
             await asyncio.sleep(0.05)
 
     async def status(self, user_id: int) -> QueueStatus:
+        """The player's queue now (``GET /api/me/queue``)."""
+        with store_reachable():
+            return await self._status(user_id)
+
+    async def _status(self, user_id: int) -> QueueStatus:
         held = await self.store.entry(user_id)
         # Being seated: still queued until the table is sure (app.quickplay.matcher), unless the player left,
         # which gave the commitment back: then no match can seat them.

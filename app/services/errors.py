@@ -131,6 +131,10 @@ class ErrorCode(StrEnum):
         "retry_after", "scope")
     SERVER_RESTARTING = "server_restarting", 503, (
         "the server is restarting (a deploy): no new tables or seats; try again in a few seconds")
+    QUEUE_UNAVAILABLE = "queue_unavailable", 503, (
+        "the quick-play queue (Redis) cannot be reached: nothing changed; try again in a few seconds")
+    SEATING_UNAVAILABLE = "seating_unavailable", 503, (
+        "the tables' directory (Redis) cannot be reached to seat you: nothing changed; try again in a few seconds")
     INTERNAL = "internal", 500, "the server failed; nothing changed", (), (HTTP, WS)
     # -- table socket ``error`` messages (app.ws.protocol.ErrorMessage) ---------------------------------
     MALFORMED = "malformed", None, "the message is not valid JSON of a known type", (), (WS,)

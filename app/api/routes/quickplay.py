@@ -18,7 +18,10 @@ JOIN_REFUSALS: dict[int | str, dict[str, Any]] = {
     409: {"description": "`already_seated` (seated at a table), `in_queue` (waiting in another pool), "
                          "`registered_elsewhere` (an unfinished tournament), `insufficient_coins` (below the "
                          "room's entry)"},
+    503: {"description": "`queue_unavailable` (the queue's Redis cannot be reached)"},
 }
+# Redis away: leaving and reading the queue are refused too, changing nothing (app.quickplay.service).
+STORE_AWAY: dict[int | str, dict[str, Any]] = {503: JOIN_REFUSALS[503]}
 
 
 @router.post("/rooms/{room}/queue", status_code=status.HTTP_202_ACCEPTED, responses=JOIN_REFUSALS)
@@ -29,14 +32,14 @@ async def join_queue(room: RoomKey, body: QueueIn, user: CurrentUser, quickplay:
     return QueuedOut(queued=True, room=entry.room, variant=entry.variant, since=entry.joined_at)
 
 
-@router.delete("/rooms/{room}/queue")
+@router.delete("/rooms/{room}/queue", responses=STORE_AWAY)
 async def leave_queue(room: RoomKey, user: CurrentUser, quickplay: QuickPlayDep) -> LeftOut:
     """Leave this room's queue (idempotent).  A match made before the leave stands: see GET /api/me/queue."""
     await quickplay.leave(user.id, room)
     return LeftOut(queued=False)
 
 
-@router.get("/me/queue")
+@router.get("/me/queue", responses=STORE_AWAY)
 async def my_queue(user: CurrentUser, quickplay: QuickPlayDep) -> QueueStatusOut:
     found = await quickplay.status(user.id)
     return QueueStatusOut(queued=found.queued, room=found.room, variant=found.variant, since=found.since,

@@ -148,10 +148,13 @@ class TableDirectory:
         sits nowhere and seats it (Redis ``SET NX`` with an expiry)."""
         key, token = f"{self.runtime.prefix}:seating:{user_id}", secrets.token_hex(8)
         deadline = time.monotonic() + SEATING_WAIT_SECONDS
-        while not await self.redis.set(key, token, nx=True, px=int(SEATING_LOCK_SECONDS * 1000)):
-            if time.monotonic() > deadline:
-                raise Conflict("another request is seating this account; try again", ErrorCode.CONFLICT)
-            await asyncio.sleep(0.02)
+        try:
+            while not await self.redis.set(key, token, nx=True, px=int(SEATING_LOCK_SECONDS * 1000)):
+                if time.monotonic() > deadline:
+                    raise Conflict("another request is seating this account; try again", ErrorCode.CONFLICT)
+                await asyncio.sleep(0.02)
+        except REDIS_ERRORS as exc:  # Redis away: a coded 503 that seats nobody, not a 500 (issue 24)
+            raise Unavailable("the tables' directory cannot be reached; try again", ErrorCode.SEATING_UNAVAILABLE) from exc
         try:
             yield
         finally:

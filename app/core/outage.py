@@ -8,7 +8,11 @@ service recovered, and failures in between a count at DEBUG.  ``REDIS_ERRORS`` a
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -36,3 +40,25 @@ class Outage:
         if self.down:
             self.log.warning("%s recovered after %d failed tries", self.what, self.failures)
         self.down, self.failures = False, 0
+
+
+async def listen_through_outages(pubsub: Any, outage: Outage, on_message: Callable[[Any], None], *,
+                                 pause: float, on_broken: Callable[[], None] | None = None) -> None:
+    """Read a Redis subscription until cancelled, through outages: redis-py reconnects and resubscribes on
+    the next read, so a failure is one ``outage`` line, ``on_broken`` (what the gap lost), a ``pause``, and
+    read again.  ``on_message`` gets each published message's data.  The subscription is closed at the end."""
+    try:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    outage.ok()
+                    if message.get("type") == "message":
+                        on_message(message["data"])
+            except REDIS_ERRORS as exc:
+                outage.failed(exc)  # one warning for the outage, not one per reconnect attempt
+                if on_broken is not None:
+                    on_broken()
+                await asyncio.sleep(pause)
+    finally:
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()

@@ -17,7 +17,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from app.core.outage import REDIS_ERRORS, Outage
+from app.core.outage import REDIS_ERRORS, Outage, listen_through_outages
 
 log = logging.getLogger(__name__)
 
@@ -123,19 +123,6 @@ class RedisLobbyBroker(LobbyBroker):
             self._publishing.ok()
 
     async def _listen(self, pubsub: Any) -> None:
-        outage = Outage(log, "lobby: the Redis subscription")
-        try:
-            while True:
-                try:
-                    async for message in pubsub.listen():
-                        outage.ok()
-                        if message.get("type") == "message":
-                            self._deliver(json.loads(message["data"]))
-                except REDIS_ERRORS as exc:
-                    # redis-py reconnects and resubscribes on the next read; events in the gap are lost,
-                    # which lobby clients tolerate (see the module docstring).
-                    outage.failed(exc)
-                    await asyncio.sleep(1)
-        finally:
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
+        # Events published during an outage are lost, which lobby clients tolerate (see the module docstring).
+        await listen_through_outages(pubsub, Outage(log, "lobby: the Redis subscription"),
+                                     lambda data: self._deliver(json.loads(data)), pause=1)

@@ -33,7 +33,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from app import metrics
-from app.core.outage import Outage
+from app.core.outage import Outage, listen_through_outages
 from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
@@ -143,22 +143,12 @@ class Relay:
     # -- receiving -------------------------------------------------------------------------------------
 
     async def _listen(self, pubsub: Any) -> None:
-        outage = Outage(log, "relay: the Redis subscription")
-        try:
-            while True:
-                try:
-                    async for message in pubsub.listen():
-                        outage.ok()
-                        if message.get("type") == "message":
-                            self._dispatch(message["data"])
-                except (RedisError, OSError) as exc:
-                    outage.failed(exc)  # one warning for the outage, not one per reconnect attempt
-                    if self.on_broken is not None:
-                        self.on_broken()
-                    await asyncio.sleep(0.5)
-        finally:
-            with contextlib.suppress(Exception):
-                await pubsub.aclose()
+        await listen_through_outages(pubsub, Outage(log, "relay: the Redis subscription"), self._dispatch,
+                                     pause=0.5, on_broken=self._subscription_broke)
+
+    def _subscription_broke(self) -> None:
+        if self.on_broken is not None:  # read when it breaks: the cluster sets it after constructing us
+            self.on_broken()
 
     def _dispatch(self, data: bytes | str) -> None:
         lines = (data.decode() if isinstance(data, bytes) else data).split("\n")

@@ -131,7 +131,8 @@ function onTableMessage(msg) {
     screens.refreshMe();
     screens.showResult(app.results.length - 1);
     screens.renderResultsButton();
-  } else if (msg.type === "game_over") {
+  } else if (msg.type === "game_over" && !leaving) {
+    // (Leaving a practice table ends it: its `game_over` table_closed is the player's own doing, not a result.)
     screens.saveStandings(msg);
     // The account (coins, 積分, title) after the game, then the last result with its way to the standings.
     screens.refreshMe().then(() => {
@@ -323,14 +324,19 @@ export function frame() {
   requestAnimationFrame(frame);
 }
 
+/** True while this player stands up: what the table says as it closes behind them is not shown. */
+let leaving = false;
+
 export async function leaveTable() {
   const id = app.tableId ?? localStorage.getItem(TABLE_KEY);
   if (id) {
+    leaving = true;
     try {
       await api.stand(id);
     } catch (err) {
       // Standing up from a running coin game is refused: say so and stay.
       if (err instanceof ApiError && err.status === 409 && app.table.game_over === null && app.tableSocket) {
+        leaving = false;
         showError(err);
         return;
       }
@@ -339,6 +345,7 @@ export async function leaveTable() {
   }
   localStorage.removeItem(TABLE_KEY);
   screens.enterLobby();
+  leaving = false;
 }
 
 provide({ enterTable, leaveTable, leaveTableView });

@@ -135,7 +135,9 @@ function onTableMessage(msg) {
     // (Leaving a practice table ends it: its `game_over` table_closed is the player's own doing, not a result.)
     screens.saveStandings(msg);
     // The account (coins, 積分, title) after the game, then the last result with its way to the standings.
+    const at = app.tableId;
     screens.refreshMe().then(() => {
+      if (app.tableId !== at || app.view !== "table") return; // the player went elsewhere meanwhile
       if (app.results.length) screens.showResult(app.results.length - 1);
       else screens.showStandings();
     });

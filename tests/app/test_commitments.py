@@ -87,7 +87,8 @@ async def test_racing_acquires_for_one_player_record_exactly_one(sessionmaker):
 
     async def attempt(n: int) -> str:
         try:
-            await _acquire(sessionmaker, uid, TOURNAMENT if n % 2 else SEAT, f"r{n}")
+            # Refs as the app writes them: a tournament's id, a table's id.
+            await _acquire(sessionmaker, uid, TOURNAMENT if n % 2 else SEAT, str(n) if n % 2 else f"t{n}")
             return "won"
         except Conflict:
             return "refused"

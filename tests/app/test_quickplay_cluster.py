@@ -30,11 +30,11 @@ import httpx
 import pytest
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import func, select, text, update
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import func, select, update
 
 from app.core.db import make_engine
 from app.models import Commitment, LedgerEntry, User
+from tests.app.cluster_harness import reset_database
 from tests.app.live_server import ServerProcess, register
 
 PG = os.environ.get("TEST_DATABASE_URL")
@@ -49,20 +49,10 @@ ENV = {"LEASE_SECONDS": "3", "TAKEOVER_SCAN_SECONDS": "1", "WELCOME_GRANT": str(
        "TOURNAMENT_DIRECTOR": "false"}
 
 
-async def _reset(url: str) -> None:
-    engine = create_async_engine(url)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            await conn.execute(text("CREATE SCHEMA public"))
-    finally:
-        await engine.dispose()
-
-
 @pytest.fixture
 async def pair(tmp_path: Path):  # noqa: ANN201
     assert PG is not None and REDIS is not None
-    await _reset(PG)
+    await reset_database(PG)
     prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in the shared Redis
     env = {**ENV, "REDIS_URL": REDIS, "REDIS_PREFIX": prefix, "LOBBY_CHANNEL": f"{prefix}:lobby"}
     servers = [ServerProcess(PG, tmp_path / f"server{i}.log", **env) for i in range(2)]

@@ -198,22 +198,27 @@ class ServiceModel(RuleBasedStateMachine):
 
     # -- what must always hold ---------------------------------------------------------------------------
 
+    # Tables play on in the app's own thread while these run, so each check reads in one statement: one snapshot.
+    # Two queries could straddle a settlement and see its balances but not yet its ledger rows (or the reverse).
+
     @invariant()
     def ledger_matches_balances(self) -> None:
-        sums = {(uid, asset): int(total) for uid, asset, total in self._db(
-            select(LedgerEntry.user_id, LedgerEntry.asset, func.sum(LedgerEntry.delta))
-            .group_by(LedgerEntry.user_id, LedgerEntry.asset))}
-        for uid, coins, points in self._db(select(User.id, User.coins, User.rank_points)):
+        def ledger_sum(asset: str) -> Any:
+            return (select(func.coalesce(func.sum(LedgerEntry.delta), 0))
+                    .where(LedgerEntry.user_id == User.id, LedgerEntry.asset == asset).scalar_subquery())
+        for uid, coins, points, coin_sum, point_sum in self._db(
+                select(User.id, User.coins, User.rank_points, ledger_sum("coins"), ledger_sum("rank_points"))):
             assert coins >= 0 and points >= 0, (uid, coins, points)
-            assert sums.get((uid, "coins"), 0) == coins, (uid, "coins", sums.get((uid, "coins")), coins)
-            assert sums.get((uid, "rank_points"), 0) == points, (uid, "rank_points")
+            assert int(coin_sum) == coins, (uid, "coins", coin_sum, coins)
+            assert int(point_sum) == points, (uid, "rank_points", point_sum, points)
 
     @invariant()
     def coins_are_conserved(self) -> None:
-        ((held,),) = self._db(select(func.coalesce(func.sum(User.coins), 0)))
-        ((came_in,),) = self._db(select(func.coalesce(func.sum(LedgerEntry.delta), 0)).where(
-            LedgerEntry.asset == "coins", LedgerEntry.reason.in_(OUTSIDE)))
-        assert int(held) == int(came_in)
+        held = select(func.coalesce(func.sum(User.coins), 0)).scalar_subquery()
+        came_in = (select(func.coalesce(func.sum(LedgerEntry.delta), 0))
+                   .where(LedgerEntry.asset == "coins", LedgerEntry.reason.in_(OUTSIDE)).scalar_subquery())
+        ((held_now, came_in_now),) = self._db(select(held, came_in))
+        assert int(held_now) == int(came_in_now)
 
     @invariant()
     def one_commitment_per_player(self) -> None:
@@ -224,7 +229,8 @@ class ServiceModel(RuleBasedStateMachine):
         counts = {uid: len(list(group)) for uid, group in registered.items()}
         assert all(n <= 1 for n in counts.values()), counts
         registry = self.app.state.services.registry
-        for table in registry.all_tables():
+        # On the app's loop: the registry changes there while tables open and close.
+        for table in self.client.portal.call(_all_tables, registry):  # type: ignore[union-attr]
             if table.tournament_game_id is None:
                 for uid in table.players:
                     assert uid not in counts, (uid, "seated at", table.id, "and registered")
@@ -240,6 +246,10 @@ class ServiceModel(RuleBasedStateMachine):
                             .group_by(LedgerEntry.hand_id, LedgerEntry.user_id, LedgerEntry.asset)
                             .having(func.count() > 1))
         assert repeated == []
+
+
+async def _all_tables(registry: Any) -> Any:
+    return registry.all_tables()
 
 
 @pytest.mark.timeout(900)

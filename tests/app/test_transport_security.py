@@ -72,10 +72,12 @@ class _InlineFinder(HTMLParser):
         self.found += [f"<{tag} {n}=javascript:>" for n, v in names.items() if (v or "").startswith("javascript:")]
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_pages_hold_no_inline_script_or_style(page):
+# Not named ``page``: that is pytest-playwright's fixture, and borrowing its name pulled the browser tests (and
+# their session-long event loop) into the middle of this directory.
+@pytest.mark.parametrize("page_name", PAGES)
+def test_pages_hold_no_inline_script_or_style(page_name):
     finder = _InlineFinder()
-    finder.feed((WEB / page).read_text("utf-8"))
+    finder.feed((WEB / page_name).read_text("utf-8"))
     assert finder.found == []
 
 

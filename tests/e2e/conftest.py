@@ -43,14 +43,22 @@ def _skip_reason() -> str | None:
     return None
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture scope
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks the browser tests and runs them last: Playwright's sync API keeps an event loop running in the main
+    thread until the session ends, and an asyncio test or ``asyncio.run`` after it would fail."""
     here = Path(__file__).parent
     reason = _skip_reason()
+    browser, others = [], []
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
             if reason:
                 item.add_marker(pytest.mark.skip(reason=reason))
+            browser.append(item)
+        else:
+            others.append(item)
+    items[:] = others + browser
 
 
 @pytest.fixture(scope="session")

@@ -88,6 +88,10 @@ class TableSettings(BaseSettings):
     settle_attempts: int = Field(default=5, ge=1, description="tries to settle a hand before voiding it (the "
                                  "settlement is idempotent, so retrying is safe); 0.5 s between the first two, "
                                  "doubling: 7.5 s of database outage at 5")
+    end_record_seconds: float = Field(default=600.0, ge=0, description="how long a finished game keeps trying "
+                                      "to record its end in the journal while the database is away (0.5 s "
+                                      "between the first tries, doubling to 8 s); the table's lease is held "
+                                      "meanwhile, so no process resumes a game that is over")
     # Issue 9 item 7: 59 reconnecting sockets were served 5,841 resyncs in 5 s.
     resyncs_per_window: int = Field(default=20, ge=1, description="snapshots per seat (connects and `resync`s) "
                                     "per resync_window_seconds; more resyncs get `resync_limited`, more "

@@ -251,7 +251,8 @@ class ClusterRuntime(RelayEnds, TableRuntime):
     async def keep_once(self) -> None:
         assert self.leases is not None
         await self.leases.beat()
-        ids = [t for t, a in self.actors.items() if not a.closed]
+        # A closing table's lease too: until its game's end is in the journal, no other process may resume it.
+        ids = [t for t, a in self.actors.items() if not a.closed] + list(self.closing)
         for table_id in await self.leases.renew(ids):
             actor = self.actors.get(table_id)
             if actor is not None:

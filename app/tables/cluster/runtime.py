@@ -44,6 +44,9 @@ class TableRuntime:
         self.bots = bots
         self.settler = settler
         self.actors: dict[str, TableActor] = {}
+        # Tables closed for good whose actor has not exited yet: it may still be recording the game's end in the
+        # journal through a database outage (``JournalWriter.record_end``); their leases are kept meanwhile.
+        self.closing: dict[str, TableActor] = {}
         self.latencies: deque[float] = deque(maxlen=100_000)  # action → messages queued, seconds
         self.state: AppState | None = None
         self.journal: TableJournal | None = None
@@ -170,6 +173,7 @@ class TableRuntime:
         """The registry's ``on_table_removed``: the table is closed for good, its journal row goes too."""
         actor = self.actors.pop(info.id, None)
         if actor is not None:
+            self.closing[info.id] = actor
             actor.post(Stop(closed=True))
 
     async def _game_over(self, info: TableInfo, points: list[int], hands: int, reason: str) -> None:
@@ -179,6 +183,8 @@ class TableRuntime:
     def _exited(self, actor: TableActor) -> None:
         if self.actors.get(actor.id) is actor:
             del self.actors[actor.id]
+        if self.closing.get(actor.id) is actor:
+            del self.closing[actor.id]
 
     async def shutdown(self, timeout: float = 5.0) -> None:
         self.draining = True
@@ -187,12 +193,13 @@ class TableRuntime:
         actors = list(self.actors.values())
         for actor in actors:
             actor.post(Stop())
-        tasks = [a.task for a in actors if a.task is not None]
+        tasks = [a.task for a in actors + list(self.closing.values()) if a.task is not None]
         if tasks:
             _done, late = await asyncio.wait(tasks, timeout=timeout)
             for task in late:
                 task.cancel()
         self.actors.clear()
+        self.closing.clear()
         if self.journal is not None:
             await self.journal.close()
         if isinstance(self.settler, DatabaseSettler):

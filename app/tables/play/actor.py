@@ -132,11 +132,10 @@ class TableActor:
                 command = self.inbox.get_nowait()
                 if isinstance(command, Join):
                     command.link.close(self.close_code, self.close_reason)
-            if self.closed_for_good and self.writer.journal is not None:
-                try:  # a fenced write means another process owns the game now: it is theirs to end
-                    await self.writer.game_closed()
-                except Exception as exc:
-                    log.warning("table %s: closed, but its journal row stays: %s", self.id, exc)
+            writer = self.writer
+            if (self.closed_for_good or writer.end_due) and writer.journal is not None and not writer.end_recorded:
+                # Until the end is recorded, the runtime keeps this table's lease (it is not resumable elsewhere).
+                await writer.record_end(self.settings.end_record_seconds)
             if self.services.on_exit is not None:
                 result = self.services.on_exit(self)
                 if asyncio.iscoroutine(result):

@@ -5,7 +5,9 @@ before it is sent.  Rebuilding a table from the journal after a restart or a tak
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from app.tables.durability.journal import Fenced, MatchState, TableJournal
@@ -15,6 +17,9 @@ log = logging.getLogger(__name__)
 # A resumed table's event numbers jump by this much past the journal's, so ``v`` never goes back for a
 # client even if table events (presence, 托管) sent after the last journal write were lost with the process.
 V_GAP = 1000
+# Recording a game's end while the database is away: the first wait, doubled after each try, up to the cap.
+END_RETRY_SECONDS = 0.5
+END_RETRY_CAP_SECONDS = 8.0
 
 
 class JournalLost(Exception):
@@ -34,11 +39,44 @@ class JournalWriter:
         self.journal = journal
         self.fence = fence
         self.on_fenced = on_fenced
+        # The game ended but the journal could not record it (the database was away): ``record_end`` retries,
+        # or the game would be resumed from the journal and played on with nobody at the table.
+        self.end_due = False
+        self.end_recorded = False  # the game's row has left the journal
 
     async def game_closed(self) -> None:
         """The game is over: its row leaves the journal (raises when fenced or failed)."""
         assert self.journal is not None
         await self.journal.game_closed(self.flow.id, self.fence)
+        self.end_due, self.end_recorded = False, True
+
+    async def record_end(self, within_seconds: float, *, first_wait: float = END_RETRY_SECONDS) -> bool:
+        """Record the game's end, retrying through a database outage for up to ``within_seconds``
+        (waits from ``first_wait``, doubling, capped).  Returns whether the journal recorded it; a fenced
+        write means another process owns the table, and its end is theirs to record."""
+        assert self.journal is not None
+        deadline, wait, tries = time.monotonic() + within_seconds, first_wait, 0
+        while True:
+            tries += 1
+            try:
+                await self.game_closed()
+            except Fenced as exc:
+                log.warning("table %s: %s; its end is the new owner's to record", self.flow.id, exc)
+                return False
+            except Exception as exc:
+                if time.monotonic() + wait > deadline:
+                    log.error("table %s: the journal did not record the game's end after %d tries (%s); "
+                              "a restart may resume it", self.flow.id, tries, exc)
+                    return False
+                if tries == 1:
+                    log.warning("table %s: the journal cannot record the game's end yet (%s); retrying",
+                                self.flow.id, exc)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, END_RETRY_CAP_SECONDS)
+            else:
+                if tries > 1:
+                    log.info("table %s: the game's end is recorded (try %d)", self.flow.id, tries)
+                return True
 
     def match_state(self) -> MatchState:
         flow = self.flow

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from app.game.rooms import ROOMS
 from app.services.settlement import Settlement
-from app.tables.durability.journal import LiveGame
+from app.tables.durability.journal import Fenced, LiveGame
 from app.tables.durability.settle import Settler
 from app.tables.fairness import WallSeed
 from app.tables.play.commands import Tick
@@ -149,8 +149,10 @@ class HandEnd:
         if self.writer.journal is not None:
             try:
                 await self.writer.game_closed()
-            except Exception:  # fenced: another process owns the table; otherwise a restart re-ends it
-                log.exception("table %s: the journal did not record the game's end", flow.id)
+            except Fenced:  # another process owns the table: its end is theirs to record
+                log.warning("table %s: fenced; the journal's game is another process's", flow.id)
+            except Exception:  # the database is away: the actor retries as it stops (JournalWriter.record_end)
+                self.writer.end_due = True
         flow.out.send_all(game_over_message(flow, reason, stood_up))
         self.close(1000, "the game is over")
         await self._release_table(stood_up)

@@ -220,6 +220,8 @@ TRANSITIONS = counter("mahjong_tournament_transitions", "tournaments moved to a 
 PRIZES_PAID = counter("mahjong_tournament_prizes_paid_coins", "prize-pool coins paid out to winners")
 RECORD_FAILURES = counter("mahjong_tournament_record_failures", "a finished tournament table whose points could not "
                           "be recorded (at a round's last table: its next round or the prize payout did not happen)")
+GAME_RECORD_FAILURES = counter("mahjong_game_record_failures", "a finished game whose record (its final "
+                               "standings, GET /api/games/{id}) could not be written after every retry")
 DIRECTOR_TICK = gauge("mahjong_tournament_director_last_tick_timestamp_seconds",
                       "when this process's tournament director last finished a tick (Unix time)")
 

@@ -327,3 +327,52 @@ class TournamentGame(Base):
     finished: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     points: Mapped[list[Any] | None] = mapped_column(JSON)
     hands_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Game(Base):
+    """One finished game (牌局) at a table: its final standings, written once at game over
+    (app.services.games), so a player who was not connected at the end still finds them.
+
+    ``id`` is ``{table_id}:{game_id}``: the table's own game id is only unique at its table (its hands'
+    keys begin the same way).  Per-seat lists are in seat order; a bot seat has no account, so its user id,
+    積分 and titles are null.  Nothing hidden is kept: these are the totals every seat saw at game over.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (CheckConstraint("kind IN ('practice', 'coin', 'tournament')", name="kind"),)
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    variant: Mapped[str] = mapped_column(String(16))
+    room: Mapped[str | None] = mapped_column(String(16))  # None for practice tables
+    kind: Mapped[str] = mapped_column(String(16))  # app.services.games.GameKind
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # the table's options ("play again" opens the same)
+    hands_limit: Mapped[int | None] = mapped_column(Integer)  # a short game's hands (None: its 圈)
+    seats: Mapped[list[Any]] = mapped_column(JSON)  # user id per seat, null for a bot
+    seat_names: Mapped[list[Any]] = mapped_column(JSON)
+    bots: Mapped[list[Any]] = mapped_column(JSON)  # the bot seats
+    reason: Mapped[str] = mapped_column(String(32))  # GameOverMessage.reason
+    hands_played: Mapped[int] = mapped_column(Integer)
+    points: Mapped[list[Any]] = mapped_column(JSON)  # net points per seat over the game
+    coins: Mapped[list[Any]] = mapped_column(JSON)  # net coins per seat over the game
+    places: Mapped[list[Any]] = mapped_column(JSON)  # 1 first; equal points share a place
+    stood_up: Mapped[list[Any]] = mapped_column(JSON)  # seats that stood up at the end (below the entry)
+    # 積分 and title (the 繁體 name, as the API's ``title``) per seat before the game's first hand and after its
+    # last, read from the ledger at game over: the title a past game earned stays as it was.
+    rank_before: Mapped[list[Any]] = mapped_column(JSON)
+    rank_after: Mapped[list[Any]] = mapped_column(JSON)
+    titles_before: Mapped[list[Any]] = mapped_column(JSON)
+    titles_after: Mapped[list[Any]] = mapped_column(JSON)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class GamePlayer(Base):
+    """Who played a finished game: one row per seated account, so "my games" is one index read."""
+
+    __tablename__ = "game_players"
+    __table_args__ = (Index("ix_game_players_user_id_ended_at", "user_id", "ended_at"),)
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the game's, for the index's order

@@ -69,6 +69,8 @@ HandId = Annotated[int, Path(ge=1, le=BIG_ID_MAX, description="a hand record's i
 NO_NUL = r"^[^\x00]*$"
 # A table's id (app.tables.table_info.new_table_id and the tests' own): letters, digits, "-" and "_".
 TableId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="a table id")]
+# A finished game's record id (app.services.games.record_id): the table's id, ":", the table's game id.
+GameId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}:[0-9a-f]{1,16}$", description="a finished game's id")]
 BeforeId = Annotated[int | None, Query(ge=1, le=BIG_ID_MAX, description="page: entries older than this id")]
 
 

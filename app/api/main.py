@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from app.api.routes import (
     admin,
     auth,
+    games,
     health,
     history,
     lobby,
@@ -19,7 +20,7 @@ from app.api.routes import (
 )
 
 api_router = APIRouter()
-for module in (health, metrics, auth, sessions, me, history, rooms, quickplay, tables, admin, operator, tournaments,
+for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, operator, tournaments,
                lobby):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

@@ -58,12 +58,15 @@ class ErrorCode(StrEnum):
         "the house and the prize pools are not players' accounts: the house moves only through "
         "POST /api/admin/house, a pool only through its tournament"), ("user_id",)
     HAND_PRIVATE = "hand_private", 403, "you may not read this hand's record", ("hand_id",)
+    GAME_PRIVATE = "game_private", 403, "only the game's players (and operators and admins) may read it", (
+        "game_id",)
     # -- 404 -----------------------------------------------------------------------------------------
     NOT_FOUND = "not_found", 404, "no such resource (e.g. an unknown URL)"
     USER_NOT_FOUND = "user_not_found", 404, "no such account", ("user_id", "username")
     TABLE_NOT_FOUND = "table_not_found", 404, "no such table (it may have closed)", ("table_id",)
     TOURNAMENT_NOT_FOUND = "tournament_not_found", 404, "no such tournament", ("tournament_id",)
     HAND_NOT_FOUND = "hand_not_found", 404, "no such hand record", ("hand_id",)
+    GAME_NOT_FOUND = "game_not_found", 404, "no such finished game", ("game_id",)
     SESSION_NOT_FOUND = "session_not_found", 404, "no such live session of yours", ("session_id",)
     METHOD_NOT_ALLOWED = "method_not_allowed", 405, "this URL does not take that HTTP method"
     # -- 409: the request clashes with the current state -----------------------------------------------

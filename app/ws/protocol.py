@@ -232,6 +232,8 @@ class GameOverMessage(_ServerMessage):
     """The game is over; the socket closes after this."""
 
     type: Literal["game_over"] = "game_over"
+    game_id: str = Field(description="the game's record: GET /api/games/{game_id} gives these standings with "
+                         "every seat's title before and after, also after a reload or on another device")
     reason: Literal["rounds_complete", "player_left", "server_error", "table_closed"]
     hands_played: int
     points: list[int] = Field(description="net points per seat over the game")

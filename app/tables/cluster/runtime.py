@@ -21,7 +21,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.bots import TableBots
+from app.services.games import FinishedGame
 from app.state import AppState
+from app.tables.cluster.records import GameRecords
 from app.tables.durability.journal import TableJournal
 from app.tables.durability.settle import DatabaseSettler, Settler
 from app.tables.play.actor import ActorServices, TableActor
@@ -57,6 +59,8 @@ class TableRuntime:
         # Told before a table resumed from the journal starts, and may fill in its TableInfo: the tournament
         # director marks its tables there, so they settle without coins from their first resumed hand.
         self.on_resume: Callable[[TableInfo], Awaitable[None]] | None = None
+        # Every finished game's record (app.services.games), written in its own task after game_over.
+        self.records: GameRecords | None = None
 
     @contextlib.asynccontextmanager
     async def __call__(self, state: AppState) -> AsyncIterator[None]:
@@ -65,6 +69,7 @@ class TableRuntime:
         state.registry.on_table_removed = self.stop_table
         # SQLite has one writer: settlements and journal writes queue on one lock instead of its busy-timeout.
         lock = asyncio.Lock() if state.settings.is_sqlite else None
+        self.records = GameRecords(state.sessionmaker, lock=lock)
         if self.settler is None:
             self.settler = DatabaseSettler(state.sessionmaker, self.settings.settle_attempts,
                                            serial=state.settings.is_sqlite, lock=lock)
@@ -96,7 +101,7 @@ class TableRuntime:
         return ActorServices(registry=self.state.registry, settle=self.settler, clock=self.clock,
                              settings=self.settings, bots=self.bots, on_exit=self._exited,
                              latencies=self.latencies, journal=self.journal, on_lost=self._reload_later,
-                             on_game_over=self._game_over)
+                             on_game_over=self._game_over, on_game_end=self._game_ended)
 
     async def start_table(self, info: TableInfo) -> None:
         old = self.actors.get(info.id)
@@ -180,6 +185,10 @@ class TableRuntime:
         if self.on_game_over is not None:
             await self.on_game_over(info, points, hands, reason)
 
+    def _game_ended(self, game: FinishedGame) -> None:
+        if self.records is not None:
+            self.records.write_later(game)
+
     def _exited(self, actor: TableActor) -> None:
         if self.actors.get(actor.id) is actor:
             del self.actors[actor.id]
@@ -200,6 +209,8 @@ class TableRuntime:
                 task.cancel()
         self.actors.clear()
         self.closing.clear()
+        if self.records is not None:  # the last games' records, before the database goes
+            await self.records.finish(timeout)
         if self.journal is not None:
             await self.journal.close()
         if isinstance(self.settler, DatabaseSettler):

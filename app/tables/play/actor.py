@@ -40,7 +40,7 @@ from app.tables.play.clock import Clock
 from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
 from app.tables.play.durable import JournalLost, JournalWriter
 from app.tables.play.flow import HandFlow
-from app.tables.play.hand_end import GameOverHook, HandEnd, game_over_message
+from app.tables.play.hand_end import GameEndHook, GameOverHook, HandEnd, announce_game_over
 from app.tables.play.outbox import Outbox
 from app.tables.play.seats import SeatLink, SeatSlot
 from app.tables.registry import TableInfo, TableRegistry
@@ -69,6 +69,7 @@ class ActorServices:
     bots: Callable[[], TableBots] = TableBots
     on_exit: Callable[[TableActor], Awaitable[None] | None] | None = None
     on_game_over: GameOverHook | None = None
+    on_game_end: GameEndHook | None = None  # every game's end, for its record (app.services.games)
     # seconds from a socket reading an action to its results being queued for every seat (recent ones)
     latencies: deque[float] | None = None
     journal: TableJournal | None = None
@@ -103,7 +104,7 @@ class TableActor:
         # ``fence``: this process's fencing token for the table (journal writes carry it)
         self.writer = JournalWriter(self.flow, services.journal, fence, on_fenced=self._fenced)
         self.hand_end = HandEnd(self.flow, self.writer, self.registry, services.settle, close=self.close,
-                                on_game_over=services.on_game_over)
+                                on_game_over=services.on_game_over, on_game_end=services.on_game_end)
 
     # -- life ------------------------------------------------------------------------------------------
 
@@ -205,7 +206,7 @@ class TableActor:
                 self.close_code, self.close_reason = 1001, "the server is restarting; reconnect"
             elif command.closed:  # an operator closed it, its tournament was cancelled: gone, not moving
                 self.flow.close_prompts()
-                self.out.send_all(game_over_message(self.flow, "table_closed", []))
+                announce_game_over(self.flow, "table_closed", [], self.services.on_game_end)
                 self.close_code, self.close_reason = TABLE_GONE, "the table was closed"
 
     # -- posting (from sockets and timers) ---------------------------------------------------------------

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from app.game.rooms import ROOMS
+from app.services.games import FinishedGame, GameKind, record_id
 from app.services.settlement import Settlement
 from app.tables.durability.journal import Fenced, LiveGame
 from app.tables.durability.settle import Settler
@@ -30,7 +31,9 @@ MAX_VOIDED = 3  # hands the server may break in one game before it ends the game
 
 # After game_over: (table, points per seat, hands played, reason).  Tournament tables report here.
 GameOverHook = Callable[[TableInfo, list[int], int, str], Awaitable[None]]
-
+# As game_over goes out: the game's end for its durable record.  Must return at once (the runtime writes the
+# record in its own task): the actor is closing and its sockets are waiting for the close.
+GameEndHook = Callable[[FinishedGame], None]
 
 
 def final_places(points: list[int]) -> list[int]:
@@ -43,27 +46,62 @@ def final_places(points: list[int]) -> list[int]:
     return [1 + sum(other > mine for other in points) for mine in points]
 
 
+def game_kind(info: TableInfo) -> GameKind:
+    if info.tournament_game_id is not None:
+        return GameKind.TOURNAMENT
+    return GameKind.PRACTICE if info.practice or info.room is None else GameKind.COIN
+
+
+def finished_game(flow: HandFlow, reason: str, stood_up: list[int]) -> FinishedGame:
+    """The game's end as the seats are told it, for its record (app.services.games)."""
+    info = flow.info
+    return FinishedGame(
+        table_id=info.id, game_id=flow.game_id, variant=info.variant.value,
+        room=info.room.value if info.room else None, kind=game_kind(info), options=dict(info.options),
+        hands_limit=info.hands_limit,
+        # The seats as the game began: one who stood up at the end has left ``info.seats`` already.
+        seats=[None if slot.bot else slot.user_id for slot in flow.slots],
+        seat_names=[None if slot.bot else slot.username for slot in flow.slots], bots=sorted(info.bots), reason=reason,
+        hands_played=flow.match.hands_played, last_hand_no=flow.hand_no, points=list(flow.points),
+        coins=list(flow.coins), places=final_places(flow.points), stood_up=list(stood_up))
+
+
 def game_over_message(flow: HandFlow, reason: str, stood_up: list[int]) -> GameOverMessage:
     """The table's last word (終局): the game's totals and places, whether it ended by its rounds, a player
     leaving, an error or an operator closing the table."""
     return GameOverMessage(
-        v=flow.out.v, reason=reason, hands_played=flow.match.hands_played,  # type: ignore[arg-type]
-        points=flow.points, coins=flow.coins, stood_up=stood_up, places=final_places(flow.points))
+        v=flow.out.v, game_id=record_id(flow.id, flow.game_id), reason=reason,  # type: ignore[arg-type]
+        hands_played=flow.match.hands_played, points=flow.points, coins=flow.coins, stood_up=stood_up,
+        places=final_places(flow.points))
+
+
+def announce_game_over(flow: HandFlow, reason: str, stood_up: list[int], on_game_end: GameEndHook | None) -> None:
+    """Send ``game_over`` to every seat, then hand the game's end to its record.  The record's failure is
+    the runtime's to log: it never stops the message or the table's close."""
+    flow.out.send_all(game_over_message(flow, reason, stood_up))
+    if on_game_end is not None:
+        try:
+            on_game_end(finished_game(flow, reason, stood_up))
+        except Exception:
+            log.exception("table %s: the game's record could not be handed over", flow.id)
 
 class HandEnd:
     """Ends the hands and the game of the table's ``flow``; owned by the actor, every method runs inside the
     actor task.  ``settle`` is the ledger's side of a hand (结算), ``writer`` the table's journal, ``close``
-    stops the actor and closes its sockets (code, reason), ``on_game_over`` the tournament's hook.
+    stops the actor and closes its sockets (code, reason), ``on_game_over`` the tournament's hook and
+    ``on_game_end`` the game's record.
     """
 
     def __init__(self, flow: HandFlow, writer: JournalWriter, registry: TableRegistry, settle: Settler, *,
-                 close: Callable[[int, str], None], on_game_over: GameOverHook | None) -> None:
+                 close: Callable[[int, str], None], on_game_over: GameOverHook | None,
+                 on_game_end: GameEndHook | None = None) -> None:
         self.flow = flow
         self.writer = writer
         self.registry = registry
         self.settle = settle
         self.close = close
         self.on_game_over = on_game_over
+        self.on_game_end = on_game_end
 
     async def finish_hand(self) -> None:
         flow = self.flow
@@ -153,7 +191,7 @@ class HandEnd:
                 log.warning("table %s: fenced; the journal's game is another process's", flow.id)
             except Exception:  # the database is away: the actor retries as it stops (JournalWriter.record_end)
                 self.writer.end_due = True
-        flow.out.send_all(game_over_message(flow, reason, stood_up))
+        announce_game_over(flow, reason, stood_up, self.on_game_end)
         self.close(1000, "the game is over")
         await self._release_table(stood_up)
         if self.on_game_over is not None:

@@ -1,5 +1,6 @@
 """Issue 26, the table as a game: a whole (short) practice game of each variant played in the browser to its
-final standings; the standings come back after a reload and "play again" opens a new table of the same kind;
+final standings; the standings come back after a reload (from the server's record, not the browser's copy) and
+"play again" opens a new table of the same kind;
 the plates keep each seat's running total; and no visible string of a played hand, its result or its replay
 shows an engine tile code (``1z``, ``5m``) in any of the three languages.
 
@@ -153,10 +154,19 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
             if b["call"] in ("win", "zimo"):
                 assert b["text"] == WIN_WORDS[lang][b["call"]], b
 
-        # A reload brings the same standings back; play again opens a new practice table of the variant.
+        # A reload brings the same standings back from the server's record of the game: this browser's copy is
+        # gone (as on another device); play again opens a new practice table of the variant.
+        game_id = page.evaluate("() => window.__mj.state().game_over.game_id")
+        recorded = api_get(page, "/api/me/games?limit=1")
+        assert [g["id"] for g in recorded] == [game_id]  # type: ignore[index]
+        page.evaluate("() => localStorage.clear()")
         page.reload()
         expect(page.locator("#result-dialog[open] .standings")).to_be_visible()
+        expect(page.locator("#result-dialog .standings")).to_have_attribute("data-table", table_id)
         expect(page.locator("#result-dialog .standing")).to_have_count(SEATS[variant])
+        again = {int(s): int(p) for s, p in page.locator("#result-dialog .standing").evaluate_all(
+            "els => els.map(e => [e.dataset.seat, e.dataset.place])")}
+        assert again == shown
         page.locator("#result-dialog button.again").click()
         expect(page.locator(".table")).to_have_attribute("data-variant", variant)
         new_id = page.evaluate("() => window.__mj.state().table?.id")

@@ -109,6 +109,10 @@ export const api = {
   accountRules: () => request("/api/auth/rules", { auth: false }),
   myHands: () => request("/api/me/hands"),
   myStats: () => request("/api/me/stats"),
+  /** Your finished games' final standings, newest first. @param {number} limit */
+  myGames: (limit) => request(`/api/me/games?limit=${limit}`),
+  /** One finished game's final standings (`game_over.game_id`). @param {string} id */
+  game: (id) => request(`/api/games/${encodeURIComponent(id)}`),
   /** @param {number} id */
   handReplay: (id) => request(`/api/hands/${encodeURIComponent(String(id))}/replay`),
   /** @param {"week" | "all"} period */

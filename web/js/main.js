@@ -14,7 +14,7 @@ import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
-import { renderResult, savedStandings, showResult, showStandings } from "./screens/result.js";
+import { renderResult, showLastStandings, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
@@ -60,7 +60,7 @@ async function route() {
     }
   }
   enterLobby();
-  if (savedStandings()) showStandings(); // the last game's final standings, until dismissed
+  showLastStandings(); // the last game's final standings (from the server), until dismissed
 }
 
 /** The switch shows which of 简体 / 繁體 / English is on. */

@@ -25,6 +25,8 @@
  * @property {() => void} showStandings       the final standings: open them (saved at game over, kept across a reload)
  * @property {(over: any) => any} saveStandings the final standings: save them from a game_over message
  * @property {() => any} savedStandings       the final standings saved in this browser, or null
+ * @property {() => Promise<void>} showLastStandings the final standings of your last game, from the server (after
+ *   a reload, or a table that ended while you were away), unless dismissed or old
  * @property {(tableId: string) => void} rememberTitle the final standings: your title as this table began
  */
 

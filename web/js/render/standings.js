@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * The final standings after a game (issue 26 item 1): places 1st to 4th (3rd at 天台), each seat's net
- * points and coins for the game, your title change, and "play again" / "back to lobby".  Pure DOM from a
- * saved record (`Standings`), so the same screen comes back after a reload.
+ * points and coins for the game, every seat's title change, and "play again" / "back to lobby".  Pure DOM
+ * from a `Standings` (saved at game over, or built from the server's record of the game, screens/result.js),
+ * so the same screen comes back after a reload or on another device.
  */
 
 import { h } from "./dom.js";
@@ -10,10 +11,13 @@ import { formatNumber, localName, t } from "../i18n.js";
 import { signed } from "./table.js";
 
 /**
- * What the standings screen needs, saved at game over (screens/result.js keeps it across a reload).
+ * What the standings screen needs (screens/result.js keeps it across a reload).  `titles`: each seat's title
+ * before and after the game (null for a bot), from the game's record (GET /api/games/{game_id}).
+ * @typedef {{before: any, after: any} | null} SeatTitles
  * @typedef {{table_id: string, variant: string, practice: boolean, room: string | null, coin_table: boolean,
  *   seat: number, names: string[], bots: boolean[], over: any, title_before?: any, title_after?: any,
- *   options?: Record<string, any>, bot_speed?: string | null, hands_limit?: number | null}} Standings
+ *   game_id?: string, titles?: SeatTitles[], options?: Record<string, any>, bot_speed?: string | null,
+ *   hands_limit?: number | null}} Standings
  * @typedef {{onAgain: () => void, onLobby: () => void}} StandingsHandlers
  */
 
@@ -43,7 +47,8 @@ export function standingsEl(s, handlers) {
       h("span", { class: "place", "aria-label": placeWord(place) }, placeWord(place)),
       h("span", { class: "who" }, s.names[seat] ?? "", me ? ` (${t("table.you")})` : "",
         s.bots[seat] ? h("span", { class: "badge status" }, t("table.bot")) : null,
-        over.stood_up?.includes(seat) ? h("span", { class: "badge status" }, t("standings.stood_up")) : null),
+        over.stood_up?.includes(seat) ? h("span", { class: "badge status" }, t("standings.stood_up")) : null,
+        seatTitleEl(s.titles?.[seat] ?? null)),
       h("span", { class: ["total", points > 0 && "up", points < 0 && "down"] }, t("plate.points", { n: signed(points) })),
       s.coin_table ? h("span", { class: ["coins", coins > 0 && "up", coins < 0 && "down"] }, t("plate.coins", { n: signed(coins) })) : null);
   });
@@ -67,6 +72,15 @@ function titleChangeEl(s) {
   return h("p", { class: "title-change", role: "status" }, t("standings.title_change", {
     before: localName(before.title_names, before.title), after: localName(after.title_names, after.title),
   }));
+}
+
+/** A seat's title change in its row, when the game changed it. @param {SeatTitles} titles */
+function seatTitleEl(titles) {
+  if (!titles?.before || !titles.after || titles.before.title === titles.after.title) return null;
+  const words = {
+    before: localName(titles.before.title_names, titles.before.title), after: localName(titles.after.title_names, titles.after.title),
+  };
+  return h("span", { class: "seat-title", "aria-label": t("standings.title_change", words) }, t("standings.seat_title", words));
 }
 
 /** Why the game ended; a short game that played its hands says so rather than "all rounds played". @param {Standings} s */

@@ -6,7 +6,7 @@
  */
 
 import { t } from "../i18n.js";
-import { api } from "../api.js";
+import { api, ApiError } from "../api.js";
 import { h, setChildren } from "../render/dom.js";
 import { namer } from "../render/table.js";
 import { resultEl } from "../render/result.js";
@@ -18,6 +18,10 @@ import { provide, screens } from "../router.js";
 
 /** The last game's final standings, kept in this browser so the screen comes back after a reload. */
 const STANDINGS_KEY = "mj.standings";
+/** The game whose standings were dismissed here ("play again" / "back to lobby"): not shown again. */
+const DISMISSED_KEY = "mj.standings.dismissed";
+/** A game the server recorded longer ago than this is no longer opened by itself after a reload. */
+const STANDINGS_FRESH_MS = 30 * 60 * 1000;
 
 const dialog = () => /** @type {HTMLDialogElement} */ ($("result-dialog"));
 
@@ -69,7 +73,7 @@ export function saveStandings(over) {
   /** @type {import("../render/standings.js").Standings} */
   const s = {
     table_id: table.id, variant: table.variant, practice: table.practice, room: table.room,
-    coin_table: !table.practice && table.coins_per_point !== null, seat: table.seat,
+    coin_table: !table.practice && table.coins_per_point !== null, seat: table.seat, game_id: over.game_id,
     names: table.seats.map((_, i) => nameOf(i)), bots: table.seats.map((x) => x.bot), over,
     title_before: titleAtStart(table.id), options: table.options, hands_limit: table.hands_limit ?? null,
   };
@@ -87,9 +91,87 @@ export function savedStandings() {
   try { return JSON.parse(localStorage.getItem(STANDINGS_KEY) ?? "null"); } catch { return null; }
 }
 
-/** Dismissed for good (back to the lobby or play again): a reload no longer shows it. */
-function forgetStandings() {
-  localStorage.removeItem(STANDINGS_KEY);
+/** Dismissed for good (back to the lobby or play again): a reload no longer shows it. @param {string} [gameId] */
+function forgetStandings(gameId) {
+  try {
+    localStorage.removeItem(STANDINGS_KEY);
+    if (gameId) localStorage.setItem(DISMISSED_KEY, gameId);
+  } catch { /* storage disabled */ }
+}
+
+/** @param {string} gameId */
+function dismissed(gameId) {
+  try { return localStorage.getItem(DISMISSED_KEY) === gameId; } catch { return false; }
+}
+
+/**
+ * The standings screen's data from the server's record of a game (GET /api/games/{id}): every seat's title
+ * change included.
+ * @param {any} game @returns {import("../render/standings.js").Standings}
+ */
+export function fromRecord(game) {
+  const seats = /** @type {any[]} */ (game.seats);
+  const mine = game.your_seat === null ? null : seats[game.your_seat];
+  return {
+    table_id: game.table_id, variant: game.variant, practice: game.kind === "practice", room: game.room,
+    coin_table: game.kind === "coin", seat: game.your_seat ?? -1, game_id: game.id,
+    names: seats.map((x) => x.username ?? `${t("table.bot")} ${x.seat + 1}`), bots: seats.map((x) => x.bot),
+    over: {
+      game_id: game.id, reason: game.reason, hands_played: game.hands_played, points: seats.map((x) => x.points),
+      coins: seats.map((x) => x.coins), places: seats.map((x) => x.place),
+      stood_up: seats.filter((x) => x.stood_up).map((x) => x.seat),
+    },
+    titles: seats.map((x) => (x.bot ? null : { before: x.title_before, after: x.title_after })),
+    title_before: mine?.title_before ?? null, title_after: mine?.title_after ?? null,
+    options: game.options, hands_limit: game.hands_limit,
+  };
+}
+
+/**
+ * Your last game's final standings, from the server: after a reload, on another device, or when the table
+ * ended while you were away.  Not a game whose standings you dismissed here, nor one that ended long ago, nor
+ * a practice table you left (its end was your own doing).  The server unreachable: the copy in this browser.
+ */
+export async function showLastStandings() {
+  const saved = savedStandings();
+  let s = saved;
+  try {
+    const [game] = await api.myGames(1);
+    const left = game?.kind === "practice" && game.reason === "table_closed";
+    const fresh = game && Date.now() - Date.parse(game.ended_at) < STANDINGS_FRESH_MS;
+    if (game && !dismissed(game.id) && !left && (fresh || game.id === saved?.game_id)) s = fromRecord(game);
+  } catch { /* the server is away: what this browser kept */ }
+  if (!s || (s.game_id && dismissed(s.game_id))) return;
+  store(s);
+  showStandings();
+}
+
+/**
+ * Every seat's title change comes with the game's record, written just after game_over: read it (once more
+ * a moment later if it is not there yet) and draw the standings again if they are still open.
+ * @param {import("../render/standings.js").Standings} s
+ */
+async function addTitles(s) {
+  const id = s.game_id;
+  if (!id) return;
+  for (const wait of [0, 1000, 3000]) {
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      const record = fromRecord(await api.game(id));
+      const now = savedStandings();
+      if (now?.game_id !== id) return; // dismissed, or another game's since
+      const merged = { ...now, titles: record.titles, title_before: record.title_before ?? now.title_before,
+        title_after: record.title_after ?? now.title_after };
+      store(merged);
+      const d = dialog();
+      if (d.open && d.querySelector(`.standings[data-table="${CSS.escape(s.table_id)}"]`)) {
+        setChildren(d, standingsEl(merged, standingsHandlers(merged)));
+      }
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) return;
+    }
+  }
 }
 
 /** Your title when you sat down at this table (kept per table for the standings' title change). @param {string} tableId */
@@ -117,13 +199,14 @@ export function showStandings() {
   if (!d.open) d.showModal();
   d.scrollTop = 0;
   /** @type {HTMLElement | null} */ (d.querySelector("button.again"))?.focus({ preventScroll: true });
+  if (!s.titles) addTitles(s);
 }
 
 /** @param {import("../render/standings.js").Standings} s */
 function standingsHandlers(s) {
   return {
-    onAgain: () => { dialog().close(); forgetStandings(); playAgain(s); },
-    onLobby: () => { dialog().close(); forgetStandings(); screens.leaveTable(); },
+    onAgain: () => { dialog().close(); forgetStandings(s.game_id); playAgain(s); },
+    onLobby: () => { dialog().close(); forgetStandings(s.game_id); screens.leaveTable(); },
   };
 }
 
@@ -177,4 +260,5 @@ export function renderResultsButton() {
   if (button) button.hidden = !app.results.length;
 }
 
-provide({ showResult, renderResult, renderResultsButton, showStandings, saveStandings, rememberTitle, savedStandings });
+provide({ showResult, renderResult, renderResultsButton, showStandings, saveStandings, rememberTitle, savedStandings,
+  showLastStandings });

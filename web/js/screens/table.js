@@ -80,6 +80,7 @@ function onTableClosed(code, reason) {
   if (code === 4003 || code === 4004) {
     localStorage.removeItem(TABLE_KEY);
     screens.enterLobby();
+    if (code === 4004) screens.showLastStandings(); // the game ended while you were away: how it finished
   } else {
     renderTable();
   }

@@ -180,6 +180,26 @@ async def test_a_practice_table_left_is_recorded_as_closed(settings) -> None:
         assert record["reason"] == "table_closed" and record["table_id"] == table_id
 
 
+async def test_a_table_closed_before_its_first_deal_leaves_no_record(settings) -> None:
+    async with harness(settings) as h:
+        players = [await h.register(f"rec_wait{i}") for i in range(3)]
+        staff = await h.register("rec_closer")
+        await grant_role(h.app, staff["id"], "operator")
+        handed = _captured(h)
+        table_id = await h.coin_table("tiantai", players)  # full, but nobody has come to it: no deal yet
+        assert table_id in h.runtime.actors
+        closed = await h.client.post(f"/api/operator/tables/{table_id}/close", headers=staff["headers"],
+                                     json={"reason": "nobody came", "force": True})
+        assert closed.status_code == 200, closed.text
+        for _ in range(100):  # the actor ends as it handles the close
+            if table_id not in h.runtime.actors and table_id not in h.runtime.closing:
+                break
+            await asyncio.sleep(0.01)
+        await _records_written(h)
+        assert handed == []
+        assert (await h.client.get("/api/me/games", headers=players[0]["headers"])).json() == []
+
+
 async def test_who_may_read_a_game(settings) -> None:
     async with harness(settings) as h:
         alice, bob = await h.register("rec_owner"), await h.register("rec_other")

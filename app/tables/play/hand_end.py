@@ -79,7 +79,7 @@ def announce_game_over(flow: HandFlow, reason: str, stood_up: list[int], on_game
     """Send ``game_over`` to every seat, then hand the game's end to its record.  The record's failure is
     the runtime's to log: it never stops the message or the table's close."""
     flow.out.send_all(game_over_message(flow, reason, stood_up))
-    if on_game_end is not None:
+    if on_game_end is not None and flow.started:  # a table closed before its first deal played no game
         try:
             on_game_end(finished_game(flow, reason, stood_up))
         except Exception:

@@ -219,6 +219,19 @@ def choose(prompt: dict[str, Any], rng: random.Random, concealed: list[str] | No
     return rng.choice(plain or passes or actions)
 
 
+async def answer_until(seat: SeatClient, kind: str, *, seed: int = 7, timeout: float = 30) -> dict[str, Any]:
+    """Answer every prompt (a snapshot's too) with ``choose`` until a message of type ``kind`` arrives
+    (``hand_result``, ``game_over``); returns it."""
+    rng = random.Random(seed)
+    while True:
+        message = await seat.recv(timeout)
+        prompt = message.get("prompt") if message["type"] == "snapshot" else message
+        if prompt and prompt["type"] == "prompt":
+            await seat.send({"type": "action", "v": prompt["v"], "action": choose(prompt, rng)})
+        elif message["type"] == kind:
+            return message
+
+
 def index(tile: str) -> int:
     return "mpsz".index(tile[-1]) * 9 + int(tile[0]) - 1
 

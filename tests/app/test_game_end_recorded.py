@@ -10,7 +10,6 @@ ones meanwhile, so a cluster keeps renewing its lease (``ClusterRuntime.keep_onc
 from __future__ import annotations
 
 import asyncio
-import random
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ import pytest
 from app.tables.durability.journal import TableJournal
 from app.tables.durability.journal_steps import Fenced
 from app.tables.play.durable import JournalWriter
-from tests.app.table_harness import choose, harness
+from tests.app.table_harness import answer_until, harness
 
 DURABLE = {"join_seconds": 0.0, "resume_join_seconds": 30.0, "freeze_gc": False, "durable": True,
            "end_record_seconds": 30.0}
@@ -45,17 +44,6 @@ async def _unsettled(*_args: Any) -> None:
     return None  # past the settler's own retries: the hand is voided (RULES.md §7)
 
 
-async def _play_until_game_over(seat: Any) -> dict[str, Any]:
-    rng = random.Random(3)
-    while True:
-        message = await seat.recv(30)
-        prompt = message.get("prompt") if message["type"] == "snapshot" else message
-        if prompt and prompt["type"] == "prompt":
-            await seat.send({"type": "action", "v": prompt["v"], "action": choose(prompt, rng)})
-        elif message["type"] == "game_over":
-            return message
-
-
 @pytest.mark.timeout(60)
 async def test_a_game_ended_during_an_outage_leaves_the_journal_once_the_database_is_back(settings, monkeypatch):
     monkeypatch.setattr("app.tables.play.durable.END_RETRY_SECONDS", 0.01)
@@ -68,7 +56,7 @@ async def test_a_game_ended_during_an_outage_leaves_the_journal_once_the_databas
         table_id = (await h.client.post("/api/practice", headers=player["headers"],
                                         json={"variant": "tiantai"})).json()["id"]
         seat = await h.connect(table_id, player)
-        over = await _play_until_game_over(seat)
+        over = await answer_until(seat, "game_over", seed=3)
         assert over["reason"] == "server_error"
         await asyncio.wait_for(journal.failing.wait(), 10)
         actor = h.runtime.closing.get(table_id)

@@ -5,7 +5,6 @@ at practice, coin and tournament tables, with each seat's 積分 and title befor
 from __future__ import annotations
 
 import asyncio
-import random
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,18 +20,7 @@ from app.services import games, ledger
 from app.services.games import FinishedGame
 from app.tables.play.hand_end import final_places
 from tests.app.conftest import grant_role
-from tests.app.table_harness import Closed, Harness, SeatClient, choose, harness
-
-
-async def _play_to_game_over(seat: SeatClient) -> dict[str, Any]:
-    rng = random.Random(5)
-    while True:
-        message = await seat.recv(60)
-        prompt = message.get("prompt") if message["type"] == "snapshot" else message
-        if prompt and prompt["type"] == "prompt":
-            await seat.send({"type": "action", "v": prompt["v"], "action": choose(prompt, rng)})
-        elif message["type"] == "game_over":
-            return message
+from tests.app.table_harness import Closed, Harness, answer_until, harness
 
 
 async def _records_written(h: Harness) -> None:
@@ -63,7 +51,7 @@ async def _practice_game(h: Harness, player: dict[str, Any], hands: int = 1) -> 
     made = await h.client.post("/api/practice", headers=player["headers"],
                                json={"variant": "tiantai", "hands": hands, "bot_speed": "fast"})
     assert made.status_code == 201, made.text
-    over = await _play_to_game_over(await h.connect(made.json()["id"], player))
+    over = await answer_until(await h.connect(made.json()["id"], player), "game_over", seed=5, timeout=60)
     await _records_written(h)
     return over
 
@@ -123,7 +111,7 @@ async def test_a_coin_game_records_coins_and_every_seats_title_from_the_ledger(s
         for p in players[1:]:
             assert (await h.client.post(f"/api/tables/{table_id}/sit", headers=p["headers"])).status_code == 200
         seats = [await h.connect(table_id, p) for p in players]
-        overs = await asyncio.gather(*(_play_to_game_over(s) for s in seats))
+        overs = await asyncio.gather(*(answer_until(s, "game_over", seed=5, timeout=60) for s in seats))
         await _records_written(h)
         over = overs[0]
         assert all(o == over for o in overs)
@@ -158,7 +146,7 @@ async def test_a_tournament_game_is_recorded_as_one(settings) -> None:
         table = await h.runtime.state.registry.create_tournament_table(
             room=RoomKey.BEGINNER, variant=Variant.TIANTAI, options={}, seats=[(alice["id"], "rec_tour"), None, None],
             game_id=999_999, hands_limit=1)
-        over = await _play_to_game_over(await h.connect(table.id, alice))
+        over = await answer_until(await h.connect(table.id, alice), "game_over", seed=5, timeout=60)
         await _records_written(h)
         record = (await h.client.get(f"/api/games/{over['game_id']}", headers=alice["headers"])).json()
         _assert_standings(record, over)
@@ -249,7 +237,7 @@ async def test_a_record_that_cannot_be_written_does_not_stop_game_over(settings,
                                    json={"variant": "tiantai", "hands": 1, "bot_speed": "fast"})
         table_id = made.json()["id"]
         seat = await h.connect(table_id, alice)
-        over = await _play_to_game_over(seat)
+        over = await answer_until(seat, "game_over", seed=5, timeout=60)
         with pytest.raises(Closed) as closed:  # the socket still closes as the game ends
             await seat.recv(10)
         assert closed.value.code == 1000

@@ -10,7 +10,6 @@ its hand id, seed and salt), for seats and spectators alike; the next deal ends 
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,23 +23,11 @@ from app.models import Hand, LiveTable
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import PASSWORD, grant_role
-from tests.app.table_harness import SeatClient, choose, harness, is_event, is_type
+from tests.app.table_harness import SeatClient, answer_until, harness, is_event, is_type
 
 DURABLE = {"join_seconds": 0.0, "resume_join_seconds": 30.0, "auto_play_delay_seconds": 0.0,
            "bot_delay_seconds": 0.0, "claim_hold_seconds": 0.0, "grace_seconds": 0.0, "freeze_gc": False,
            "durable": True}
-
-
-async def _play_one_hand(seat: SeatClient) -> dict[str, Any]:
-    """Answer every prompt until the hand's result arrives; returns it."""
-    rng = random.Random(7)
-    while True:
-        message = await seat.recv(30)
-        prompt = message.get("prompt") if message["type"] == "snapshot" else message
-        if prompt and prompt["type"] == "prompt":
-            await seat.send({"type": "action", "v": prompt["v"], "action": choose(prompt, rng)})
-        elif message["type"] == "hand_result":
-            return message
 
 
 async def _register(client: httpx.AsyncClient, name: str) -> dict[str, Any]:
@@ -56,7 +43,7 @@ async def test_a_seat_and_a_spectator_that_come_in_the_pause_see_the_last_result
         table_id = (await h.client.post("/api/practice", headers=alice["headers"],
                                         json={"variant": "tiantai"})).json()["id"]
         seat = await h.connect(table_id, alice)
-        result = await _play_one_hand(seat)
+        result = await answer_until(seat, "hand_result")
         await seat.disconnect()
 
         again = await h.connect(table_id, alice)  # back in the pause: the snapshot, then the same result
@@ -101,7 +88,7 @@ async def _first_hand_played(settings: Settings, practice: dict[str, Any]) -> As
         table_id = (await client.post("/api/practice", headers=alice["headers"], json=practice)).json()["id"]
         seat = SeatClient(first, f"/ws/table/{table_id}", token=alice["token"])
         await seat.connect()
-        yield first, table_id, alice, await _play_one_hand(seat)
+        yield first, table_id, alice, await answer_until(seat, "hand_result")
 
 
 async def test_a_restarted_process_sends_the_last_result_before_the_next_deal(settings: Settings) -> None:

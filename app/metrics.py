@@ -26,7 +26,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
-from app.game.rooms import RoomKey
+from app.game.rooms import GameKind, RoomKey
 from app.game.variants import Variant
 from app.services.errors import ErrorCode
 from engine.scoring.situation import WinKind
@@ -136,7 +136,7 @@ STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 SOCKET_KINDS = ("table", "lobby", "spectate", "relayed")
 CLOSE_CODES = ("1000", "1001", "1006", "1007", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4005", "4029",
                "4401", "other")
-ROOM_KINDS = ("practice", "coin", "tournament")
+ROOM_KINDS = tuple(k.value for k in GameKind)
 VARIANTS = tuple(v.value for v in Variant)
 ROOMS = tuple(r.value for r in RoomKey)
 OUTCOMES = ("draw", *(k.value for k in WinKind), "voided")
@@ -258,11 +258,6 @@ ERRORS_BY = bind(ERRORS, [c.value for c in ErrorCode])
 GC_PAUSE_BY = [GC_PAUSE.labels(g) for g in GENERATIONS]
 
 _recent_hands: deque[float] = deque(maxlen=100_000)
-
-
-def room_kind(practice: bool, tournament: bool) -> str:
-    """practice / coin / tournament: the kind of table a hand was played at."""
-    return "tournament" if tournament else "practice" if practice else "coin"
 
 
 def hand_settled(seconds: float, variant: str, kind: str, outcome: str) -> None:

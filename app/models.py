@@ -345,7 +345,7 @@ class Game(Base):
     table_id: Mapped[str] = mapped_column(String(64))
     variant: Mapped[str] = mapped_column(String(16))
     room: Mapped[str | None] = mapped_column(String(16))  # None for practice tables
-    kind: Mapped[str] = mapped_column(String(16))  # app.services.games.GameKind
+    kind: Mapped[str] = mapped_column(String(16))  # app.game.rooms.GameKind
     options: Mapped[dict[str, Any]] = mapped_column(JSON)  # the table's options ("play again" opens the same)
     hands_limit: Mapped[int | None] = mapped_column(Integer)  # a short game's hands (None: its 圈)
     seats: Mapped[list[Any]] = mapped_column(JSON)  # user id per seat, null for a bot

@@ -8,6 +8,14 @@ from enum import StrEnum
 from app.game.names import Names
 
 
+class GameKind(StrEnum):
+    """The kind of table a game is played at: what its hands move."""
+
+    PRACTICE = "practice"  # bots in the other seats, nothing moves
+    COIN = "coin"  # a room's coin table: coins and 積分 move
+    TOURNAMENT = "tournament"  # a tournament's table: tournament points only
+
+
 class RoomKey(StrEnum):
     BEGINNER = "beginner"
     INTERMEDIATE = "intermediate"

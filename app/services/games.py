@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -20,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import begin_write
 from app.game.names import Names
+from app.game.rooms import GameKind
 from app.game.titles import TITLES, title_for
 from app.models import Game, GamePlayer, LedgerEntry, User
 from app.services.errors import ErrorCode, Forbidden, NotFound
@@ -27,12 +27,6 @@ from app.services.roles import Role, has_role
 
 GAMES_LIMIT = 50  # finished games listed at most (newest first)
 RECORD_ID_MAX = 80  # ``Game.id``: a table id (≤ 64) and the table's game id
-
-
-class GameKind(StrEnum):
-    PRACTICE = "practice"  # bots in the other seats, nothing moves
-    COIN = "coin"  # a room's coin table: coins and 積分 move
-    TOURNAMENT = "tournament"  # a tournament's table: tournament points only
 
 
 def record_id(table_id: str, game_id: str) -> str:

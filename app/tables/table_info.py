@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from app.bots import DEFAULT_BOT_LEVEL
-from app.game.rooms import RoomKey
+from app.game.rooms import GameKind, RoomKey
 from app.game.variants import Variant
 
 
@@ -48,6 +48,13 @@ class TableInfo:
     @property
     def is_full(self) -> bool:
         return all(uid is not None or seat in self.bots for seat, uid in enumerate(self.seats))
+
+    @property
+    def kind(self) -> GameKind:
+        """practice / coin / tournament: what its hands move (its metrics' room kind, its games' records)."""
+        if self.tournament_game_id is not None:
+            return GameKind.TOURNAMENT
+        return GameKind.PRACTICE if self.practice or self.room is None else GameKind.COIN
 
     @property
     def players(self) -> list[int]:

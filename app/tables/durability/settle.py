@@ -84,7 +84,7 @@ class DatabaseSettler:
         record = hand_record(info, hand, wall, hand_no)
         seats = [None if seat in info.bots else uid for seat, uid in enumerate(info.seats)]
         practice = info.practice or info.tournament_game_id is not None
-        started, kind = time.perf_counter(), metrics.room_kind(info.practice, info.tournament_game_id is not None)
+        started, kind = time.perf_counter(), info.kind.value
         for attempt in range(1, self.attempts + 1):
             try:
                 if practice and self.connections is not None:

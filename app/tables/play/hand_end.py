@@ -9,7 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from app.game.rooms import ROOMS
-from app.services.games import FinishedGame, GameKind, record_id
+from app.services.games import FinishedGame, record_id
 from app.services.settlement import Settlement
 from app.tables.durability.journal import Fenced, LiveGame
 from app.tables.durability.settle import Settler
@@ -46,18 +46,12 @@ def final_places(points: list[int]) -> list[int]:
     return [1 + sum(other > mine for other in points) for mine in points]
 
 
-def game_kind(info: TableInfo) -> GameKind:
-    if info.tournament_game_id is not None:
-        return GameKind.TOURNAMENT
-    return GameKind.PRACTICE if info.practice or info.room is None else GameKind.COIN
-
-
 def finished_game(flow: HandFlow, reason: str, stood_up: list[int]) -> FinishedGame:
     """The game's end as the seats are told it, for its record (app.services.games)."""
     info = flow.info
     return FinishedGame(
         table_id=info.id, game_id=flow.game_id, variant=info.variant.value,
-        room=info.room.value if info.room else None, kind=game_kind(info), options=dict(info.options),
+        room=info.room.value if info.room else None, kind=info.kind, options=dict(info.options),
         hands_limit=info.hands_limit,
         # The seats as the game began: one who stood up at the end has left ``info.seats`` already.
         seats=[None if slot.bot else slot.user_id for slot in flow.slots],

@@ -269,17 +269,24 @@ def check_action(tournament: Tournament, action: str) -> None:
                        tournament_id=tournament.id, state=tournament.state, action=action, allowed=allowed)
 
 
+async def locked_for(session: AsyncSession, tournament_id: int, action: str) -> Tournament:
+    """The tournament, locked (``locked``), if its state allows ``action``; else the coded 409, with the
+    transaction rolled back so the refusal changes nothing."""
+    tournament, _ = await locked(session, tournament_id)
+    try:
+        check_action(tournament, action)
+    except Conflict:
+        await session.rollback()
+        raise
+    return tournament
+
+
 async def start(session: AsyncSession, tournament_id: int, *, rng: random.Random,
                 actor_id: int | None = None, reason: str | None = None) -> list[TournamentGame] | None:
     """registering → running with round 1 seated at random.  Conflict (``tournament_wrong_state``) when it
     is not registering (e.g. another process started it).  Fewer than two players: the tournament is
     cancelled instead (refunds) and None is returned."""
-    tournament, _ = await locked(session, tournament_id)
-    try:
-        check_action(tournament, "start")
-    except Conflict:
-        await session.rollback()
-        raise
+    tournament = await locked_for(session, tournament_id, "start")
     players = await _committed(session, tournament, await entries(session, tournament_id), actor_id)
     if len(players) < 2:
         await session.commit()
@@ -476,12 +483,7 @@ async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | N
     Conflict (``tournament_wrong_state``) when it is already finished or cancelled."""
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
-    tournament, _ = await locked(session, tournament_id)
-    try:
-        check_action(tournament, "cancel")
-    except Conflict:
-        await session.rollback()
-        raise
+    tournament = await locked_for(session, tournament_id, "cancel")
     active = await entries(session, tournament_id)
     house = await house_account(session)
     users = await lock_users(session, [pool_id(tournament), house.id, *(e.user_id for e in active)])

@@ -47,6 +47,31 @@ async def reset_database(url: str) -> None:
         await engine.dispose()
 
 
+async def owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:
+    """The pid of the process holding the table's lease (its holder id is host-pid-random), or None."""
+    owner = await redis.get(f"{prefix}:lease:{table_id}")
+    return int(owner.decode().split("-")[-2]) if owner else None
+
+
+async def ledger(database_url: str) -> tuple[dict[int, int], list[Any]]:
+    """Every account's coins, and every settled hand (table, seats, result, settlement)."""
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            coins = dict((await conn.execute(select(User.id, User.coins))).all())
+            hands = (await conn.execute(select(Hand.table_id, Hand.seats, Hand.result, Hand.settlement))).all()
+    finally:
+        await engine.dispose()
+    return coins, list(hands)
+
+
+async def forget_keys(redis: Redis, prefix: str) -> None:
+    """Delete a test's own keys (``{prefix}:*``) from the shared Redis."""
+    keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
+    if keys:
+        await redis.delete(*keys)
+
+
 @dataclass
 class Cluster:
     servers: list[ServerProcess]
@@ -62,22 +87,13 @@ class Cluster:
         return "\n".join(f"--- server {i} (port {s.port}) ---\n{s.tail(3000)}" for i, s in enumerate(self.servers))
 
     async def owner_pid(self, table_id: str) -> int | None:
-        owner = await self.redis.get(f"{self.prefix}:lease:{table_id}")
-        return int(owner.decode().split("-")[-2]) if owner else None
+        return await owner_pid(self.redis, self.prefix, table_id)
 
     def server_of(self, pid: int | None) -> ServerProcess | None:
         return next((s for s in self.servers if s.proc is not None and s.proc.pid == pid), None)
 
     async def ledger(self) -> tuple[dict[int, int], list[Any]]:
-        """Every account's coins, and every settled hand (table, seats, result, settlement)."""
-        engine = make_engine(self.database_url)
-        try:
-            async with engine.connect() as conn:
-                coins = dict((await conn.execute(select(User.id, User.coins))).all())
-                hands = (await conn.execute(select(Hand.table_id, Hand.seats, Hand.result, Hand.settlement))).all()
-        finally:
-            await engine.dispose()
-        return coins, list(hands)
+        return await ledger(self.database_url)
 
     async def make_operator(self, user_id: int) -> None:
         engine = make_engine(self.database_url)
@@ -93,7 +109,7 @@ async def running_cluster(database_url: str, redis_url: str, tmp_path: Path, n: 
                           **env: str) -> AsyncIterator[Cluster]:
     await reset_database(database_url)
     prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in a shared Redis
-    env = {**CLUSTER_ENV, "REDIS_URL": redis_url, "REDIS_PREFIX": prefix, **env}
+    env = {**CLUSTER_ENV, "REDIS_URL": redis_url, "REDIS_PREFIX": prefix, "LOBBY_CHANNEL": f"{prefix}:lobby", **env}
     servers = [ServerProcess(database_url, tmp_path / f"server{i}.log", **env) for i in range(n)]
     redis = Redis.from_url(redis_url)
     try:
@@ -106,9 +122,7 @@ async def running_cluster(database_url: str, redis_url: str, tmp_path: Path, n: 
                 server.proc.send_signal(signal.SIGCONT)
             server.stop()
         with contextlib.suppress(Exception):
-            keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
-            if keys:
-                await redis.delete(*keys)
+            await forget_keys(redis, prefix)
         with contextlib.suppress(Exception):
             await redis.aclose()
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import secrets
 import signal
 from pathlib import Path
 
@@ -20,20 +19,17 @@ import httpx
 import pytest
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import select, update
+from sqlalchemy import update
 
 from app.core.db import make_engine
-from app.models import Hand, User
-from tests.app.cluster_harness import reset_database
+from app.models import User
+from tests.app.cluster_harness import GRANT, ledger, owner_pid, running_cluster
 from tests.app.live_server import OPTIONS, Seat, ServerProcess, register
 
 PG = os.environ.get("TEST_DATABASE_URL")
 REDIS = os.environ.get("REDIS_URL")
 pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="several processes need Postgres and Redis: set "
                                 "TEST_DATABASE_URL (postgresql+asyncpg://...) and REDIS_URL (CI sets both)")
-GRANT = 50_000
-# Short leases so a take-over comes quickly; renewals every second are still plenty on a loaded machine.
-CLUSTER_ENV = {"LEASE_SECONDS": "3", "TAKEOVER_SCAN_SECONDS": "1", "LOG_FORMAT": "json"}
 
 
 async def _until(predicate, timeout: float, what: str, servers: list[ServerProcess], state=None) -> None:  # noqa: ANN001
@@ -45,45 +41,11 @@ async def _until(predicate, timeout: float, what: str, servers: list[ServerProce
         await asyncio.sleep(0.05)
 
 
-async def _owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:
-    owner = await redis.get(f"{prefix}:lease:{table_id}")
-    return int(owner.decode().split("-")[-2]) if owner else None
-
-
-async def _ledger(players: list[dict]) -> tuple[dict[int, int], list]:
-    assert PG is not None
-    engine = make_engine(PG)
-    try:
-        async with engine.connect() as conn:
-            coins = dict((await conn.execute(select(User.id, User.coins))).all())
-            hands = (await conn.execute(select(Hand.table_id, Hand.seats, Hand.result, Hand.settlement))).all()
-    finally:
-        await engine.dispose()
-    return coins, hands
-
-
 @pytest.fixture
 async def cluster(tmp_path: Path):  # noqa: ANN201
     assert PG is not None and REDIS is not None
-    await reset_database(PG)
-    prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in a shared Redis
-    env = {**CLUSTER_ENV, "REDIS_URL": REDIS, "REDIS_PREFIX": prefix}
-    servers = [ServerProcess(PG, tmp_path / f"server{i}.log", **env) for i in range(3)]
-    redis = Redis.from_url(REDIS)
-    try:
-        await servers[0].start()  # migrates first, alone
-        await asyncio.gather(servers[1].start(), servers[2].start())
-        yield servers, redis, prefix
-    finally:
-        for server in servers:
-            with_sig = server.proc is not None and server.proc.poll() is None
-            if with_sig:
-                server.proc.send_signal(signal.SIGCONT)  # type: ignore[union-attr]
-            server.stop()
-        keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
-        if keys:
-            await redis.delete(*keys)
-        await redis.aclose()
+    async with running_cluster(PG, REDIS, tmp_path) as running:
+        yield running.servers, running.redis, running.prefix
 
 
 async def _listed(url: str, table_id: str) -> dict | None:
@@ -199,7 +161,7 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
 
         await _until(lambda: all(1 in s.results for s in seats), 120, "hand 1 to be settled on every seat",
                      servers, state)
-        pid = await _owner_pid(redis, prefix, table_id)
+        pid = await owner_pid(redis, prefix, table_id)
         owner = next(s for s in servers if s.proc is not None and s.proc.pid == pid)
         survivors = [s for s in servers if s is not owner]
         await _spectate_elsewhere(survivors[0].url, table_id, players[0])
@@ -230,14 +192,14 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
             await owner.wait(20)  # SIGTERM: drained (server_restarting, 1001) and its leases given up
 
         async def moved() -> bool:
-            new = await _owner_pid(redis, prefix, table_id)
+            new = await owner_pid(redis, prefix, table_id)
             return new is not None and new != pid
 
         deadline = asyncio.get_running_loop().time() + 60
         while not await moved():
             assert asyncio.get_running_loop().time() < deadline, "the table was not taken over"
             await asyncio.sleep(0.1)
-        new_pid = await _owner_pid(redis, prefix, table_id)
+        new_pid = await owner_pid(redis, prefix, table_id)
         assert new_pid in {s.proc.pid for s in survivors if s.proc}
         new_owner = next(s for s in survivors if s.proc is not None and s.proc.pid == new_pid)
 
@@ -282,7 +244,7 @@ async def _play_then_stop_owner(servers: list[ServerProcess], redis: Redis, pref
         server.signal(signal.SIGTERM)
         await server.wait(20)
 
-    coins, hands = await _ledger(players)
+    coins, hands = await ledger(PG)
     assert sum(coins.values()) == GRANT * len(coins)  # no coin created or lost
     numbers = sorted(r.result["hand_no"] for r in hands if r.table_id == table_id)
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > hand_no  # each hand settled once

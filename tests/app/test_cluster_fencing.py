@@ -33,6 +33,7 @@ from app.tables.durability.journal import Fenced
 from app.tables.play.clock import FakeClock
 from app.tables.registry import TableRegistry
 from app.tables.settings import TableSettings
+from tests.app.cluster_harness import forget_keys
 
 PG = os.environ.get("TEST_DATABASE_URL")
 REDIS = os.environ.get("REDIS_URL")
@@ -69,9 +70,7 @@ async def shared(tmp_path: Path) -> AsyncIterator[tuple[Settings, Any, Redis]]:
         yield settings, engine, redis
     finally:
         await engine.dispose()
-        keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
-        if keys:
-            await redis.delete(*keys)
+        await forget_keys(redis, prefix)
         await redis.aclose()
 
 

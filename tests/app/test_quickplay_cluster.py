@@ -29,13 +29,12 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from redis.asyncio import Redis
 from sqlalchemy import func, select, update
 
 from app.core.db import make_engine
 from app.models import Commitment, LedgerEntry, User
-from tests.app.cluster_harness import reset_database
-from tests.app.live_server import ServerProcess, register
+from tests.app.cluster_harness import running_cluster
+from tests.app.live_server import register
 
 PG = os.environ.get("TEST_DATABASE_URL")
 REDIS = os.environ.get("REDIS_URL")
@@ -44,30 +43,15 @@ pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="several processes ne
 GRANT = 70_000  # enough for 初級 (20,000) and 中級 (60,000)
 ROOMS = ["beginner", "intermediate"]
 VARIANTS = {"tiantai": 3, "taiwan": 4}
-ENV = {"LEASE_SECONDS": "3", "TAKEOVER_SCAN_SECONDS": "1", "WELCOME_GRANT": str(GRANT),
-       "QUICKPLAY_WAVE_SECONDS": "0.3", "QUICKPLAY_LEASE_SECONDS": "2", "QUICKPLAY_RANK_SPREAD": "15",
-       "TOURNAMENT_DIRECTOR": "false"}
+ENV = {"WELCOME_GRANT": str(GRANT), "QUICKPLAY_WAVE_SECONDS": "0.3", "QUICKPLAY_LEASE_SECONDS": "2",
+       "QUICKPLAY_RANK_SPREAD": "15", "TOURNAMENT_DIRECTOR": "false"}  # beside the cluster harness's leases
 
 
 @pytest.fixture
 async def pair(tmp_path: Path):  # noqa: ANN201
     assert PG is not None and REDIS is not None
-    await reset_database(PG)
-    prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in the shared Redis
-    env = {**ENV, "REDIS_URL": REDIS, "REDIS_PREFIX": prefix, "LOBBY_CHANNEL": f"{prefix}:lobby"}
-    servers = [ServerProcess(PG, tmp_path / f"server{i}.log", **env) for i in range(2)]
-    redis = Redis.from_url(REDIS)
-    try:
-        await servers[0].start()  # migrates first, alone
-        await servers[1].start()
-        yield servers, redis, prefix
-    finally:
-        for server in servers:
-            server.stop()
-        keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
-        if keys:
-            await redis.delete(*keys)
-        await redis.aclose()
+    async with running_cluster(PG, REDIS, tmp_path, n=2, **ENV) as running:
+        yield running.servers, running.redis, running.prefix
 
 
 class Lobby:

@@ -12,6 +12,7 @@ import pytest
 from app.quickplay.matching import QueueEntry
 from app.quickplay.redis_store import RedisQueueStore
 from app.quickplay.store import LocalQueueStore
+from tests.app.cluster_harness import forget_keys
 
 REDIS_URL = os.environ.get("REDIS_URL")
 
@@ -30,9 +31,7 @@ async def store(request):  # noqa: ANN001, ANN201
     try:
         yield found
     finally:
-        keys = [k async for k in found.redis.scan_iter(f"{prefix}:*")]
-        if keys:
-            await found.redis.delete(*keys)
+        await forget_keys(found.redis, prefix)
         await found.close()
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from app.tables.cluster.lease import TableLeases
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
+from tests.app.cluster_harness import forget_keys
 
 REDIS = os.environ.get("REDIS_URL")
 
@@ -122,9 +123,7 @@ async def test_leases_are_exclusive_renewed_only_by_their_holder_and_tokens_only
         await a.leave()
         assert await b.alive(["pa"]) == set()
     finally:
-        keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
-        if keys:
-            await redis.delete(*keys)
+        await forget_keys(redis, prefix)
         await redis.aclose()
 
 

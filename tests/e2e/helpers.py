@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
 
 PASSWORD = "correct horse battery"
 _names = itertools.count(1)
@@ -28,6 +28,24 @@ def register(page: Page, username: str) -> None:
     page.locator("#auth-submit").click()
     expect(page.locator("#lobby-view")).to_be_visible()
     expect(page.locator("#me-name")).to_have_text(username)
+
+
+@contextlib.contextmanager
+def registered_players(browser: Browser, base_url: str, n: int, prefix: str) -> Iterator[list[Page]]:
+    """``n`` players, each in a browser context of its own (its own session) on a 1280×720 desktop in zh-TW,
+    registered and in the lobby; the contexts close afterwards."""
+    contexts: list[BrowserContext] = []
+    try:
+        pages = []
+        for i in range(n):
+            contexts.append(browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720},
+                                                locale="zh-TW"))
+            pages.append(contexts[-1].new_page())
+            register(pages[-1], unique_name(f"{prefix}{i}"))
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()
 
 
 def token(page: Page) -> str:

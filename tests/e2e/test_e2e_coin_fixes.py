@@ -10,18 +10,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import play_until_result, register, unique_name
+from tests.e2e.helpers import play_until_result, registered_players
 
 
 @pytest.fixture(scope="module")
 def trio(browser: Browser, base_url: str) -> Iterator[list[Page]]:
     """A creates a 初級 天台 table, then B sits, then C: the table fills and all three are taken to it."""
-    contexts = [browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
-                for _ in range(3)]
-    pages = [c.new_page() for c in contexts]
-    try:
-        for i, page in enumerate(pages):
-            register(page, unique_name(f"p{i}"))
+    with registered_players(browser, base_url, 3, "p") as pages:
         room = pages[0].locator(".room[data-room=beginner]")
         room.locator("select").select_option("tiantai")
         room.locator("button[type=submit]").click()
@@ -33,9 +28,6 @@ def trio(browser: Browser, base_url: str) -> Iterator[list[Page]]:
         for page in pages:
             expect(page.locator(".table")).to_have_attribute("data-variant", "tiantai", timeout=10_000)
         yield pages
-    finally:
-        for c in contexts:
-            c.close()
 
 
 def test_everyone_at_a_coin_table_sees_the_others_online(trio: list[Page]) -> None:

@@ -6,15 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import (
     api_get,
     check_payment_steps,
     close_result,
     play_until_result,
-    register,
-    unique_name,
+    registered_players,
 )
 
 WELCOME = 50_000
@@ -46,16 +45,7 @@ def check_settlement(page: Page, before: int) -> int:
 def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
     browser: Browser, base_url: str, artifacts: Path, variant: str, players: int
 ) -> None:
-    contexts: list[BrowserContext] = []
-    pages: list[Page] = []
-    try:
-        for i in range(players):
-            context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
-            contexts.append(context)
-            page = context.new_page()
-            pages.append(page)
-            register(page, unique_name(f"c{i}"))
-
+    with registered_players(browser, base_url, players, "c") as pages:
         host = pages[0]
         room = host.locator(".room[data-room=beginner]")
         room.locator("select").select_option(variant)
@@ -88,9 +78,6 @@ def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
                 close_result(page)
         pages[0].screenshot(path=artifacts / f"coin-{variant}-result-1280x720.png")
         check_progress_after_settlement(pages, hand + 1)
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def shown_board(page: Page, period: str, looks: int = 5) -> list[dict]:

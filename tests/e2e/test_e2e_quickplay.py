@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import api_get, play_until_result, register, unique_name
+from tests.e2e.helpers import api_get, play_until_result, registered_players
 
 VARIANT = "taiwan"
 
@@ -22,16 +22,7 @@ def quick_play(page: Page, *, waits: bool = True) -> None:
 def test_four_browsers_quick_play_land_at_one_table_and_play_a_hand(
     browser: Browser, base_url: str, artifacts: Path
 ) -> None:
-    contexts: list[BrowserContext] = []
-    pages: list[Page] = []
-    try:
-        for i in range(4):
-            context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
-            contexts.append(context)
-            page = context.new_page()
-            pages.append(page)
-            register(page, unique_name(f"q{i}"))
-
+    with registered_players(browser, base_url, 4, "q") as pages:
         first = pages[0]
         quick_play(first)
         # The waiting panel counts up, and the room card shows one player waiting in the pool (lobby push).
@@ -63,6 +54,3 @@ def test_four_browsers_quick_play_land_at_one_table_and_play_a_hand(
 
         play_until_result(pages)
         pages[0].screenshot(path=str(artifacts / "quickplay-result.png"))
-    finally:
-        for context in contexts:
-            context.close()

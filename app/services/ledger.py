@@ -100,7 +100,7 @@ async def adjust_balance(
 
     A player's account only: the house and the prize pools (role ``system``) are refused with Forbidden
     (``system_account``) — the house moves only through its own action (``house=True``:
-    ``app.tournaments.service.adjust_house``, audited as ``house.adjust``), a pool only through its tournament.
+    ``app.tournaments.accounts.adjust_house``, audited as ``house.adjust``), a pool only through its tournament.
     With an ``idempotency_key`` a retried request returns the first entry instead of applying twice.
     Raises InvalidInput, NotFound, Forbidden, Conflict (would go below 0, or the key was used for something else).
     """

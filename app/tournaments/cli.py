@@ -23,7 +23,7 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.game.rooms import RoomKey
 from app.game.variants import Variant
 from app.services.errors import InvalidInput, ServiceError
-from app.tournaments import service
+from app.tournaments import queries, service
 from app.tournaments.director import describe
 from app.tournaments.spec import TournamentSpec, TournamentState
 from engine.options import option_table
@@ -135,7 +135,7 @@ async def _run(args: argparse.Namespace) -> Any:
                     guarantee=args.guarantee, options=_options(args.variant, args.option))
                 return await describe(session, (await service.create(session, spec, actor_id=None)).id)
             if args.action == "list":
-                return [service.summary(t) for t in await service.list_all(session, state=args.state)]
+                return [service.summary(t) for t in await queries.list_all(session, state=args.state)]
             if args.action == "show":
                 return await describe(session, args.id)
             if args.action == "start":
@@ -144,7 +144,7 @@ async def _run(args: argparse.Namespace) -> Any:
             if args.action == "cancel":
                 await service.cancel(session, args.id, actor_id=None, reason=args.reason)
                 return await describe(session, args.id)
-            return await service.report(session, args.id)
+            return await queries.report(session, args.id)
     finally:
         await engine.dispose()
 

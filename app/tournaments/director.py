@@ -35,7 +35,7 @@ from app.services.errors import Conflict
 from app.state import AppState
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.registry import TableInfo, new_table_id
-from app.tournaments import service, views
+from app.tournaments import accounts, queries, service, views
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 from app.tournaments.spec import TournamentState
 
@@ -75,7 +75,7 @@ class TournamentDirector:
     async def tick(self) -> None:
         """One pass over every tournament whose next step is due (and whose lease this process holds)."""
         async with self.state.sessionmaker() as session:
-            due = await service.due(session)
+            due = await queries.due(session)
             await tournament_gauges.refresh(session)
         for tournament in due:
             try:
@@ -145,7 +145,7 @@ class TournamentDirector:
                 await service.open_registration(session, tournament_id)
         elif state == TournamentState.REGISTERING:
             async with self.state.sessionmaker() as session:
-                director = await service.director_id(session)
+                director = await accounts.director_id(session)
                 await session.commit()
             with contextlib.suppress(Conflict):  # another process started or cancelled it meanwhile
                 await self.start(tournament_id, actor_id=director)
@@ -288,14 +288,14 @@ async def _users(session: Any, games: list[TournamentGame]) -> list[User]:
 async def describe(session: Any, tournament_id: int) -> dict[str, Any]:
     """The public view of a tournament: settings, state, standings and the current round's tables."""
     tournament: Tournament = await service.get(session, tournament_id)
-    standings = await service.standings(session, tournament_id)
+    standings = await queries.standings(session, tournament_id)
     if tournament.state == TournamentState.RUNNING:  # the hands settled at tables still playing count too
         live = await views.live_points(session, tournament_id)
         for s in standings:
             s["points"] += live.get(s["user_id"], 0)
         standings.sort(key=lambda s: -s["points"])  # stable: ties keep the registration order
     paid = await views.money(session, tournament)
-    games = await service.games(session, tournament_id)
+    games = await queries.games(session, tournament_id)
     pool = await session.get(User, tournament.pool_user_id, populate_existing=True)
     await session.commit()
     return {

@@ -22,23 +22,22 @@ import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
 from app.game.variants import VARIANTS, Variant
-from app.models import LedgerEntry, Tournament, TournamentEntry, TournamentGame, User
+from app.models import Tournament, TournamentEntry, TournamentGame, User
 from app.services import audit, commitments
 from app.services.commitments import CommitmentKind, SeatProbe
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
-from app.services.ledger import adjust_balance, lock_users, post_entry
+from app.services.ledger import lock_users, post_entry
 from app.services.roles import Role
+from app.tournaments.accounts import director_id, house_account, system_account
 from app.tournaments.prizes import award, place_amounts, seat_round
 from app.tournaments.spec import OPEN, TournamentSpec, TournamentState, operator_actions, validate
 
-HOUSE_NAME = "house#"
-DIRECTOR_NAME = "director#"
 FEE, REFUND, PRIZE, GUARANTEE = "tournament_fee", "tournament_refund", "tournament_prize", "tournament_guarantee"
 
 
@@ -46,41 +45,9 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(moment: datetime) -> datetime:
+def aware(moment: datetime) -> datetime:
+    """``moment`` in UTC when it came without a zone (SQLite gives naive datetimes back)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-async def house_account(session: AsyncSession) -> User:
-    """The house's account (funds guarantees; an admin funds or drains it with ``adjust_house``).  Created on
-    first use."""
-    return await _system_account(session, HOUSE_NAME)
-
-
-async def director_id(session: AsyncSession) -> int:
-    """The tournament director's account (比賽主持): its own acts (opening registration, a due start, the
-    payout) are audited under it, so the audit log tells them from an operator's and the command line's."""
-    return (await _system_account(session, DIRECTOR_NAME)).id
-
-
-async def adjust_house(session: AsyncSession, *, delta: int, reason: str, actor_id: int,
-                       idempotency_key: str | None = None) -> LedgerEntry:
-    """Fund (delta > 0) or drain (delta < 0) the house account: the one way its coins move besides the
-    guarantees, a ledger entry naming the admin and the reason, audited as ``house.adjust``."""
-    house = await house_account(session)
-    return await adjust_balance(session, user_id=house.id, asset="coins", delta=delta, reason=reason,
-                                actor_id=actor_id, idempotency_key=idempotency_key, house=True)
-
-
-async def _system_account(session: AsyncSession, name: str) -> User:
-    user = await session.scalar(select(User).where(User.username_key == name))
-    if user is None:
-        await begin_write(session)
-        # '#' is not allowed in player names, so nobody can register or log in as one of these.
-        user = User(username=name, username_key=name, password_hash="!", coins=0, rank_points=0,
-                    role=Role.SYSTEM.value)
-        session.add(user)
-        await session.flush()
-    return user
 
 
 async def get(session: AsyncSession, tournament_id: int) -> Tournament:
@@ -94,19 +61,19 @@ async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int |
     """A new tournament with its own pool account; the guarantee moves from the house into the pool."""
     options = validate(spec)
     await begin_write(session)  # SQLite: take the write lock before reading (app.core.db)
-    opens_now = spec.opens_at is None or _aware(spec.opens_at) <= now()
+    opens_now = spec.opens_at is None or aware(spec.opens_at) <= now()
     house = await house_account(session)
     tournament = Tournament(
         name=unicodedata.normalize("NFC", spec.name).strip(), room=spec.room.value, variant=spec.variant.value, options=options,
         hands_per_round=spec.hands_per_round, rounds=spec.rounds, entry_fee=spec.entry_fee,
         player_limit=spec.player_limit, prize_split=list(spec.prize_split), guarantee=spec.guarantee,
-        starts_at=_aware(spec.starts_at), opens_at=_aware(spec.opens_at) if spec.opens_at else None,
+        starts_at=aware(spec.starts_at), opens_at=aware(spec.opens_at) if spec.opens_at else None,
         state=(TournamentState.REGISTERING if opens_now else TournamentState.SCHEDULED).value,
         created_by=actor_id,
     )
     session.add(tournament)
     await session.flush()
-    pool = await _system_account(session, f"pool#{tournament.id}")
+    pool = await system_account(session, f"pool#{tournament.id}")
     tournament.pool_user_id = pool.id
     if spec.guarantee:
         accounts = await lock_users(session, [house.id, pool.id])
@@ -137,7 +104,7 @@ def summary(t: Tournament) -> dict[str, Any]:
         "id": t.id, "name": t.name, "room": t.room, "variant": t.variant, "state": t.state,
         "entry_fee": t.entry_fee, "player_limit": t.player_limit, "rounds": t.rounds,
         "hands_per_round": t.hands_per_round, "prize_split": t.prize_split, "guarantee": t.guarantee,
-        "starts_at": _aware(t.starts_at).isoformat() if t.starts_at else None, "current_round": t.current_round,
+        "starts_at": aware(t.starts_at).isoformat() if t.starts_at else None, "current_round": t.current_round,
         "actions": operator_actions(t.state),
     }
 
@@ -503,63 +470,3 @@ async def cancel(session: AsyncSession, tournament_id: int, *, actor_id: int | N
                  after={"state": "cancelled", "refunded": len(active)}, reason=reason.strip())
     await session.commit()
     return True
-
-
-async def standings(session: AsyncSession, tournament_id: int) -> list[dict[str, Any]]:
-    """Registered players, best first: points, and after the end place and prize."""
-    rows = await session.execute(
-        select(TournamentEntry, User.username).join(User, User.id == TournamentEntry.user_id)
-        .where(TournamentEntry.tournament_id == tournament_id, TournamentEntry.active.is_(True))
-        .execution_options(populate_existing=True))
-    ranked = sorted(rows.all(), key=lambda r: (r[0].disqualified, -r[0].points, r[0].id))
-    return [{"user_id": e.user_id, "username": name, "points": e.points, "place": e.place, "prize": e.prize,
-             "disqualified": e.disqualified} for e, name in ranked]
-
-
-async def games(session: AsyncSession, tournament_id: int) -> list[TournamentGame]:
-    return list(await session.scalars(
-        select(TournamentGame).where(TournamentGame.tournament_id == tournament_id)
-        .order_by(TournamentGame.round, TournamentGame.table_no).execution_options(populate_existing=True)))
-
-
-async def list_all(session: AsyncSession, *, state: str | None = None, limit: int = 100) -> list[Tournament]:
-    query = select(Tournament)
-    if state is not None:
-        query = query.where(Tournament.state == state)
-    return list(await session.scalars(query.order_by(Tournament.id.desc()).limit(limit)))
-
-
-async def due(session: AsyncSession) -> list[Tournament]:
-    """Tournaments whose next step is due now: scheduled ones past opens_at, registering ones past
-    starts_at, and every running one (its tables may need starting, e.g. after a restart)."""
-    moment = now()
-    rows = await session.scalars(select(Tournament).where(Tournament.state.in_(
-        [TournamentState.SCHEDULED, TournamentState.REGISTERING, TournamentState.RUNNING])))
-    out = []
-    for t in rows:
-        if t.state == TournamentState.SCHEDULED and t.opens_at is not None and _aware(t.opens_at) <= moment or t.state == TournamentState.RUNNING or (
-                t.state == TournamentState.REGISTERING and _aware(t.starts_at) <= moment):
-            out.append(t)
-    await session.commit()
-    return out
-
-
-async def report(session: AsyncSession, tournament_id: int) -> dict[str, Any]:
-    """The tournament's money: fees, refunds, guarantee, prizes and the pool's balance (0 at the end).
-    ``balanced`` is True when everything that went into the pool came out or is still in it."""
-    tournament = await get(session, tournament_id)
-    rows = await session.execute(
-        select(LedgerEntry.reason, func.sum(LedgerEntry.delta)).where(
-            LedgerEntry.user_id == tournament.pool_user_id).group_by(LedgerEntry.reason))
-    flows = {reason: int(total) for reason, total in rows.all()}
-    pool = await session.get(User, tournament.pool_user_id, populate_existing=True)
-    assert pool is not None
-    everything = await session.scalar(select(func.sum(LedgerEntry.delta)).where(
-        LedgerEntry.idempotency_key.like(f"tourney:{tournament_id}:%")))
-    await session.commit()
-    return {
-        **summary(tournament), "pool": pool.coins, "fees_in": flows.get(FEE, 0),
-        "refunds_out": -flows.get(REFUND, 0), "guarantee_net": flows.get(GUARANTEE, 0),
-        "prizes_out": -flows.get(PRIZE, 0),
-        "balanced": sum(flows.values()) == pool.coins and int(everything or 0) == 0,
-    }

@@ -16,7 +16,7 @@ from app.__main__ import main as cli_main
 from app.core.config import get_settings
 from app.models import AuditEntry, Hand, TournamentEntry, User
 from app.services.errors import Conflict, ErrorCode
-from app.tournaments import service, voids
+from app.tournaments import queries, service, voids
 from app.tournaments.prizes import seat_round
 from app.tournaments.spec import TournamentSpec
 from tests.app.test_tournaments import _create
@@ -169,7 +169,7 @@ async def test_voiding_a_tournament_hand_takes_its_points_off_before_the_payout_
         points = [4 if uid == winner else -2 for uid in final.seats]
         late = await _hand(session, final, "t:r2:h1", points)
         assert await service.record_game(session, final.id, points=points, hands_played=1) == "finished"
-        prizes = {s["user_id"]: s["prize"] for s in await service.standings(session, tid)}
+        prizes = {s["user_id"]: s["prize"] for s in await queries.standings(session, tid)}
         assert prizes == {uid: 3_000 if uid == winner else 0 for uid in seats}
         with pytest.raises(Conflict) as paid:
             await voids.void_hand(session, hand_id=late, actor_id=admin_id, reason="too late")

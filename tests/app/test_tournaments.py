@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from app.main import create_app
 from app.models import Hand, LedgerEntry, Tournament, User
 from app.services.errors import Conflict
-from app.tournaments import service
+from app.tournaments import queries, service
 from app.tournaments.director import describe
 from app.tournaments.spec import TournamentSpec
 
@@ -190,7 +190,7 @@ async def test_concurrent_payout_retries_pay_each_place_exactly_once(sessionmake
         # evenly by the six tied players: 1,000 each.
         assert sorted(e.delta for e in prizes) == [1_000] * 6
         assert len({e.idempotency_key for e in prizes}) == 6
-        report = await service.report(session, tournament_id)
+        report = await queries.report(session, tournament_id)
     assert (report["pool"], report["fees_in"], report["prizes_out"], report["balanced"]) == (0, 6_000, 6_000, True)
 
 
@@ -209,7 +209,7 @@ async def test_concurrent_cancel_retries_refund_exactly_once(sessionmaker):
     async with sessionmaker() as session:
         coins = [c for (c,) in (await session.execute(select(User.coins).where(User.id.in_(users)))).all()]
         assert coins == [50_000] * 3
-        report = await service.report(session, tournament_id)
+        report = await queries.report(session, tournament_id)
         assert report["balanced"] and report["pool"] == 0 and report["refunds_out"] == 3_000
         # Paying after the cancel does nothing.
         assert await service.pay_prizes(session, tournament_id) is False

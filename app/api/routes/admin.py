@@ -36,6 +36,7 @@ from app.services import accounts, admin, audit, ledger, roles, sessions
 from app.services.audit import AUDIT_PAGE_MAX
 from app.services.errors import ErrorCode, NotFound
 from app.tables.cluster.admin import apply_freeze
+from app.tournaments import accounts as tournament_accounts
 from app.tournaments import service as tournament_service
 from app.tournaments import voids
 
@@ -92,7 +93,7 @@ async def adjust_user(admin_user: AdminUser, session: SessionDep, user_id: UserI
 async def adjust_house(admin_user: AdminUser, session: SessionDep, body: HouseAdjustmentIn) -> LedgerEntryOut:
     """Fund (positive delta) or drain (negative) the house account that pays tournament guarantees, with a
     reason; audited as ``house.adjust``.  The players' adjustment route refuses the house (403 system_account)."""
-    entry = await tournament_service.adjust_house(session, delta=body.delta, reason=body.reason,
+    entry = await tournament_accounts.adjust_house(session, delta=body.delta, reason=body.reason,
                                                   actor_id=admin_user.id, idempotency_key=body.idempotency_key)
     return LedgerEntryOut.model_validate(entry)
 

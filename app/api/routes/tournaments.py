@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, status
 
 from app.api.deps import NO_NUL, CurrentUser, OperatorUser, RegistryDep, SessionDep, TournamentId
 from app.schemas_tournaments import CancelIn, StartIn, TournamentIn, TournamentOut, TournamentReportOut
-from app.tournaments import service
+from app.tournaments import accounts, queries, service
 from app.tournaments.director import TournamentDirector, describe
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
@@ -25,7 +25,7 @@ async def list_tournaments(
     session: SessionDep, state: Annotated[str | None, Query(max_length=16, pattern=NO_NUL)] = None
 ) -> list[TournamentOut]:
     """Newest first (at most 100), optionally of one state."""
-    rows = await service.list_all(session, state=state)
+    rows = await queries.list_all(session, state=state)
     return [TournamentOut.model_validate(await describe(session, t.id)) for t in rows]
 
 
@@ -81,7 +81,7 @@ async def cancel_tournament(operator: OperatorUser, session: SessionDep, request
 @operator_router.get("/house")
 async def house(_operator: OperatorUser, session: SessionDep) -> dict[str, int]:
     """The house account that funds guarantees: an admin funds or drains it with POST /api/admin/house."""
-    account = await service.house_account(session)
+    account = await accounts.house_account(session)
     await session.commit()
     return {"id": account.id, "coins": account.coins}
 
@@ -89,4 +89,4 @@ async def house(_operator: OperatorUser, session: SessionDep) -> dict[str, int]:
 @operator_router.get("/{tournament_id}/report")
 async def report(_operator: OperatorUser, session: SessionDep, tournament_id: TournamentId) -> TournamentReportOut:
     """Fees in, refunds and prizes out, the guarantee, and whether the pool balances."""
-    return TournamentReportOut.model_validate(await service.report(session, tournament_id))
+    return TournamentReportOut.model_validate(await queries.report(session, tournament_id))

@@ -23,11 +23,11 @@ from typing import Any
 import httpx
 import websockets
 from redis.asyncio import Redis
-from sqlalchemy import insert, select, text, update
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import insert, select, update
 
 from app.core.db import make_engine, make_sessionmaker
 from app.models import Hand, User
+from tests.app.conftest import reset_database
 from tests.app.live_server import Seat, ServerProcess, register
 
 GRANT = 50_000  # coins each new account starts with
@@ -35,16 +35,6 @@ GRANT = 50_000  # coins each new account starts with
 CLUSTER_ENV = {"LEASE_SECONDS": "3", "TAKEOVER_SCAN_SECONDS": "1", "LOG_FORMAT": "json"}
 VARIANTS = ("tiantai", "taipao", "taiwan")
 SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}  # RULES.md §1-3
-
-
-async def reset_database(url: str) -> None:
-    engine = create_async_engine(url)
-    try:
-        async with engine.begin() as conn:
-            await conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            await conn.execute(text("CREATE SCHEMA public"))
-    finally:
-        await engine.dispose()
 
 
 async def owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:

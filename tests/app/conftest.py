@@ -34,7 +34,8 @@ TEST_SECRET = "test-secret-" + "x" * 40
 PASSWORD = "correct horse"
 
 
-async def _reset_postgres(url: str) -> None:
+async def reset_database(url: str) -> None:
+    """An empty Postgres database: its schema dropped and made again (the migrations build it)."""
     engine = create_async_engine(url)
     try:
         async with engine.begin() as connection:
@@ -56,7 +57,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}"
     assert TEST_DATABASE_URL is not None
-    asyncio.run(_reset_postgres(TEST_DATABASE_URL))
+    asyncio.run(reset_database(TEST_DATABASE_URL))
     return TEST_DATABASE_URL
 
 

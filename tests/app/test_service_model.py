@@ -39,7 +39,7 @@ from app.services.ledger import ADMIN_REASON
 from app.services.settlement import HAND_REASON
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
-from tests.app.conftest import PASSWORD, TEST_SECRET, _reset_postgres, grant_role
+from tests.app.conftest import PASSWORD, TEST_SECRET, grant_role, reset_database
 
 EXAMPLES = int(os.environ.get("SERVICE_MODEL_EXAMPLES", "4"))
 STEPS = 20
@@ -260,7 +260,7 @@ def test_the_service_keeps_its_invariants_under_random_use(database_url: str, tm
         if database_url.startswith("sqlite"):
             url = f"sqlite+aiosqlite:///{tmp_path / f'model{next(counter)}.sqlite3'}"
         else:
-            asyncio.run(_reset_postgres(database_url))
+            asyncio.run(reset_database(database_url))
             url = database_url
         return Settings(_env_file=None, environment="development", secret_key=TEST_SECRET,  # type: ignore[call-arg]
                         database_url=url, redis_url=None, welcome_grant=50_000, tournament_director=False,

@@ -117,7 +117,8 @@ export function actionBarEl(s, handlers) {
   if (mode?.type === "choose") {
     const list = mode.kind === "chow" ? offer.chows : offer.kongs;
     list.forEach((a, i) => {
-      const tiles = mode.kind === "chow" ? parseTiles(a.tiles ?? "") : [a.tile, a.tile, a.tile, a.tile];
+      // A kong offer names its tile (the server's prompt); without one there is no face to draw.
+      const tiles = mode.kind === "chow" ? parseTiles(a.tiles ?? "") : a.tile ? [a.tile, a.tile, a.tile, a.tile] : [];
       bar.append(h("button", {
         type: "button", class: ["act", "choice", `choice-${mode.kind}`], "data-choice": String(i + 1),
         "aria-label": `${t(`act.${mode.kind}`)} ${tilesInWords(tiles)}`,

@@ -1,10 +1,12 @@
 // @ts-check
 /** A tiny element builder: h("button", {class: "x", onclick: fn}, "text", child). */
 
+/** @typedef {Node | string | number | null | undefined | false | Child[]} Child  arrays nest (append flattens them) */
+
 /**
  * @param {string} tag
  * @param {Record<string, any> | null} [attrs]
- * @param {...(Node | string | number | null | undefined | false | (Node | string | null | undefined | false)[])} children
+ * @param {...Child} children
  * @returns {HTMLElement}
  */
 export function h(tag, attrs, ...children) {
@@ -25,7 +27,7 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/** @param {Element} el @param {any[]} children */
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;

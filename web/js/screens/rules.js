@@ -86,13 +86,14 @@ function renderRules(key, tableOptions) {
  */
 function guideEl(key, v) {
   const example = /** @type {any} */ (EXAMPLES)[key];
+  /** @type {Record<string, [title: string, text: string][]>} the variant's extra guide sections (string keys) */
   const extra = { taipao: [["guide.wild", "guide.taipao.wild"]], taiwan: [["guide.open", "guide.taiwan.open"], ["guide.eye", "guide.taiwan.eye"]] };
   return h("section", { class: "guide" },
     h("p", { class: "guide-intro" }, t(`guide.${key}.intro`)),
     h("h3", null, t("guide.shape")),
     example ? handEl(example.situation, example.situation.winners[0], v.seats) : null,
     h("p", null, t(`guide.${key}.shape`)),
-    (/** @type {any} */ (extra)[key] ?? []).map(([title, text]) => [h("h3", null, t(title)),
+    (extra[key] ?? []).map(([title, text]) => [h("h3", null, t(title)),
       key === "taipao" && title === "guide.wild" ? h("div", { class: "guide-tiles wild-faces" },
         parseTiles(example.situation.wildcards).map((x) => tileEl(x, { classes: ["wild"] }))) : null,
       h("p", null, t(text))]),

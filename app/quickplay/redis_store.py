@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.quickplay.matching import QueueEntry
 from app.quickplay.store import MATCHED_TTL_SECONDS, Claim, Matched
 
@@ -136,7 +136,7 @@ class RedisQueueStore:
         return [QueueEntry.of(json.loads(v)) for v in await self.redis.hvals(self._pool_key(room, variant))]
 
     async def sizes(self) -> dict[tuple[str, str], int]:
-        pools = [(r.value, v.value) for r in RoomKey for v in Variant]
+        pools = [(r.value, v.value) for r in RoomKey for v in VariantKey]
         async with self.redis.pipeline(transaction=False) as pipe:
             for room, variant in pools:
                 pipe.hlen(self._pool_key(room, variant))

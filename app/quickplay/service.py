@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from app.core.outage import REDIS_ERRORS
 from app.game.rooms import RoomKey
 from app.game.titles import title_index
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import User
 from app.quickplay.commitments import QueueCommitments
 from app.quickplay.matching import QueueEntry
@@ -59,12 +59,12 @@ class QuickPlay:
         self.settle_seconds = settle_seconds  # how long a leave waits for a match in flight to end
         self.joined = asyncio.Event()  # a player queued here: the matcher's next wave need not wait
 
-    async def join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
+    async def join(self, user: User, room: RoomKey, variant: VariantKey) -> QueueEntry:
         """Queue the player in the pool (the same pool again: the entry they hold)."""
         with store_reachable():
             return await self._join(user, room, variant)
 
-    async def _join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
+    async def _join(self, user: User, room: RoomKey, variant: VariantKey) -> QueueEntry:
         check_not_frozen(user)
         check_entry_coins(user, room)
         held = await self.store.entry(user.id) if (await self._status(user.id)).queued else None
@@ -97,7 +97,7 @@ class QuickPlay:
         held = await self.store.entry(user_id)
         if held is not None and held.room != room.value:
             return
-        for variant in [held.variant] if held else [v.value for v in Variant]:
+        for variant in [held.variant] if held else [v.value for v in VariantKey]:
             await self.commitments.release(user_id, room.value, variant)
         await self.store.remove(user_id)
         # Claimed by a match: wait (bounded) for it to end, so the answer is definite — out of the queue, or

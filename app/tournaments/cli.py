@@ -21,7 +21,7 @@ from typing import Any
 from app.core.config import get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.services.errors import InvalidInput, ServiceError
 from app.tournaments import queries, service
 from app.tournaments.director import describe
@@ -76,7 +76,7 @@ def add_parser(commands: Any) -> None:
     create = actions.add_parser("create", help="create a tournament (registration opens at once unless --opens-at)")
     create.add_argument("--name", required=True)
     create.add_argument("--room", required=True, choices=[r.value for r in RoomKey])
-    create.add_argument("--variant", required=True, choices=[v.value for v in Variant])
+    create.add_argument("--variant", required=True, choices=[v.value for v in VariantKey])
     create.add_argument("--starts-at", required=True, type=iso_time, help="ISO time")
     create.add_argument("--opens-at", type=iso_time, default=None, help="ISO time")
     create.add_argument("--fee", type=int, required=True, help="entry fee in coins")

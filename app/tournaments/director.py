@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from app import metrics
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import Tournament, TournamentGame, User
 from app.monitoring import tournaments as tournament_gauges
 from app.services.errors import Conflict
@@ -185,7 +185,7 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 await service.set_table(session, game.id, table_id)
             await self.state.registry.create_tournament_table(
-                room=RoomKey(tournament.room), variant=Variant(tournament.variant), options=tournament.options,
+                room=RoomKey(tournament.room), variant=VariantKey(tournament.variant), options=tournament.options,
                 seats=[(uid, names[uid]) if uid is not None else None for uid in game.seats],
                 game_id=game.id, hands_limit=tournament.hands_per_round, table_id=table_id,
             )

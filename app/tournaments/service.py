@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import VARIANTS, Variant
+from app.game.variants import VARIANT_INFO, VariantKey
 from app.models import Tournament, TournamentEntry, TournamentGame, User
 from app.services import audit, commitments
 from app.services.commitments import CommitmentKind, SeatProbe
@@ -292,7 +292,7 @@ async def _committed(session: AsyncSession, tournament: Tournament, rows: list[T
 
 def _seat(session: AsyncSession, tournament: Tournament, ranked: list[int], rng: random.Random | None
           ) -> list[TournamentGame]:
-    seats = VARIANTS[Variant(tournament.variant)].seats
+    seats = VARIANT_INFO[VariantKey(tournament.variant)].seats
     field: list[int | None] = [*ranked, *[None] * (-len(ranked) % seats)]  # house bots fill the last table
     games = [
         TournamentGame(tournament_id=tournament.id, round=tournament.current_round, table_no=n,

@@ -50,13 +50,13 @@ LEASE_ID = 0  # one matcher for all pools: the lease's key is {prefix}:quickplay
 JITTER = 0.2  # a wave comes every wave_seconds × (1 ± JITTER)
 SEATING_AT_ONCE = 8  # tables a wave seats concurrently
 
-TableLive = Callable[[str], Awaitable[bool]]
+TableCheck = Callable[[str], Awaitable[bool]]  # a yes/no question about a table, by its id
 
 
 class Matcher:
     def __init__(self, state: AppState, quickplay: QuickPlay, *, lease: DirectorLease, policy: SpreadPolicy,
-                 wave_seconds: float, lease_seconds: float, table_live: TableLive,
-                 table_durable: TableLive, rng: random.Random | None = None) -> None:
+                 wave_seconds: float, lease_seconds: float, table_live: TableCheck,
+                 table_durable: TableCheck, rng: random.Random | None = None) -> None:
         self.state, self.quickplay, self.store = state, quickplay, quickplay.store
         self.lease, self.policy = lease, policy
         self.wave_seconds, self.lease_seconds = wave_seconds, lease_seconds
@@ -161,9 +161,9 @@ class Matcher:
     async def give_back(self, table_id: str, room: RoomKey | str, variant: VariantKey | str,
                         group: list[QueueEntry]) -> None:
         """A matched table that is not playing: its members still committed to it queue again."""
-        back = await self.quickplay.commitments.unseat(table_id, str(room), str(variant),
-                                                       [e.user_id for e in group])
-        await self.store.give_back(table_id, [e for e in group if e.user_id in back])
+        requeued = await self.quickplay.commitments.unseat(table_id, str(room), str(variant),
+                                                           [e.user_id for e in group])
+        await self.store.give_back(table_id, [e for e in group if e.user_id in requeued])
 
     async def recover(self) -> None:
         """Resolve claims a matcher left behind (it died or lost its lease mid-match)."""

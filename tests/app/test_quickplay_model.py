@@ -70,10 +70,10 @@ class Commitments:
         return missing
 
     async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
-        back = [u for u in user_ids if self.held.get(u) == ("seat", table_id)]
-        for u in back:
+        requeued = [u for u in user_ids if self.held.get(u) == ("seat", table_id)]
+        for u in requeued:
             self.held[u] = ("queue", queue_key(room, variant))
-        return back
+        return requeued
 
     # the registry's side
     async def claim(self, user_id: int, table_id: str) -> bool:

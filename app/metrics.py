@@ -134,7 +134,7 @@ def bind(metric: Any, *values: Sequence[str]) -> dict[Any, Any]:
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other")
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 SOCKET_KINDS = ("table", "lobby", "spectate", "relayed")
-CLOSE_CODES = ("1000", "1001", "1006", "1007", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4005", "4029",
+CLOSE_CODE_LABELS = ("1000", "1001", "1006", "1007", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4005", "4029",
                "4401", "other")
 ROOM_KINDS = tuple(k.value for k in GameKind)
 VARIANT_KEYS = tuple(v.value for v in VariantKey)
@@ -162,7 +162,7 @@ _group = "WebSockets"
 SOCKETS_OPEN = gauge("mahjong_websockets_open", "accepted WebSockets open now, by kind (`relayed`: a table "
                      "socket held here for a table another process owns)", {"kind": SOCKET_KINDS})
 SOCKET_CLOSES = counter("mahjong_websocket_closes", "WebSockets closed (or refused after the handshake), by close "
-                        "code (docs/protocol.md)", {"kind": SOCKET_KINDS, "code": CLOSE_CODES})
+                        "code (docs/protocol.md)", {"kind": SOCKET_KINDS, "code": CLOSE_CODE_LABELS})
 MESSAGES_IN_BY_KIND = loop_counter("mahjong_websocket_messages_received", "messages read from clients", "kind",
                                    SOCKET_KINDS)
 MESSAGES_OUT_BY_KIND = loop_counter("mahjong_websocket_messages_sent", "messages written to clients", "kind",
@@ -242,7 +242,7 @@ GC_PAUSE = histogram("mahjong_gc_pause_seconds", "cyclic garbage-collector pause
 
 # -- bound children (hot paths index these) ------------------------------------------------------------------
 SOCKETS_OPEN_BY_KIND = bind(SOCKETS_OPEN, SOCKET_KINDS)
-CLOSES = bind(SOCKET_CLOSES, SOCKET_KINDS, CLOSE_CODES)
+CLOSES = bind(SOCKET_CLOSES, SOCKET_KINDS, CLOSE_CODE_LABELS)
 RELAY_SENT, RELAY_RECEIVED = RELAY_RECORDS["sent"], RELAY_RECORDS["received"]
 HANDS_BY = bind(HANDS, VARIANT_KEYS, ROOM_KINDS, OUTCOMES)
 ACTION_BY = bind(ACTION_SECONDS, ACTIONS)
@@ -314,7 +314,7 @@ def hand_voided(variant: str, kind: str) -> None:
 
 
 def socket_closed(kind: str, code: int | None) -> None:
-    """One socket of ``kind`` closed with ``code`` (codes outside ``CLOSE_CODES`` count as ``other``)."""
+    """One socket of ``kind`` closed with ``code`` (codes outside ``CLOSE_CODE_LABELS`` count as ``other``)."""
     key = str(code or 1000)
     (CLOSES.get((kind, key)) or CLOSES[kind, "other"]).inc()
 

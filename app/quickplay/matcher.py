@@ -190,7 +190,7 @@ class Matcher:
         metrics.queue_sizes(sizes)
         if sizes != self.sizes:
             self.sizes = sizes
-            await self._publish({"type": "queue_sizes", "queues": queue_sizes(sizes)})
+            await self._publish({"type": "queue_sizes", "queues": lobby_queues(sizes)})
 
     async def _publish(self, event: dict[str, Any]) -> None:
         try:
@@ -214,7 +214,7 @@ class Matcher:
                 self.outage.ok()
 
 
-def queue_sizes(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
+def lobby_queues(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
     """Every pool with its waiting players (zeros included), as the lobby shows them."""
     return [{"room": r.value, "variant": v.value, "queued": sizes.get((r.value, v.value), 0)}
             for r in RoomKey for v in VariantKey]

@@ -24,7 +24,7 @@ from app.game.rooms import RoomKey
 from app.game.variants import VariantKey
 from app.services.errors import InvalidInput, ServiceError
 from app.tournaments import queries, service
-from app.tournaments.director import describe
+from app.tournaments.director import tournament_view
 from app.tournaments.spec import TournamentSpec, TournamentState
 from engine.options import option_table
 from engine.variants.base import Option
@@ -133,18 +133,18 @@ async def _run(args: argparse.Namespace) -> Any:
                     opens_at=args.opens_at, entry_fee=args.fee, player_limit=args.players, rounds=args.rounds,
                     hands_per_round=args.hands, prize_split=args.split,
                     guarantee=args.guarantee, options=_options(args.variant, args.option))
-                return await describe(session, (await service.create(session, spec, actor_id=None)).id)
+                return await tournament_view(session, (await service.create(session, spec, actor_id=None)).id)
             if args.action == "list":
                 return [service.summary(t) for t in await queries.list_all(session, state=args.state)]
             if args.action == "show":
-                return await describe(session, args.id)
+                return await tournament_view(session, args.id)
             if args.action == "start":
                 await service.start(session, args.id, rng=random.Random(secrets.randbits(128)))
-                return await describe(session, args.id)
+                return await tournament_view(session, args.id)
             if args.action == "cancel":
                 await service.cancel(session, args.id, actor_id=None, reason=args.reason)
-                return await describe(session, args.id)
-            return await queries.report(session, args.id)
+                return await tournament_view(session, args.id)
+            return await queries.money_report(session, args.id)
     finally:
         await engine.dispose()
 

@@ -27,7 +27,7 @@ from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
 from app.game.rooms import GameKind, RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.services.errors import ErrorCode
 from engine.scoring.situation import WinKind
 
@@ -134,11 +134,11 @@ def bind(metric: Any, *values: Sequence[str]) -> dict[Any, Any]:
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "other")
 STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 SOCKET_KINDS = ("table", "lobby", "spectate", "relayed")
-CLOSE_CODES = ("1000", "1001", "1006", "1007", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4005", "4029",
+CLOSE_CODE_LABELS = ("1000", "1001", "1006", "1007", "1008", "1009", "1011", "1012", "1013", "4003", "4004", "4005", "4029",
                "4401", "other")
 ROOM_KINDS = tuple(k.value for k in GameKind)
-VARIANTS = tuple(v.value for v in Variant)
-ROOMS = tuple(r.value for r in RoomKey)
+VARIANT_KEYS = tuple(v.value for v in VariantKey)
+ROOM_KEYS = tuple(r.value for r in RoomKey)
 OUTCOMES = ("draw", *(k.value for k in WinKind), "voided")
 ACTIONS = ("discard", "other")
 PROMPTS = ("turn", "split", "claim", "rob")  # app.tables.play.flow.PROMPT_KIND
@@ -162,7 +162,7 @@ _group = "WebSockets"
 SOCKETS_OPEN = gauge("mahjong_websockets_open", "accepted WebSockets open now, by kind (`relayed`: a table "
                      "socket held here for a table another process owns)", {"kind": SOCKET_KINDS})
 SOCKET_CLOSES = counter("mahjong_websocket_closes", "WebSockets closed (or refused after the handshake), by close "
-                        "code (docs/protocol.md)", {"kind": SOCKET_KINDS, "code": CLOSE_CODES})
+                        "code (docs/protocol.md)", {"kind": SOCKET_KINDS, "code": CLOSE_CODE_LABELS})
 MESSAGES_IN_BY_KIND = loop_counter("mahjong_websocket_messages_received", "messages read from clients", "kind",
                                    SOCKET_KINDS)
 MESSAGES_OUT_BY_KIND = loop_counter("mahjong_websocket_messages_sent", "messages written to clients", "kind",
@@ -178,7 +178,7 @@ RELAY_SECONDS = histogram("mahjong_relay_latency_seconds", "a relayed record: qu
 # -- tables and hands ----------------------------------------------------------------------------------------
 _group = "Tables and hands"
 HANDS = counter("mahjong_hands_finished", "hands finished and settled (`voided`: settlement failed)",
-                {"variant": VARIANTS, "room_kind": ROOM_KINDS, "outcome": OUTCOMES})
+                {"variant": VARIANT_KEYS, "room_kind": ROOM_KINDS, "outcome": OUTCOMES})
 SETTLEMENT_SECONDS = histogram("mahjong_settlement_seconds", "one hand's settlement transaction, retries included",
                                _SECONDS)
 ACTION_SECONDS = histogram("mahjong_action_seconds", "a player's action: socket read → resulting events queued "
@@ -228,10 +228,10 @@ DIRECTOR_TICK = gauge("mahjong_tournament_director_last_tick_timestamp_seconds",
 # -- quick play ----------------------------------------------------------------------------------------------
 _group = "Quick play"
 QUEUED = gauge("mahjong_quickplay_queued_players", "players waiting in the quick-play queue",
-               {"room": ROOMS, "variant": VARIANTS})
+               {"room": ROOM_KEYS, "variant": VARIANT_KEYS})
 QUEUE_WAIT = histogram("mahjong_quickplay_wait_seconds", "a matched player's wait: queued → seated",
-                       _WAIT_SECONDS, {"room": ROOMS, "variant": VARIANTS})
-MATCHES = counter("mahjong_quickplay_matches", "quick-play tables formed", {"room": ROOMS, "variant": VARIANTS})
+                       _WAIT_SECONDS, {"room": ROOM_KEYS, "variant": VARIANT_KEYS})
+MATCHES = counter("mahjong_quickplay_matches", "quick-play tables formed", {"room": ROOM_KEYS, "variant": VARIANT_KEYS})
 
 # -- process -------------------------------------------------------------------------------------------------
 _group = "Process"
@@ -242,18 +242,18 @@ GC_PAUSE = histogram("mahjong_gc_pause_seconds", "cyclic garbage-collector pause
 
 # -- bound children (hot paths index these) ------------------------------------------------------------------
 SOCKETS_OPEN_BY_KIND = bind(SOCKETS_OPEN, SOCKET_KINDS)
-CLOSES = bind(SOCKET_CLOSES, SOCKET_KINDS, CLOSE_CODES)
+CLOSES = bind(SOCKET_CLOSES, SOCKET_KINDS, CLOSE_CODE_LABELS)
 RELAY_SENT, RELAY_RECEIVED = RELAY_RECORDS["sent"], RELAY_RECORDS["received"]
-HANDS_BY = bind(HANDS, VARIANTS, ROOM_KINDS, OUTCOMES)
+HANDS_BY = bind(HANDS, VARIANT_KEYS, ROOM_KINDS, OUTCOMES)
 ACTION_BY = bind(ACTION_SECONDS, ACTIONS)
 TIMEOUTS_BY = bind(PROMPT_TIMEOUTS, PROMPTS)
 AUTO_PLAY_BY = bind(AUTO_PLAY, AUTO_PLAY_REASONS)
 TOURNAMENTS_BY = bind(TOURNAMENTS, TOURNAMENT_STATES)
 ENTRANTS_BY = bind(ENTRANTS, TOURNAMENT_STATES)
 TRANSITIONS_BY = bind(TRANSITIONS, TOURNAMENT_STATES)
-QUEUED_BY = bind(QUEUED, ROOMS, VARIANTS)
-QUEUE_WAIT_BY = bind(QUEUE_WAIT, ROOMS, VARIANTS)
-MATCHES_BY = bind(MATCHES, ROOMS, VARIANTS)
+QUEUED_BY = bind(QUEUED, ROOM_KEYS, VARIANT_KEYS)
+QUEUE_WAIT_BY = bind(QUEUE_WAIT, ROOM_KEYS, VARIANT_KEYS)
+MATCHES_BY = bind(MATCHES, ROOM_KEYS, VARIANT_KEYS)
 ERRORS_BY = bind(ERRORS, [c.value for c in ErrorCode])
 GC_PAUSE_BY = [GC_PAUSE.labels(g) for g in GENERATIONS]
 
@@ -314,7 +314,7 @@ def hand_voided(variant: str, kind: str) -> None:
 
 
 def socket_closed(kind: str, code: int | None) -> None:
-    """One socket of ``kind`` closed with ``code`` (codes outside ``CLOSE_CODES`` count as ``other``)."""
+    """One socket of ``kind`` closed with ``code`` (codes outside ``CLOSE_CODE_LABELS`` count as ``other``)."""
     key = str(code or 1000)
     (CLOSES.get((kind, key)) or CLOSES[kind, "other"]).inc()
 

@@ -18,7 +18,7 @@ from pydantic import (
 from app.bots import DEFAULT_BOT_LEVEL, BotLevel
 from app.game.names import Language
 from app.game.titles import title_names_for
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import User
 from app.services.accounts import canonical_username, check_password
 from app.services.ledger import ADJUSTMENT_MAX
@@ -199,7 +199,7 @@ EnumText = BeforeValidator(_enum_text)
 
 
 class TableCreateIn(StrictIn):
-    variant: Annotated[Variant, Field(strict=False), EnumText]
+    variant: Annotated[VariantKey, Field(strict=False), EnumText]
     options: dict[str, Any] = Field(default_factory=dict)
 
 

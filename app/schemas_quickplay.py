@@ -7,13 +7,13 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.quickplay.store import MATCHED_TTL_SECONDS
 from app.schemas import EnumText, StrictIn
 
 
 class QueueIn(StrictIn):
-    variant: Annotated[Variant, Field(strict=False, description="the pool to wait in: tiantai (3 seats), "
+    variant: Annotated[VariantKey, Field(strict=False, description="the pool to wait in: tiantai (3 seats), "
                                       "taipao or taiwan (4)"), EnumText]
 
 

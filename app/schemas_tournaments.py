@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.schemas import EnumText, StrictIn, VisibleText, ZonedDatetime
 from app.tournaments.spec import LIMITS, NAME_MAX, TournamentSpec
 
@@ -23,7 +23,7 @@ def _range(name: str) -> FieldInfo:
 class TournamentIn(StrictIn):
     name: VisibleText = Field(min_length=1, max_length=NAME_MAX)
     room: Annotated[RoomKey, Field(strict=False), EnumText]
-    variant: Annotated[Variant, Field(strict=False), EnumText]
+    variant: Annotated[VariantKey, Field(strict=False), EnumText]
     starts_at: ZonedDatetime = Field(description="when play starts (registration closes); in the future, with a zone")
     opens_at: ZonedDatetime | None = Field(
         default=None, description="registration opens; null = at once; not after starts_at")

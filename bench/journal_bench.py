@@ -31,7 +31,7 @@ def percentile(values: list[float], q: float) -> float:
 async def run_mode(url: str, args: argparse.Namespace, group: bool) -> str:
     from app.core.db import make_engine, migrate
     from app.game.rooms import RoomKey
-    from app.game.variants import Variant
+    from app.game.variants import VariantKey
     from app.tables.durability.journal import MatchState, TableJournal
     from app.tables.fairness import new_wall_seed
     from app.tables.registry import TableInfo
@@ -57,7 +57,7 @@ async def run_mode(url: str, args: argparse.Namespace, group: bool) -> str:
     async def table(i: int) -> None:
         rng = random.Random(i)
         table_id = f"b{i}"
-        info = TableInfo(id=table_id, room=RoomKey.BEGINNER, variant=Variant.TAIWAN, options={},
+        info = TableInfo(id=table_id, room=RoomKey.BEGINNER, variant=VariantKey.TAIWAN, options={},
                          seats=[1, 2, 3, 4], seat_names=["a", "b", "c", "d"])
         await journal.open_game(info, "g", 1, match)
         hand, n = 1, 0

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.game.rooms import RoomKey  # noqa: E402
-from app.game.variants import VARIANTS, Variant  # noqa: E402
+from app.game.variants import VARIANT_INFO, VariantKey  # noqa: E402
 from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables  # noqa: E402
 
 N_PLAYERS = 10_000
@@ -45,7 +45,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def _players(rng: random.Random, now: float) -> list[QueueEntry]:
-    pools = [(r.value, v.value) for r in RoomKey for v in Variant]
+    pools = [(r.value, v.value) for r in RoomKey for v in VariantKey]
     out = []
     for uid in range(N_PLAYERS):
         room, variant = rng.choice(pools)
@@ -59,7 +59,7 @@ def _form_all(players: list[QueueEntry], now: float) -> int:
     for e in players:
         by_pool.setdefault((e.room, e.variant), []).append(e)
     rng = random.Random(1)
-    return sum(len(form_tables(members, VARIANTS[Variant(v)].seats, now=now, policy=POLICY, rng=rng))
+    return sum(len(form_tables(members, VARIANT_INFO[VariantKey(v)].seats, now=now, policy=POLICY, rng=rng))
                for (_r, v), members in by_pool.items())
 
 
@@ -77,9 +77,9 @@ async def _redis_wave(redis_url: str, players: list[QueueEntry], now: float) -> 
             tables = 0
             rng = random.Random(1)
             for room in RoomKey:
-                for variant in Variant:
+                for variant in VariantKey:
                     members = await store.members(room.value, variant.value)
-                    for group in form_tables(members, VARIANTS[variant].seats, now=now, policy=POLICY, rng=rng):
+                    for group in form_tables(members, VARIANT_INFO[variant].seats, now=now, policy=POLICY, rng=rng):
                         tables += await store.claim(secrets.token_hex(6), group)
             best_cpu = min(best_cpu, time.process_time() - cpu)
             best_wall = min(best_wall, time.perf_counter() - wall)
@@ -119,7 +119,7 @@ async def latency_bench(database_url: str, redis_url: str, processes: int, round
            "TOURNAMENT_DIRECTOR": "false", "LOG_FORMAT": "json"}
     servers = [ServerProcess(database_url, log_dir / f"quickplay-bench-{processes}-{i}.log", **env)
                for i in range(processes)]
-    seats = VARIANTS[Variant.TAIWAN].seats
+    seats = VARIANT_INFO[VariantKey.TAIWAN].seats
     rng = random.Random(7)
     try:
         await servers[0].start()

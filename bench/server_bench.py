@@ -132,7 +132,7 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
     """Accounts straight into the database (registration hashes passwords: too slow for thousands)."""
     from sqlalchemy import insert, select
 
-    from app.game.variants import Variant
+    from app.game.variants import VariantKey
     from app.models import User
     from app.services.sessions import open_session
 
@@ -143,7 +143,7 @@ async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str
             {"username": n, "username_key": n, "password_hash": "!", "coins": 0} for n in names])
         await session.commit()
         ids = dict((await session.execute(select(User.username, User.id))).all())
-    variants = list(Variant) if args.variant == "mix" else [Variant(args.variant)]
+    variants = list(VariantKey) if args.variant == "mix" else [VariantKey(args.variant)]
     seats = []
     for i, name in enumerate(names):
         table = await state.registry.create_practice_table(

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core.db import make_engine, make_sessionmaker, migrate  # noqa: E402
 from app.game.rooms import RoomKey  # noqa: E402
-from app.game.variants import Variant  # noqa: E402
+from app.game.variants import VariantKey  # noqa: E402
 from app.models import User  # noqa: E402
 from app.tables.durability.settle import DatabaseSettler  # noqa: E402
 from app.tables.fairness import new_wall_seed  # noqa: E402
@@ -94,7 +94,7 @@ async def main(argv: list[str] | None = None) -> None:
     session_only.connections = None  # the reference: every hand through settle_hand's session
     runs = [("practice", settler), ("practice via the session", session_only), ("coins", settler)]
     for kind, chosen in runs:
-        info = TableInfo(id=f"bench-{kind}", variant=Variant.TIANTAI, options={},
+        info = TableInfo(id=f"bench-{kind}", variant=VariantKey.TIANTAI, options={},
                          room=RoomKey.BEGINNER if kind == "coins" else None, seats=[uids[0], uids[1], None],
                          bots=[2], practice=kind != "coins")
         cpu, walls = await settle_all(chosen, info, hands, args.concurrency)

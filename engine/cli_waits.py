@@ -27,7 +27,7 @@ WHITE = HONOUR_BASE + 6  # 白 7z
 
 #: Largest concealed hand (dealer's hand before discarding) per variant.
 MAX_TILES = {"tiantai": 14, "taipao": 17, "taiwan": 17}
-VARIANTS = tuple(MAX_TILES)
+VARIANT_NAMES = tuple(MAX_TILES)
 
 
 class UsageError(Exception):
@@ -56,7 +56,7 @@ def _why_not_playable(t: Tile, variant: str) -> str:
 def analyse(variant: str, hand: str, wildcards: str = "") -> dict[str, object]:
     """The JSON-able answer; raises ``NotationError`` / ``UsageError`` on bad input."""
     if variant not in MAX_TILES:
-        raise UsageError(variant, f"unknown variant (choose from {', '.join(VARIANTS)})")
+        raise UsageError(variant, f"unknown variant (choose from {', '.join(VARIANT_NAMES)})")
     faces: list[Tile] = []
     if wildcards.strip():
         if variant != "taipao":
@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m engine waits",
         description="Is a concealed hand complete, and which tiles complete it? Prints JSON.",
     )
-    p.add_argument("--variant", required=True, choices=VARIANTS)
+    p.add_argument("--variant", required=True, choices=VARIANT_NAMES)
     p.add_argument("--wildcards", default="", help="財神 faces, e.g. 9m,7p (台炮 only)")
     p.add_argument("hand", nargs="+", help='concealed tiles in mpsz notation, e.g. "123m 456p 11z"')
     return p

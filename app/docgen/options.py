@@ -7,7 +7,7 @@ from typing import Any
 
 from app.docgen.note import GENERATED_NOTE
 from app.game.rooms import ROOMS
-from app.game.variants import VARIANTS
+from app.game.variants import VARIANT_INFO
 from engine import options as engine_options
 from engine.variants import Option
 
@@ -47,7 +47,7 @@ def _show(value: Any) -> str:
 def render() -> str:
     max_cpp = max(room.coins_per_point for room in ROOMS.values())
     out = [INTRO.format(note=GENERATED_NOTE.format(source="`engine/options.py`"), max_cpp=max_cpp)]
-    for key, info in VARIANTS.items():
+    for key, info in VARIANT_INFO.items():
         variant = key.value
         out += [f"## {info.name} (`{variant}`)", "",
                 f"Payment bound: {engine_options.payment_bound(variant):,} points per payer per hand.", "",

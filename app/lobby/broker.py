@@ -21,16 +21,16 @@ from app.core.outage import REDIS_ERRORS, Outage, listen_through_outages
 
 log = logging.getLogger(__name__)
 
-Event = dict[str, Any]
+LobbyEvent = dict[str, Any]  # one lobby push (a table opened, seats changed, queue sizes): JSON as sent
 
 
 class Subscription:
     def __init__(self, max_queue: int) -> None:
-        self.queue: asyncio.Queue[Event | None] = asyncio.Queue(max_queue)
+        self.queue: asyncio.Queue[LobbyEvent | None] = asyncio.Queue(max_queue)
         self.dropped = False  # set when the subscriber fell too far behind; its socket should close
         self.close_code: int | None = None  # set when the server ends the stream (1001: restarting)
 
-    def offer(self, event: Event) -> None:
+    def offer(self, event: LobbyEvent) -> None:
         if self.dropped:
             return
         try:
@@ -44,10 +44,10 @@ class Subscription:
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
-    def __aiter__(self) -> AsyncIterator[Event]:
+    def __aiter__(self) -> AsyncIterator[LobbyEvent]:
         return self._events()
 
-    async def _events(self) -> AsyncIterator[Event]:
+    async def _events(self) -> AsyncIterator[LobbyEvent]:
         while (event := await self.queue.get()) is not None:
             yield event
 
@@ -64,7 +64,7 @@ class LobbyBroker:
         for sub in list(self._subscribers):
             sub.close()
 
-    async def publish(self, event: Event) -> None:
+    async def publish(self, event: LobbyEvent) -> None:
         self._deliver(event)
 
     async def restarting(self, pause_seconds: float) -> None:
@@ -84,7 +84,7 @@ class LobbyBroker:
         finally:
             self._subscribers.discard(sub)
 
-    def _deliver(self, event: Event) -> None:
+    def _deliver(self, event: LobbyEvent) -> None:
         for sub in list(self._subscribers):
             sub.offer(event)
 
@@ -111,7 +111,7 @@ class RedisLobbyBroker(LobbyBroker):
         await super().stop()
         await self._redis.aclose()
 
-    async def publish(self, event: Event) -> None:
+    async def publish(self, event: LobbyEvent) -> None:
         # Not delivered locally here: this process hears its own message back from Redis like everyone else.
         # Redis away: this process's own lobby sockets still hear it (the others miss it; they resync).
         try:

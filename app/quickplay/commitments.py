@@ -45,7 +45,7 @@ class QueueCommitments(Protocol):
 
     async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         """A matched table that never started: the members still committed to its seat go back to the
-        queue's commitment.  Returns those who did."""
+        queue's commitment.  Returns those requeued (the others had left the seat meanwhile)."""
         ...
 
 
@@ -95,12 +95,13 @@ class ServiceCommitments:
 
     async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
         # Each member alone: one who stood up meanwhile (their seat released) must not keep the others out.
-        back = []
+        requeued = []
         for uid in user_ids:
-            if not await self._swap([uid], (CommitmentKind.SEAT, table_id),
-                                    (CommitmentKind.QUEUE, queue_key(room, variant))):
-                back.append(uid)
-        return back
+            not_holding = await self._swap([uid], (CommitmentKind.SEAT, table_id),
+                                           (CommitmentKind.QUEUE, queue_key(room, variant)))
+            if uid not in not_holding:  # they still held the seat, and now hold the queue commitment again
+                requeued.append(uid)
+        return requeued
 
     async def _swap(self, user_ids: list[int], held: tuple[CommitmentKind, str],
                     wanted: tuple[CommitmentKind, str]) -> list[int]:
@@ -109,10 +110,11 @@ class ServiceCommitments:
         async with self.sessionmaker() as session:
             await lock_users(session, user_ids)
             found = {uid: await commitments.current(session, uid) for uid in user_ids}
-            missing = [uid for uid, c in found.items() if c is None or (c.kind, c.ref) != (held[0].value, held[1])]
-            if missing:
+            not_holding = [uid for uid, c in found.items()
+                           if c is None or (c.kind, c.ref) != (held[0].value, held[1])]
+            if not_holding:
                 await session.rollback()
-                return missing
+                return not_holding
             for uid in user_ids:
                 await commitments.acquire(session, uid, wanted[0], wanted[1], replaces=held)
             await session.commit()

@@ -38,7 +38,7 @@ from typing import Any
 from app import metrics
 from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
-from app.game.variants import VARIANTS, Variant, default_options
+from app.game.variants import VARIANT_INFO, VariantKey, default_options
 from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables
 from app.quickplay.service import QuickPlay
 from app.state import AppState
@@ -50,13 +50,13 @@ LEASE_ID = 0  # one matcher for all pools: the lease's key is {prefix}:quickplay
 JITTER = 0.2  # a wave comes every wave_seconds × (1 ± JITTER)
 SEATING_AT_ONCE = 8  # tables a wave seats concurrently
 
-TableLive = Callable[[str], Awaitable[bool]]
+TableCheck = Callable[[str], Awaitable[bool]]  # a yes/no question about a table, by its id
 
 
 class Matcher:
     def __init__(self, state: AppState, quickplay: QuickPlay, *, lease: DirectorLease, policy: SpreadPolicy,
-                 wave_seconds: float, lease_seconds: float, table_live: TableLive,
-                 table_durable: TableLive, rng: random.Random | None = None) -> None:
+                 wave_seconds: float, lease_seconds: float, table_live: TableCheck,
+                 table_durable: TableCheck, rng: random.Random | None = None) -> None:
         self.state, self.quickplay, self.store = state, quickplay, quickplay.store
         self.lease, self.policy = lease, policy
         self.wave_seconds, self.lease_seconds = wave_seconds, lease_seconds
@@ -90,21 +90,21 @@ class Matcher:
             await self.recover()
             now = time.time()
             for room in RoomKey:
-                for variant in Variant:
+                for variant in VariantKey:
                     members = await self.store.members(room.value, variant.value)
-                    if len(members) < VARIANTS[variant].seats:
+                    if len(members) < VARIANT_INFO[variant].seats:
                         continue
-                    groups = form_tables(members, VARIANTS[variant].seats, now=now, policy=self.policy,
+                    groups = form_tables(members, VARIANT_INFO[variant].seats, now=now, policy=self.policy,
                                          rng=self.rng)
                     seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
         await self.publish_sizes()
         return seated
 
-    async def _seat_one(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
+    async def _seat_one(self, room: RoomKey, variant: VariantKey, group: list[QueueEntry]) -> int:
         async with self.seating:
             return await self.seat(room, variant, group)
 
-    async def seat(self, room: RoomKey, variant: Variant, group: list[QueueEntry]) -> int:
+    async def seat(self, room: RoomKey, variant: VariantKey, group: list[QueueEntry]) -> int:
         """Seat one formed table (steps 1-4 of the module docstring); 1 if it was seated, else 0."""
         table_id = new_table_id()
         if not await self.store.claim(table_id, group):
@@ -158,12 +158,12 @@ class Matcher:
             await self._publish({"type": "matched", "table_id": table_id, "to": e.user_id})
         log.info("quick play: seated %s", table_id, extra={"table_id": table_id})
 
-    async def give_back(self, table_id: str, room: RoomKey | str, variant: Variant | str,
+    async def give_back(self, table_id: str, room: RoomKey | str, variant: VariantKey | str,
                         group: list[QueueEntry]) -> None:
         """A matched table that is not playing: its members still committed to it queue again."""
-        back = await self.quickplay.commitments.unseat(table_id, str(room), str(variant),
-                                                       [e.user_id for e in group])
-        await self.store.give_back(table_id, [e for e in group if e.user_id in back])
+        requeued = await self.quickplay.commitments.unseat(table_id, str(room), str(variant),
+                                                           [e.user_id for e in group])
+        await self.store.give_back(table_id, [e for e in group if e.user_id in requeued])
 
     async def recover(self) -> None:
         """Resolve claims a matcher left behind (it died or lost its lease mid-match)."""
@@ -190,7 +190,7 @@ class Matcher:
         metrics.queue_sizes(sizes)
         if sizes != self.sizes:
             self.sizes = sizes
-            await self._publish({"type": "queue_sizes", "queues": queue_sizes(sizes)})
+            await self._publish({"type": "queue_sizes", "queues": lobby_queues(sizes)})
 
     async def _publish(self, event: dict[str, Any]) -> None:
         try:
@@ -214,10 +214,10 @@ class Matcher:
                 self.outage.ok()
 
 
-def queue_sizes(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
+def lobby_queues(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
     """Every pool with its waiting players (zeros included), as the lobby shows them."""
     return [{"room": r.value, "variant": v.value, "queued": sizes.get((r.value, v.value), 0)}
-            for r in RoomKey for v in Variant]
+            for r in RoomKey for v in VariantKey]
 
 
 def make_lease(state: AppState) -> DirectorLease:

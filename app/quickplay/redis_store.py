@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.quickplay.matching import QueueEntry
 from app.quickplay.store import MATCHED_TTL_SECONDS, Claim, Matched
 
@@ -103,9 +103,10 @@ class RedisQueueStore:
         return self.pool_prefix + _pool(room, variant)
 
     async def add(self, entry: QueueEntry) -> QueueEntry:
-        held = await self._add(keys=[self.where, self._pool_key(entry.room, entry.variant)],
-                               args=[entry.user_id, _pool(entry.room, entry.variant), json.dumps(entry.to_json())])
-        if held is None:
+        already_at = await self._add(keys=[self.where, self._pool_key(entry.room, entry.variant)],
+                                     args=[entry.user_id, _pool(entry.room, entry.variant),
+                                           json.dumps(entry.to_json())])
+        if already_at is None:
             with contextlib.suppress(RedisError, OSError):  # a lost poke: the next wave comes anyway
                 await self.redis.publish(self.poke_channel, entry.variant)
             return entry
@@ -136,7 +137,7 @@ class RedisQueueStore:
         return [QueueEntry.of(json.loads(v)) for v in await self.redis.hvals(self._pool_key(room, variant))]
 
     async def sizes(self) -> dict[tuple[str, str], int]:
-        pools = [(r.value, v.value) for r in RoomKey for v in Variant]
+        pools = [(r.value, v.value) for r in RoomKey for v in VariantKey]
         async with self.redis.pipeline(transaction=False) as pipe:
             for room, variant in pools:
                 pipe.hlen(self._pool_key(room, variant))
@@ -151,8 +152,8 @@ class RedisQueueStore:
         return bool(done)
 
     async def give_back(self, table_id: str, entries: list[QueueEntry]) -> None:
-        back = [x for e in entries for x in (e.user_id, _pool(e.room, e.variant), json.dumps(e.to_json()))]
-        await self._end(keys=[self.where, self.claims_key], args=[table_id, self.pool_prefix, "", *back])
+        requeued_args = [x for e in entries for x in (e.user_id, _pool(e.room, e.variant), json.dumps(e.to_json()))]
+        await self._end(keys=[self.where, self.claims_key], args=[table_id, self.pool_prefix, "", *requeued_args])
 
     async def finish(self, table_id: str) -> None:
         await self._end(keys=[self.where, self.claims_key],

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from app.core.outage import REDIS_ERRORS
 from app.game.rooms import RoomKey
 from app.game.titles import title_index
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import User
 from app.quickplay.commitments import QueueCommitments
 from app.quickplay.matching import QueueEntry
@@ -59,20 +59,20 @@ class QuickPlay:
         self.settle_seconds = settle_seconds  # how long a leave waits for a match in flight to end
         self.joined = asyncio.Event()  # a player queued here: the matcher's next wave need not wait
 
-    async def join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
+    async def join(self, user: User, room: RoomKey, variant: VariantKey) -> QueueEntry:
         """Queue the player in the pool (the same pool again: the entry they hold)."""
         with store_reachable():
             return await self._join(user, room, variant)
 
-    async def _join(self, user: User, room: RoomKey, variant: Variant) -> QueueEntry:
+    async def _join(self, user: User, room: RoomKey, variant: VariantKey) -> QueueEntry:
         check_not_frozen(user)
         check_entry_coins(user, room)
-        held = await self.store.entry(user.id) if (await self._status(user.id)).queued else None
-        if held is not None and (held.room, held.variant) == (room.value, variant.value):
-            return held
-        if held is not None:
+        waiting = await self.store.entry(user.id) if (await self._status(user.id)).queued else None
+        if waiting is not None and (waiting.room, waiting.variant) == (room.value, variant.value):
+            return waiting
+        if waiting is not None:
             raise Conflict("you are waiting in the quick-play queue; leave it first", ErrorCode.IN_QUEUE,
-                           queue=f"{held.room}:{held.variant}")
+                           queue=f"{waiting.room}:{waiting.variant}")
         await self.commitments.hold(user, room.value, variant.value)
         entry = QueueEntry(user_id=user.id, username=user.username, room=room.value, variant=variant.value,
                            since=time.time(), title_rank=title_index(user.rank_points),
@@ -94,10 +94,10 @@ class QuickPlay:
             await self._leave(user_id, room)
 
     async def _leave(self, user_id: int, room: RoomKey) -> None:
-        held = await self.store.entry(user_id)
-        if held is not None and held.room != room.value:
+        waiting = await self.store.entry(user_id)
+        if waiting is not None and waiting.room != room.value:
             return
-        for variant in [held.variant] if held else [v.value for v in Variant]:
+        for variant in [waiting.variant] if waiting else [v.value for v in VariantKey]:
             await self.commitments.release(user_id, room.value, variant)
         await self.store.remove(user_id)
         # Claimed by a match: wait (bounded) for it to end, so the answer is definite — out of the queue, or
@@ -112,14 +112,14 @@ class QuickPlay:
             return await self._status(user_id)
 
     async def _status(self, user_id: int) -> QueueStatus:
-        held = await self.store.entry(user_id)
+        waiting = await self.store.entry(user_id)
         # Being seated: still queued until the table is sure (app.quickplay.matcher), unless the player left,
         # which gave the commitment back: then no match can seat them.
-        if (held is not None and await self.store.claim_of(user_id) is not None
+        if (waiting is not None and await self.store.claim_of(user_id) is not None
                 and await self.commitments.current(user_id) is None):
             return QueueStatus(False)
-        if held is not None:
-            return QueueStatus(True, held.room, held.variant, held.joined_at)
+        if waiting is not None:
+            return QueueStatus(True, waiting.room, waiting.variant, waiting.joined_at)
         matched = await self.store.matched(user_id)
         if matched is not None:
             return QueueStatus(False, matched.room, matched.variant, datetime.fromtimestamp(matched.since, UTC), matched.table_id)

@@ -109,9 +109,9 @@ class LocalQueueStore:
         return None
 
     async def add(self, entry: QueueEntry) -> QueueEntry:
-        held = self._where(entry.user_id)
-        if held is not None:
-            return held
+        existing = self._where(entry.user_id)
+        if existing is not None:
+            return existing
         self.pools.setdefault((entry.room, entry.variant), {})[entry.user_id] = entry
         return entry
 
@@ -166,11 +166,11 @@ class LocalQueueStore:
         return list(self.claimed.values())
 
     async def matched(self, user_id: int) -> Matched | None:
-        held = self.markers.get(user_id)
-        if held is None or held[0] < time.time():
+        marker = self.markers.get(user_id)
+        if marker is None or marker[0] < time.time():
             self.markers.pop(user_id, None)
             return None
-        return held[1]
+        return marker[1]
 
     async def forget_matched(self, user_id: int) -> None:
         self.markers.pop(user_id, None)

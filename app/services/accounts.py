@@ -91,8 +91,9 @@ async def register(
     return user
 
 
-async def authenticate(session: AsyncSession, *, username: str, password: str) -> User | None:
-    """The account for these credentials, or None; callers must not say which part was wrong."""
+async def check_credentials(session: AsyncSession, *, username: str, password: str) -> User | None:
+    """The account for these credentials, or None; callers must not say which part was wrong.  (A session
+    token is checked by ``app.services.sessions.authenticate``.)"""
     try:
         _, key = canonical_username(username)
     except InvalidInput:

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import begin_write
 from app.game.rooms import Room
-from app.game.variants import VARIANTS, Variant
+from app.game.variants import VARIANT_INFO, VariantKey
 from app.models import Hand
 from app.services.ledger import lock_users, post_entry
 
@@ -110,7 +110,7 @@ async def settle_hand(
     room: Room | None,
     seats: Sequence[int | None],
     payments: Sequence[PaymentLike],
-    variant: Variant | str,
+    variant: VariantKey | str,
     record: Mapping[str, Any],
     winners: Sequence[int] = (),
     practice: bool = False,
@@ -236,11 +236,11 @@ async def settle_hand(
         raise
 
 
-def _checked(hand_key: str, seats: Sequence[int | None], payments: Sequence[PaymentLike], variant: Variant | str,
-             winners: Sequence[int]) -> tuple[Variant, list[tuple[int, int, int, int]]]:
+def _checked(hand_key: str, seats: Sequence[int | None], payments: Sequence[PaymentLike], variant: VariantKey | str,
+             winners: Sequence[int]) -> tuple[VariantKey, list[tuple[int, int, int, int]]]:
     """The variant and the ordered payments of a hand to settle, after checking its key, seats and payments."""
-    variant = Variant(variant)
-    n_seats = VARIANTS[variant].seats
+    variant = VariantKey(variant)
+    n_seats = VARIANT_INFO[variant].seats
     if not 0 < len(hand_key) <= HAND_KEY_MAX:
         raise ValueError(f"hand_key must be 1-{HAND_KEY_MAX} characters")
     if len(seats) != n_seats:
@@ -277,7 +277,7 @@ JSON_COLUMNS = frozenset({"seats", "actions", "result", "settlement"})
 
 
 def practice_hand(*, hand_key: str, seats: Sequence[int | None], payments: Sequence[PaymentLike],
-                  variant: Variant | str, record: Mapping[str, Any], winners: Sequence[int] = ()) -> PracticeHand:
+                  variant: VariantKey | str, record: Mapping[str, Any], winners: Sequence[int] = ()) -> PracticeHand:
     """The row and outcome of a practice hand (checked as ``settle_hand`` checks every hand)."""
     variant, ordered = _checked(hand_key, seats, payments, variant, winners)
     zeros = [0] * len(seats)

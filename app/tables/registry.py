@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from app.bots import DEFAULT_BOT_LEVEL
 from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
-from app.game.variants import VARIANTS, Variant
+from app.game.variants import VARIANT_INFO, VariantKey
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound, Unavailable
 from app.tables.table_info import TableInfo, TableStatus, new_table_id
 
@@ -162,7 +162,7 @@ class TableRegistry:
     # --- players -----------------------------------------------------------------------------------
 
     async def create_table(
-        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], user_id: int, username: str
+        self, *, room: RoomKey, variant: VariantKey, options: dict[str, Any], user_id: int, username: str
     ) -> TableInfo:
         """Open a lobby table with its creator in seat 0 (an empty table would only linger)."""
         async with self._seating(user_id):
@@ -175,7 +175,7 @@ class TableRegistry:
         return await self._start_if_full(table)
 
     async def create_practice_table(
-        self, *, variant: Variant, options: dict[str, Any], user_id: int, username: str,
+        self, *, variant: VariantKey, options: dict[str, Any], user_id: int, username: str,
         bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = "normal",
         hands_limit: int | None = None,
     ) -> TableInfo:
@@ -192,7 +192,7 @@ class TableRegistry:
             return await self._start_if_full(table)
 
     async def create_tournament_table(
-        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str] | None],
+        self, *, room: RoomKey, variant: VariantKey, options: dict[str, Any], seats: list[tuple[int, str] | None],
         game_id: int, hands_limit: int | None, table_id: str | None = None,
     ) -> TableInfo:
         """A tournament table (app.tournaments.director): the players seated by the tournament, house bots
@@ -217,7 +217,7 @@ class TableRegistry:
         return await self._start_if_full(table)
 
     async def create_matched_table(
-        self, *, room: RoomKey, variant: Variant, options: dict[str, Any], seats: list[tuple[int, str]],
+        self, *, room: RoomKey, variant: VariantKey, options: dict[str, Any], seats: list[tuple[int, str]],
         table_id: str,
     ) -> TableInfo:
         """A quick-play table (快速開始, app.quickplay.matcher): every seat a matched player, in the given
@@ -426,9 +426,9 @@ class TableRegistry:
             raise Conflict(f"you are already seated at another table ({table_id}, seat {seat}); stand up there first",
                            ErrorCode.ALREADY_SEATED, table_id=table_id, seat=seat)
 
-    def _new(self, *, room: RoomKey | None, variant: Variant, options: dict[str, Any], practice: bool,
+    def _new(self, *, room: RoomKey | None, variant: VariantKey, options: dict[str, Any], practice: bool,
              table_id: str | None = None) -> TableInfo:
-        n_seats = VARIANTS[variant].seats
+        n_seats = VARIANT_INFO[variant].seats
         if table_id is not None and table_id in self._tables:
             raise RuntimeError(f"table {table_id} exists already")  # the director's ids are fresh: a bug
         table = TableInfo(

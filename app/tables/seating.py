@@ -6,7 +6,7 @@ from typing import Any
 
 from app.bots import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import Variant, validate_options
+from app.game.variants import VariantKey, validate_options
 from app.models import User
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput
 from app.tables.registry import TableInfo, TableRegistry
@@ -28,12 +28,12 @@ def check_entry_coins(user: User, room: RoomKey) -> None:
                        ErrorCode.INSUFFICIENT_COINS, room=room.value, needed=entry, have=user.coins)
 
 
-def _options(variant: Variant, options: dict[str, Any]) -> dict[str, Any]:
-    return validate_options(variant, options)  # OptionError is an InvalidInput with its code
+def _options(variant: VariantKey, options: dict[str, Any]) -> dict[str, Any]:
+    return validate_options(variant, options)  # TableOptionError is an InvalidInput with its code
 
 
 async def open_table(
-    *, registry: TableRegistry, user: User, room: RoomKey, variant: Variant, options: dict[str, Any]
+    *, registry: TableRegistry, user: User, room: RoomKey, variant: VariantKey, options: dict[str, Any]
 ) -> TableInfo:
     check_not_frozen(user)
     full_options = _options(variant, options)
@@ -52,7 +52,7 @@ async def take_seat(*, registry: TableRegistry, user: User, table_id: str, seat:
 
 
 async def open_practice(
-    *, registry: TableRegistry, user: User, variant: Variant, options: dict[str, Any],
+    *, registry: TableRegistry, user: User, variant: VariantKey, options: dict[str, Any],
     bot_level: str = DEFAULT_BOT_LEVEL, suggest_discard: bool = False, bot_speed: str = DEFAULT_BOT_SPEED,
     hands_limit: int | None = None,
 ) -> TableInfo:

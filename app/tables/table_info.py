@@ -13,7 +13,7 @@ from typing import Any
 
 from app.bots import DEFAULT_BOT_LEVEL
 from app.game.rooms import GameKind, RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 
 
 class TableStatus(StrEnum):
@@ -26,7 +26,7 @@ class TableStatus(StrEnum):
 class TableInfo:
     id: str
     room: RoomKey | None  # None for practice tables
-    variant: Variant
+    variant: VariantKey
     options: dict[str, Any]
     seats: list[int | None]  # user id per seat; None = empty, or a bot when the seat is in ``bots``
     # Seats played by server bots: every other seat of a practice table, the seats a coin table's creator

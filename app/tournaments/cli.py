@@ -21,10 +21,10 @@ from typing import Any
 from app.core.config import get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.services.errors import InvalidInput, ServiceError
 from app.tournaments import queries, service
-from app.tournaments.director import describe
+from app.tournaments.director import tournament_view
 from app.tournaments.spec import TournamentSpec, TournamentState
 from engine.options import option_table
 from engine.variants.base import Option
@@ -76,7 +76,7 @@ def add_parser(commands: Any) -> None:
     create = actions.add_parser("create", help="create a tournament (registration opens at once unless --opens-at)")
     create.add_argument("--name", required=True)
     create.add_argument("--room", required=True, choices=[r.value for r in RoomKey])
-    create.add_argument("--variant", required=True, choices=[v.value for v in Variant])
+    create.add_argument("--variant", required=True, choices=[v.value for v in VariantKey])
     create.add_argument("--starts-at", required=True, type=iso_time, help="ISO time")
     create.add_argument("--opens-at", type=iso_time, default=None, help="ISO time")
     create.add_argument("--fee", type=int, required=True, help="entry fee in coins")
@@ -133,18 +133,18 @@ async def _run(args: argparse.Namespace) -> Any:
                     opens_at=args.opens_at, entry_fee=args.fee, player_limit=args.players, rounds=args.rounds,
                     hands_per_round=args.hands, prize_split=args.split,
                     guarantee=args.guarantee, options=_options(args.variant, args.option))
-                return await describe(session, (await service.create(session, spec, actor_id=None)).id)
+                return await tournament_view(session, (await service.create(session, spec, actor_id=None)).id)
             if args.action == "list":
                 return [service.summary(t) for t in await queries.list_all(session, state=args.state)]
             if args.action == "show":
-                return await describe(session, args.id)
+                return await tournament_view(session, args.id)
             if args.action == "start":
                 await service.start(session, args.id, rng=random.Random(secrets.randbits(128)))
-                return await describe(session, args.id)
+                return await tournament_view(session, args.id)
             if args.action == "cancel":
                 await service.cancel(session, args.id, actor_id=None, reason=args.reason)
-                return await describe(session, args.id)
-            return await queries.report(session, args.id)
+                return await tournament_view(session, args.id)
+            return await queries.money_report(session, args.id)
     finally:
         await engine.dispose()
 

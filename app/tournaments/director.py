@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from app import metrics
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import Tournament, TournamentGame, User
 from app.monitoring import tournaments as tournament_gauges
 from app.services.errors import Conflict
@@ -185,7 +185,7 @@ class TournamentDirector:
             async with self.state.sessionmaker() as session:
                 await service.set_table(session, game.id, table_id)
             await self.state.registry.create_tournament_table(
-                room=RoomKey(tournament.room), variant=Variant(tournament.variant), options=tournament.options,
+                room=RoomKey(tournament.room), variant=VariantKey(tournament.variant), options=tournament.options,
                 seats=[(uid, names[uid]) if uid is not None else None for uid in game.seats],
                 game_id=game.id, hands_limit=tournament.hands_per_round, table_id=table_id,
             )
@@ -250,7 +250,7 @@ class TournamentDirector:
             return
         async with self.lock, self.state.sessionmaker() as session:
             try:
-                outcome = await service.record_game(session, info.tournament_game_id, points=points,
+                outcome = await service.add_game_result(session, info.tournament_game_id, points=points,
                                                     hands_played=hands)
             except Exception:
                 metrics.RECORD_FAILURES.inc()  # the points, and at the last table the prizes, are not in
@@ -273,7 +273,7 @@ class TournamentDirector:
 
     async def publish(self, tournament_id: int) -> None:
         async with self.state.sessionmaker() as session:
-            detail = await describe(session, tournament_id)
+            detail = await tournament_view(session, tournament_id)
         try:
             await self.state.broker.publish({"type": "tournament_updated", "tournament": detail})
         except Exception:
@@ -285,7 +285,7 @@ async def _users(session: Any, games: list[TournamentGame]) -> list[User]:
     return list(await session.scalars(select(User).where(User.id.in_(ids)))) if ids else []
 
 
-async def describe(session: Any, tournament_id: int) -> dict[str, Any]:
+async def tournament_view(session: Any, tournament_id: int) -> dict[str, Any]:
     """The public view of a tournament: settings, state, standings and the current round's tables."""
     tournament: Tournament = await service.get(session, tournament_id)
     standings = await queries.standings(session, tournament_id)

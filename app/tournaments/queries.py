@@ -52,7 +52,7 @@ async def due(session: AsyncSession) -> list[Tournament]:
     return out
 
 
-async def report(session: AsyncSession, tournament_id: int) -> dict[str, Any]:
+async def money_report(session: AsyncSession, tournament_id: int) -> dict[str, Any]:
     """The tournament's money: fees, refunds, guarantee, prizes and the pool's balance (0 at the end).
     ``balanced`` is True when everything that went into the pool came out or is still in it."""
     tournament = await get(session, tournament_id)

@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.db import begin_write
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import VARIANTS, Variant
+from app.game.variants import VARIANT_INFO, VariantKey
 from app.models import Tournament, TournamentEntry, TournamentGame, User
 from app.services import audit, commitments
 from app.services.commitments import CommitmentKind, SeatProbe
@@ -292,7 +292,7 @@ async def _committed(session: AsyncSession, tournament: Tournament, rows: list[T
 
 def _seat(session: AsyncSession, tournament: Tournament, ranked: list[int], rng: random.Random | None
           ) -> list[TournamentGame]:
-    seats = VARIANTS[Variant(tournament.variant)].seats
+    seats = VARIANT_INFO[VariantKey(tournament.variant)].seats
     field: list[int | None] = [*ranked, *[None] * (-len(ranked) % seats)]  # house bots fill the last table
     games = [
         TournamentGame(tournament_id=tournament.id, round=tournament.current_round, table_no=n,
@@ -325,8 +325,8 @@ async def set_table(session: AsyncSession, game_id: int, table_id: str) -> None:
     await session.commit()
 
 
-async def record_game(session: AsyncSession, game_id: int, *, points: list[int], hands_played: int
-                      ) -> str:
+async def add_game_result(session: AsyncSession, game_id: int, *, points: list[int], hands_played: int
+                          ) -> str:
     """A table's game ended: add its points to the players' totals, once.  Then, when the round is
     complete, seat the next round by standings or finish and pay the prizes.
 
@@ -418,7 +418,7 @@ async def _pay_prizes(session: AsyncSession, tournament: Tournament, rows: list[
 async def disqualify(session: AsyncSession, user_id: int, *, actor_id: int | None, reason: str) -> list[int]:
     """A frozen account leaves every tournament it is in (app.services.admin.set_frozen's caller runs this).
     Running: disqualified — its seat plays on 托管 to the end of the round (the table goes on), then no further
-    rounds and no prize (``record_game``).  Not started yet: refunded and unregistered.  Audited as
+    rounds and no prize (``add_game_result``).  Not started yet: refunded and unregistered.  Audited as
     ``tournament.disqualify``; returns the tournaments it touched."""
     rows = await session.execute(
         select(TournamentEntry.tournament_id).join(Tournament, Tournament.id == TournamentEntry.tournament_id)

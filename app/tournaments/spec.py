@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from app.game.rooms import RoomKey
-from app.game.variants import VARIANTS, OptionError, Variant, validate_options
+from app.game.variants import VARIANT_INFO, TableOptionError, VariantKey, validate_options
 from app.services.errors import InvalidInput
 from app.services.text import visible_text
 
@@ -61,7 +61,7 @@ class TournamentSpec:
 
     name: str
     room: RoomKey
-    variant: Variant
+    variant: VariantKey
     starts_at: datetime
     entry_fee: int
     player_limit: int
@@ -75,7 +75,7 @@ class TournamentSpec:
     def __post_init__(self) -> None:
         # Plain strings from the command line become the enums (ValueError → the CLI's message).
         object.__setattr__(self, "room", RoomKey(self.room))
-        object.__setattr__(self, "variant", Variant(self.variant))
+        object.__setattr__(self, "variant", VariantKey(self.variant))
 
 
 def _check_range(name: str, value: int) -> None:
@@ -107,7 +107,7 @@ def validate(spec: TournamentSpec, now: datetime | None = None) -> dict[str, Any
         _check_range(field, getattr(spec, field))
     if spec.hands_per_round is not None:
         _check_range("hands_per_round", spec.hands_per_round)
-    seats = VARIANTS[spec.variant].seats
+    seats = VARIANT_INFO[spec.variant].seats
     if spec.player_limit % seats:
         # Refused at creation: a full field must fill whole tables (house bots cover only a short field).
         raise InvalidInput(f"player_limit must be a multiple of the table size {seats}", field="player_limit",
@@ -122,5 +122,5 @@ def validate(spec: TournamentSpec, now: datetime | None = None) -> dict[str, Any
                            reason="increasing")
     try:
         return validate_options(spec.variant, spec.options)
-    except OptionError as exc:
+    except TableOptionError as exc:
         raise InvalidInput(str(exc), field="options", reason="option") from None

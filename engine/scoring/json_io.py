@@ -32,7 +32,7 @@ class VariantShape:
 _COMMON_WINS = frozenset(
     {WinKind.DISCARD, WinKind.SELF_DRAW, WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT, WinKind.ROB_KONG}
 )
-VARIANTS: dict[str, VariantShape] = {
+VARIANT_SHAPES: dict[str, VariantShape] = {
     "tiantai": VariantShape(3, 13, "mp", False, 2, _COMMON_WINS | {WinKind.EIGHT_FLOWERS}),
     "taipao": VariantShape(4, 16, "mps", True, 1, _COMMON_WINS | {WinKind.SPLIT_DEAL, WinKind.KILL_PIG, WinKind.EIGHT_FLOWERS}),
     "taiwan": VariantShape(4, 16, "mps", True, 1, _COMMON_WINS | {WinKind.EIGHT_FLOWERS, WinKind.SEVEN_ROB_ONE}),
@@ -195,9 +195,9 @@ def situation_from_json(obj: Any) -> Situation:
     """Build a validated ``Situation`` from the JSON object of docs/scoring.md."""
     d = _keys(obj, TOP_KEYS, "situation", ("variant", "seats", "dealer"))
     variant = d["variant"]
-    if variant not in VARIANTS:
-        raise _fail("variant", f"unknown variant {variant!r}; expected one of {sorted(VARIANTS)}")
-    spec = VARIANTS[variant]
+    if variant not in VARIANT_SHAPES:
+        raise _fail("variant", f"unknown variant {variant!r}; expected one of {sorted(VARIANT_SHAPES)}")
+    spec = VARIANT_SHAPES[variant]
     wildcards = _wildcards(d, variant)
     seats_raw = d["seats"]
     if not isinstance(seats_raw, list) or len(seats_raw) != spec.seats:

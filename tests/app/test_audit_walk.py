@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.logs import JsonFormatter
 from app.main import create_app
 from app.services.settlement import settle_hand
@@ -159,7 +159,7 @@ async def test_log_format_json_writes_one_json_line_per_event_with_the_table_and
         assert any(isinstance(h.formatter, JsonFormatter) for h in root.handlers)
         async with app.router.lifespan_context(app):
             hand, wall = _played_hand(3)
-            info = TableInfo(id="t-json", room=None, variant=Variant.TIANTAI, options={}, seats=[None, None, None],
+            info = TableInfo(id="t-json", room=None, variant=VariantKey.TIANTAI, options={}, seats=[None, None, None],
                              bots=[0, 1, 2], practice=True)
             settler = DatabaseSettler(app.state.services.sessionmaker)
             settled = await settler(info, "t-json:g:5", hand, wall, 5)

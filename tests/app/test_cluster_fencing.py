@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker, migrate
-from app.game.variants import Variant, validate_options
+from app.game.variants import VariantKey, validate_options
 from app.lobby.broker import LobbyBroker
 from app.models import LiveTable, TableAction
 from app.state import AppState
@@ -96,7 +96,7 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         await stack.enter_async_context(b(state_b))
         assert a.active and b.active and a.process_id != b.process_id
         table = await state_a.registry.create_practice_table(
-            variant=Variant.TAIWAN, options=validate_options(Variant.TAIWAN, {}), user_id=1, username="p")
+            variant=VariantKey.TAIWAN, options=validate_options(VariantKey.TAIWAN, {}), user_id=1, username="p")
         actor_a = a.actors[table.id]
         token_a = actor_a.writer.fence
         assert await redis.get(f"{settings.redis_prefix}:lease:{table.id}") == a.process_id.encode()

@@ -25,7 +25,7 @@ import pytest
 from app.tables.cluster.relay import RELAY_GAP
 from tests.app.cluster_harness import (
     SEATS,
-    VARIANTS,
+    VARIANT_NAMES,
     RecordingSeat,
     Spectator,
     coin_faults,
@@ -54,7 +54,7 @@ async def test_every_socket_on_every_process_gets_every_message_up_to_game_over(
         watchers: list[Spectator] = []
         tasks: list[asyncio.Task[None]] = []
         operator = None
-        for home, variant in enumerate(VARIANTS):
+        for home, variant in enumerate(VARIANT_NAMES):
             players = await register_players(cluster, f"lw{home}", SEATS[variant])
             if operator is None:
                 operator = players[0]

@@ -30,7 +30,7 @@ from app.models import Hand, LiveTable, User
 from tests.app.live_server import Seat, ServerProcess, open_table, register, same_prompt
 from tests.app.restart_checks import check_seat
 
-VARIANTS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
+SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
 HOLD = {"tiantai": "claim", "taiwan": "claim", "taipao": "split"}  # what each coin table is stopped in
 # The longest rule timers (engine options, high=120): a held prompt must outlast the wait for the others.
 OPTIONS = {"claim_seconds": 120, "discard_seconds": 120}
@@ -52,7 +52,7 @@ async def _tables(base: str) -> tuple[dict[str, list[Seat]], list[dict]]:
     """A coin table of each variant (every seat a scripted player) and a practice table of each variant."""
     tables: dict[str, list[Seat]] = {}
     coin_players = []
-    for variant, n in VARIANTS.items():
+    for variant, n in SEATS.items():
         players = [await register(base, f"r{variant[:4]}{i}") for i in range(n)]
         coin_players += players
         table_id = await open_table(base, players, variant, **OPTIONS)

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from app import metrics
 from app.game.rooms import RoomKey
 from app.game.titles import title_for
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import Game, GamePlayer
 from app.services import games, ledger
 from app.services.games import FinishedGame
@@ -144,7 +144,7 @@ async def test_a_tournament_game_is_recorded_as_one(settings) -> None:
         alice = await h.register("rec_tour")
         assert h.runtime.state is not None
         table = await h.runtime.state.registry.create_tournament_table(
-            room=RoomKey.BEGINNER, variant=Variant.TIANTAI, options={}, seats=[(alice["id"], "rec_tour"), None, None],
+            room=RoomKey.BEGINNER, variant=VariantKey.TIANTAI, options={}, seats=[(alice["id"], "rec_tour"), None, None],
             game_id=999_999, hands_limit=1)
         over = await answer_until(await h.connect(table.id, alice), "game_over", seed=5, timeout=60)
         await _records_written(h)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.tables.durability.journal import Fenced, MatchState, TableJournal
 from app.tables.fairness import new_wall_seed
 from app.tables.registry import TableInfo
 
 
 def _info() -> TableInfo:
-    return TableInfo(id="t1", room=RoomKey.BEGINNER, variant=Variant.TIANTAI, options={"rounds": 1},
+    return TableInfo(id="t1", room=RoomKey.BEGINNER, variant=VariantKey.TIANTAI, options={"rounds": 1},
                      seats=[1, 2, 3], seat_names=["a", "b", "c"])
 
 
@@ -32,7 +32,7 @@ async def test_a_game_is_journalled_and_loaded_back(engine) -> None:
     assert (game.game_id, game.fence, game.hand_no, game.wall, game.v, game.hand_closed) == ("g1", 1, 1, wall, 6,
                                                                                              False)
     assert game.actions == [{"kind": "discard", "seat": 0, "tile": "1m"}, {"kind": "pass", "seat": 1}]
-    assert game.info.seats == [1, 2, 3] and game.info.variant is Variant.TIANTAI
+    assert game.info.seats == [1, 2, 3] and game.info.variant is VariantKey.TIANTAI
     await journal.hand_closed("t1", 1, "g1", 1, MatchState(1, 0, 0, 1, 0, [8, -8, 0], [800, -800, 0]), v=9)
     game = await journal.load("t1")
     assert game is not None and game.hand_closed and game.actions == [] and game.match.dealer == 1

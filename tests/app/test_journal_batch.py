@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.tables.durability.journal import Fenced, MatchState, TableJournal
 from app.tables.fairness import new_wall_seed
 from app.tables.registry import TableInfo
@@ -21,7 +21,7 @@ TABLES = [f"t{i}" for i in range(12)]
 
 
 def _info(table_id: str) -> TableInfo:
-    return TableInfo(id=table_id, room=RoomKey.BEGINNER, variant=Variant.TIANTAI, options={"rounds": 1},
+    return TableInfo(id=table_id, room=RoomKey.BEGINNER, variant=VariantKey.TIANTAI, options={"rounds": 1},
                      seats=[1, 2, 3], seat_names=["a", "b", "c"])
 
 

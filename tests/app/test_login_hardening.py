@@ -103,7 +103,7 @@ async def test_password_checks_run_outside_any_transaction(session, monkeypatch)
         return False
 
     monkeypatch.setattr(accounts, "verify_password", verify)
-    assert await accounts.authenticate(session, username="alice", password="wrong pass") is None
+    assert await accounts.check_credentials(session, username="alice", password="wrong pass") is None
     assert seen == [False]
 
 

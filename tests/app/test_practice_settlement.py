@@ -8,7 +8,7 @@ import asyncio
 
 from sqlalchemy import select
 
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.models import Hand, LedgerEntry
 from app.services.settlement import settle_hand
 from app.tables.durability.settle import DatabaseSettler, hand_record
@@ -25,7 +25,7 @@ async def test_the_table_settler_records_a_practice_hand_once_as_settle_hand_wou
     # the one-statement path on a kept connection is Postgres's; SQLite takes the session
     assert (settler.connections is not None) == (session.bind.dialect.name == "postgresql")
     hand, wall = _played_hand(3)
-    info = TableInfo(id="t-practice", room=None, variant=Variant.TIANTAI, options={}, seats=[alice, None, None],
+    info = TableInfo(id="t-practice", room=None, variant=VariantKey.TIANTAI, options={}, seats=[alice, None, None],
                      bots=[1, 2], practice=True)
     try:
         first = await settler(info, "t-practice:g:1", hand, wall, 1)

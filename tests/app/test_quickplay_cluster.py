@@ -42,7 +42,7 @@ pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="several processes ne
                                 "TEST_DATABASE_URL (postgresql+asyncpg://...) and REDIS_URL (CI sets both)")
 GRANT = 70_000  # enough for 初級 (20,000) and 中級 (60,000)
 ROOMS = ["beginner", "intermediate"]
-VARIANTS = {"tiantai": 3, "taiwan": 4}
+SEATS = {"tiantai": 3, "taiwan": 4}
 ENV = {"WELCOME_GRANT": str(GRANT), "QUICKPLAY_WAVE_SECONDS": "0.3", "QUICKPLAY_LEASE_SECONDS": "2",
        "QUICKPLAY_RANK_SPREAD": "15", "TOURNAMENT_DIRECTOR": "false"}  # beside the cluster harness's leases
 
@@ -97,7 +97,7 @@ async def _wander(client: httpx.AsyncClient, urls: list[str], p: dict, rng: rand
     """Queue and cancel at random on either process, sometimes racing a sit and a registration."""
     p["last"] = "free"
     for _ in range(5):
-        room, variant = rng.choice(ROOMS), rng.choice(list(VARIANTS))
+        room, variant = rng.choice(ROOMS), rng.choice(list(SEATS))
         if rng.random() < 0.3:
             await _race(client, urls, p, room, variant, rng, extras)
         else:
@@ -237,7 +237,7 @@ async def test_forty_accounts_queue_and_cancel_across_two_processes(pair) -> Non
     assert quick, "no quick-play table was seated"
     for table in quick:  # exactly the variant's seats, each a different account, no bots
         users = [s["user_id"] for s in table["seats"]]
-        assert len(users) == VARIANTS[table["variant"]] and None not in users and len(set(users)) == len(users)
+        assert len(users) == SEATS[table["variant"]] and None not in users and len(set(users)) == len(users)
         assert not any(s["bot"] for s in table["seats"])
     for p in players:
         status = statuses[p["id"]]

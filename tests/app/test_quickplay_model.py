@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from app.game.rooms import RoomKey
-from app.game.variants import VARIANTS, Variant
+from app.game.variants import VARIANT_INFO, VariantKey
 from app.lobby.broker import LobbyBroker
 from app.quickplay.commitments import queue_key
 from app.quickplay.matcher import Matcher
@@ -32,7 +32,7 @@ from app.tournaments.lease import LocalLease
 
 PLAYERS = 7
 # Two pools of one room and one of another: crowded enough that tables form and claims clash.
-POOLS = [(RoomKey.BEGINNER, Variant.TIANTAI), (RoomKey.INTERMEDIATE, Variant.TIANTAI), (RoomKey.BEGINNER, Variant.TAIWAN)]
+POOLS = [(RoomKey.BEGINNER, VariantKey.TIANTAI), (RoomKey.INTERMEDIATE, VariantKey.TIANTAI), (RoomKey.BEGINNER, VariantKey.TAIWAN)]
 
 
 class Commitments:
@@ -70,10 +70,10 @@ class Commitments:
         return missing
 
     async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
-        back = [u for u in user_ids if self.held.get(u) == ("seat", table_id)]
-        for u in back:
+        requeued = [u for u in user_ids if self.held.get(u) == ("seat", table_id)]
+        for u in requeued:
             self.held[u] = ("queue", queue_key(room, variant))
-        return back
+        return requeued
 
     # the registry's side
     async def claim(self, user_id: int, table_id: str) -> bool:
@@ -124,11 +124,11 @@ class QuickPlayModel(RuleBasedStateMachine):
         self.loop.close()
 
     @rule(user=st.integers(0, PLAYERS - 1), pool=st.sampled_from(POOLS[:2]))
-    def join_tiantai(self, user: int, pool: tuple[RoomKey, Variant]) -> None:
+    def join_tiantai(self, user: int, pool: tuple[RoomKey, VariantKey]) -> None:
         self.join(user, pool)
 
     @rule(user=st.integers(0, PLAYERS - 1), pool=st.sampled_from(POOLS))
-    def join(self, user: int, pool: tuple[RoomKey, Variant]) -> None:
+    def join(self, user: int, pool: tuple[RoomKey, VariantKey]) -> None:
         with contextlib.suppress(Conflict):  # committed elsewhere: refused, nothing changes
             self.run(self.quickplay.join(self.users[user], *pool))
 
@@ -165,13 +165,13 @@ class QuickPlayModel(RuleBasedStateMachine):
             self.run(self.registry.remove(table_id))
 
     @rule(pool=st.sampled_from(POOLS[:2]))
-    def a_matcher_dies_mid_match(self, pool: tuple[RoomKey, Variant]) -> None:
+    def a_matcher_dies_mid_match(self, pool: tuple[RoomKey, VariantKey]) -> None:
         """Claimed and swapped to seats, then the process is gone before the table exists; aged past recovery."""
         room, variant = pool
-        members = self.run(self.store.members(room.value, variant.value))[: VARIANTS[variant].seats]
+        members = self.run(self.store.members(room.value, variant.value))[: VARIANT_INFO[variant].seats]
         self.dead += 1
         table_id = f"dead{self.dead}"
-        if len(members) < VARIANTS[variant].seats or not self.run(self.store.claim(table_id, members)):
+        if len(members) < VARIANT_INFO[variant].seats or not self.run(self.store.claim(table_id, members)):
             return
         self.run(self.commitments.seat(table_id, room.value, variant.value, [e.user_id for e in members]))
         claim = self.store.claimed[table_id]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.bots import TableBots
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.tables.durability.journal_steps import Fenced
 from app.tables.play.clock import FakeClock
 from app.tables.play.commands import Command, Tick
@@ -22,7 +22,7 @@ from app.tables.table_info import TableInfo, TableStatus
 
 
 def _flow(posted: list[Command], clock: FakeClock) -> HandFlow:
-    info = TableInfo(id="t1", room=None, variant=Variant.TAIWAN, options={}, seats=[7, None, None, None],
+    info = TableInfo(id="t1", room=None, variant=VariantKey.TAIWAN, options={}, seats=[7, None, None, None],
                      bots=[1, 2, 3], status=TableStatus.PLAYING, practice=True)
     slots = [SeatSlot(seat, uid, None, seat in info.bots) for seat, uid in enumerate(info.seats)]
     return HandFlow(info, TableSettings(), clock, slots, Outbox(slots, clock), TableBots(seed=1),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.game.rooms import RoomKey
-from app.game.variants import Variant, default_options
+from app.game.variants import VariantKey, default_options
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.tables.registry import TableInfo, TableRegistry, TableStatus
 
@@ -36,7 +36,7 @@ def registry(rec: Recorder) -> TableRegistry:
     return TableRegistry(on_table_full=rec.on_full, on_table_removed=rec.on_removed, publish=rec.publish)
 
 
-async def _open(registry: TableRegistry, user_id: int = 1, variant: Variant = Variant.TAIWAN) -> TableInfo:
+async def _open(registry: TableRegistry, user_id: int = 1, variant: VariantKey = VariantKey.TAIWAN) -> TableInfo:
     return await registry.create_table(
         room=RoomKey.BEGINNER, variant=variant, options=default_options(variant), user_id=user_id,
         username=f"user{user_id}",
@@ -61,7 +61,7 @@ async def test_a_failing_hook_puts_the_table_back_to_waiting(rec):
         raise RuntimeError("actor did not start")
 
     registry = TableRegistry(on_table_full=broken, publish=rec.publish)
-    table = await _open(registry, variant=Variant.TIANTAI)
+    table = await _open(registry, variant=VariantKey.TIANTAI)
     await registry.sit(table.id, user_id=2, username="b")
     final = await registry.sit(table.id, user_id=3, username="c")
     assert final.status == TableStatus.WAITING and final.seats == [1, 2, 3]
@@ -73,7 +73,7 @@ async def test_the_hook_can_be_swapped_after_construction(rec):
     calls = []
     registry.on_table_full = lambda table: calls.append(table.id)
     table = await registry.create_practice_table(
-        variant=Variant.TAIPAO, options=default_options(Variant.TAIPAO), user_id=1, username="a"
+        variant=VariantKey.TAIPAO, options=default_options(VariantKey.TAIPAO), user_id=1, username="a"
     )
     assert calls == [table.id] and table.status == TableStatus.PLAYING and table.bots == [1, 2, 3]
 
@@ -127,7 +127,7 @@ async def test_lobby_events_carry_increasing_versions_and_skip_practice(registry
     await registry.stand(table.id, user_id=2)
     await registry.stand(table.id, user_id=1)
     practice = await registry.create_practice_table(
-        variant=Variant.TIANTAI, options=default_options(Variant.TIANTAI), user_id=7, username="g"
+        variant=VariantKey.TIANTAI, options=default_options(VariantKey.TIANTAI), user_id=7, username="g"
     )
     with pytest.raises(Forbidden):
         await registry.sit(practice.id, user_id=8, username="h")

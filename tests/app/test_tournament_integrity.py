@@ -150,7 +150,7 @@ async def test_voiding_a_tournament_hand_takes_its_points_off_before_the_payout_
         with pytest.raises(Conflict) as refused:  # the table still plays: its totals would carry it back in
             await voids.void_hand(session, hand_id=hand_id, actor_id=admin_id, reason="misdeal")
         assert refused.value.code == ErrorCode.TOURNAMENT_GAME_PLAYING
-        assert await service.record_game(session, game_id, points=[8, -5, -3], hands_played=1) == "next_round"
+        assert await service.add_game_result(session, game_id, points=[8, -5, -3], hands_played=1) == "next_round"
         assert await _points(session, tid) == dict(zip(seats, [8, -5, -3], strict=True))
 
         await voids.void_hand(session, hand_id=hand_id, actor_id=admin_id, reason="misdeal")
@@ -168,7 +168,7 @@ async def test_voiding_a_tournament_hand_takes_its_points_off_before_the_payout_
         winner = seats[1]
         points = [4 if uid == winner else -2 for uid in final.seats]
         late = await _hand(session, final, "t:r2:h1", points)
-        assert await service.record_game(session, final.id, points=points, hands_played=1) == "finished"
+        assert await service.add_game_result(session, final.id, points=points, hands_played=1) == "finished"
         prizes = {s["user_id"]: s["prize"] for s in await queries.standings(session, tid)}
         assert prizes == {uid: 3_000 if uid == winner else 0 for uid in seats}
         with pytest.raises(Conflict) as paid:

@@ -24,7 +24,7 @@ from app.models import Hand, LiveTable, TableAction, User
 from app.tables.cluster.runtime import TableRuntime
 from app.tables.settings import TableSettings
 from app.tournaments import service
-from app.tournaments.director import describe
+from app.tournaments.director import tournament_view
 from tests.app.conftest import PASSWORD, grant_role
 from tests.app.table_harness import SeatClient
 
@@ -93,7 +93,7 @@ async def test_a_tournament_table_resumed_after_a_restart_settles_as_the_tournam
 
         async def finished() -> dict | None:
             async with services.sessionmaker() as session:
-                detail = await describe(session, tid)
+                detail = await tournament_view(session, tid)
             return detail if detail["state"] == "finished" else None
 
         final = await _until(finished, "the resumed table to finish the tournament")
@@ -216,7 +216,7 @@ async def test_a_tournament_hand_cut_off_mid_way_resumes_and_settles_without_coi
 
         async def finished() -> dict | None:
             async with services.sessionmaker() as session:
-                detail = await describe(session, tid)
+                detail = await tournament_view(session, tid)
             return detail if detail["state"] == "finished" else None
 
         final = await _until(finished, "the resumed hand to finish the tournament")

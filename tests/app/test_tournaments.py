@@ -14,7 +14,7 @@ from app.main import create_app
 from app.models import Hand, LedgerEntry, Tournament, User
 from app.services.errors import Conflict
 from app.tournaments import queries, service
-from app.tournaments.director import describe
+from app.tournaments.director import tournament_view
 from app.tournaments.spec import TournamentSpec
 
 SOON = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
@@ -190,7 +190,7 @@ async def test_concurrent_payout_retries_pay_each_place_exactly_once(sessionmake
         # evenly by the six tied players: 1,000 each.
         assert sorted(e.delta for e in prizes) == [1_000] * 6
         assert len({e.idempotency_key for e in prizes}) == 6
-        report = await queries.report(session, tournament_id)
+        report = await queries.money_report(session, tournament_id)
     assert (report["pool"], report["fees_in"], report["prizes_out"], report["balanced"]) == (0, 6_000, 6_000, True)
 
 
@@ -209,7 +209,7 @@ async def test_concurrent_cancel_retries_refund_exactly_once(sessionmaker):
     async with sessionmaker() as session:
         coins = [c for (c,) in (await session.execute(select(User.coins).where(User.id.in_(users)))).all()]
         assert coins == [50_000] * 3
-        report = await queries.report(session, tournament_id)
+        report = await queries.money_report(session, tournament_id)
         assert report["balanced"] and report["pool"] == 0 and report["refunds_out"] == 3_000
         # Paying after the cancel does nothing.
         assert await service.pay_prizes(session, tournament_id) is False
@@ -221,12 +221,12 @@ async def test_prizes_follow_the_standings(sessionmaker):
         (game,) = await service.unfinished_games(session, tournament_id)
         await session.commit()
         points = {users[0]: 10, users[1]: -4, users[2]: -6}
-        outcome = await service.record_game(session, game.id, points=[points[u] for u in game.seats],
+        outcome = await service.add_game_result(session, game.id, points=[points[u] for u in game.seats],
                                             hands_played=1)
         assert outcome == "finished"
-        again = await service.record_game(session, game.id, points=[1, 2, 3], hands_played=1)
+        again = await service.add_game_result(session, game.id, points=[1, 2, 3], hands_played=1)
         assert again == "ignored"
-        table = await describe(session, tournament_id)
+        table = await tournament_view(session, tournament_id)
     assert table["state"] == "finished"
     assert [(s["user_id"], s["points"], s["place"], s["prize"]) for s in table["standings"]] == [
         (users[0], 10, 1, 2_103), (users[1], -4, 2, 900), (users[2], -6, 3, 0)]  # 3,003 × 70% = 2,102.1 → +1
@@ -249,7 +249,7 @@ async def test_a_running_tournament_resumes_its_tables_after_a_restart(client, p
         (table,) = registry.all_tables()
         assert sorted(table.seats) == sorted(p.id for p in players) and table.status == "playing"
         async with restarted.state.services.sessionmaker() as session:
-            after = await describe(session, t["id"])
+            after = await tournament_view(session, t["id"])
         assert after["state"] == "running" and after["tables"][0]["table_id"] == table.id
         async with restarted.state.services.sessionmaker() as session:
             (game,) = await service.unfinished_games(session, t["id"])
@@ -323,13 +323,13 @@ async def test_standings_count_every_settled_hand_before_the_table_finishes(sess
                          practice=True, seats=seats, actions=[], result={},
                          settlement={"point_deltas": [12, -4, -8]}))
         await session.commit()
-        shown = await describe(session, tid)
+        shown = await tournament_view(session, tid)
     points = {s["user_id"]: s["points"] for s in shown["standings"]}
     assert points == {seats[0]: 12, seats[1]: -4, seats[2]: -8}
     assert [s["user_id"] for s in shown["standings"]] == seats  # best first
     async with sessionmaker() as session:  # the game is recorded: its points count once, from the record
-        assert await service.record_game(session, game.id, points=[12, -4, -8], hands_played=1) == "finished"
-        shown = await describe(session, tid)
+        assert await service.add_game_result(session, game.id, points=[12, -4, -8], hands_played=1) == "finished"
+        shown = await tournament_view(session, tid)
     assert {s["user_id"]: s["points"] for s in shown["standings"]} == points
     assert (shown["state"], shown["pool"], shown["paid_out"]) == ("finished", 0, 3_000)
 

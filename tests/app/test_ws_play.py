@@ -12,13 +12,13 @@ from tests.app.table_harness import PlayLog, harness, play_to_the_end
 
 pytestmark = pytest.mark.asyncio
 
-VARIANTS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
+SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("variant", list(SEATS))
 async def test_a_coin_game_plays_to_the_end_and_creates_no_coins(settings, variant):
     async with harness(settings) as h:
-        players = [await h.register(f"p{i}{variant[:3]}") for i in range(VARIANTS[variant])]
+        players = [await h.register(f"p{i}{variant[:3]}") for i in range(SEATS[variant])]
         before = [await h.coins(p) for p in players]
         table_id = await h.coin_table(variant, players, rounds=1)
         seats = [await h.connect(table_id, p) for p in players]

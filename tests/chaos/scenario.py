@@ -34,7 +34,7 @@ from app.core.db import make_engine
 from app.models import LiveTable
 from tests.app.cluster_harness import (
     SEATS,
-    VARIANTS,
+    VARIANT_NAMES,
     Cluster,
     RecordingSeat,
     Spectator,
@@ -98,7 +98,7 @@ class ChaosRun:
         self.operator, self.waiting = await quick_players(self.cluster, f"{self.name}x", 2)
         await self.cluster.make_operator(self.operator["id"])
         await self._queue()
-        for home, variant in enumerate(VARIANTS):
+        for home, variant in enumerate(VARIANT_NAMES):
             await self._open(variant, home)
         self._supplier = asyncio.create_task(self._supply())
 
@@ -125,7 +125,7 @@ class ChaosRun:
     async def _supply(self) -> None:
         """Until the last fault, a game of a variant that ended is replaced by a new one."""
         while self._supplying:
-            for variant in VARIANTS:
+            for variant in VARIANT_NAMES:
                 running = [i for i, s in enumerate(self.cluster.servers) if s.proc is not None and s.proc.poll() is None]
                 if not self.live(variant) and running:
                     try:
@@ -145,7 +145,7 @@ class ChaosRun:
             await self.mid_game()
             playing = {t.table_id: t.events for t in self.live()}
             variants = sorted({t.variant for t in self.live()})
-            if len(variants) == len(VARIANTS):
+            if len(variants) == len(VARIANT_NAMES):
                 break
         started = loop.time()
         what = await inject()
@@ -182,7 +182,7 @@ class ChaosRun:
     async def mid_game(self) -> None:
         """A seeded amount of play on a table of every variant."""
         k = self.rng.randint(3, 20)
-        await until(lambda: all(self.live(v) for v in VARIANTS), 60, "a live table of every variant", self.cluster)
+        await until(lambda: all(self.live(v) for v in VARIANT_NAMES), 60, "a live table of every variant", self.cluster)
         marks = {t.table_id: t.events for t in self.live()}
         await until(lambda: all(t.over or t.events >= marks[t.table_id] + k
                                 for t in self.tables if t.table_id in marks), 60, "play", self.cluster, self.state)

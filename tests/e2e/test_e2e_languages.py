@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.e2e.helpers import PASSWORD, close_result, play_step, play_until_result, register, unique_name
 from tests.test_i18n_tables import load_strings, server_names
 
-VARIANTS = ["tiantai", "taipao", "taiwan"]
+VARIANT_NAMES = ["tiantai", "taipao", "taiwan"]
 # Playwright's locale sets both navigator.languages and the Accept-Language header.
 LOCALES = {"zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "en": "en-US"}
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -112,7 +112,7 @@ def test_a_practice_hand_of_every_variant_in_each_language(
     check_script(page, language, "sign-in")
     register(page, unique_name("lg"))
     check_script(page, language, "lobby")
-    for variant in VARIANTS:
+    for variant in VARIANT_NAMES:
         page.locator(f"[data-practice={variant}]").click()
         expect(page.locator(".table")).to_have_attribute("data-variant", variant)
         expect(page.locator("#conn-status")).to_have_attribute("data-status", "open")

@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from playwright.sync_api import Page
 
-from app.game.variants import Variant, validate_options
+from app.game.variants import VariantKey, validate_options
 from engine.bots import greedy_policy
 from engine.match import Match
 from engine.simulate import find_variant, play_hand
@@ -31,7 +31,7 @@ HANDS = 60
 
 def _scored_hands(variant: str, options: dict) -> list[dict]:
     """Up to HANDS won hands: the result as the hand_result carries it, with the table's dealer and options."""
-    full = validate_options(Variant(variant), options)
+    full = validate_options(VariantKey(variant), options)
     rng = random.Random(13)
     match = Match(find_variant(variant), first_dealer=0, options=full)
     out = []

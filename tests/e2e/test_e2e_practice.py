@@ -19,7 +19,7 @@ from tests.e2e.helpers import (
     unique_name,
 )
 
-VARIANTS = ["tiantai", "taipao", "taiwan"]
+VARIANT_NAMES = ["tiantai", "taipao", "taiwan"]
 SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}
 
 
@@ -111,7 +111,7 @@ def test_new_player_plays_a_practice_hand_of_each_variant(page: Page, artifacts:
     expect(page.locator("#me-title")).to_have_text("白板")
 
     checked = []
-    for variant in VARIANTS:
+    for variant in VARIANT_NAMES:
         start_practice(page, variant)
         play_some_turns(page, 4)
         if wait_for_own_turn(page):

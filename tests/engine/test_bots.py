@@ -32,7 +32,7 @@ from engine.tiles import N_KINDS, TILES, parse_tiles
 from engine.variants import find_variant
 from tests.engine.bot_helpers import shuffle_hidden, states_along
 
-VARIANTS = ("tiantai", "taipao", "taiwan")
+VARIANT_NAMES = ("tiantai", "taipao", "taiwan")
 
 
 def _sight(hand: str, wild: str = "", unseen: int = 4) -> Sight:
@@ -109,7 +109,7 @@ def _play(variant: str, seed: str, policy_names: list[str], check: bool = True) 
     return hand
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_levels_play_every_variant_to_the_end(variant: str, level: str) -> None:
     n = find_variant(variant).n_seats
@@ -118,7 +118,7 @@ def test_levels_play_every_variant_to_the_end(variant: str, level: str) -> None:
         assert hand.result is not None and sum(hand.result.score.net) == 0
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_sight_is_what_the_seat_view_shows(variant: str) -> None:
     kinds = find_variant(variant).kinds
     for state in states_along(variant, f"sight:{variant}"):
@@ -126,7 +126,7 @@ def test_sight_is_what_the_seat_view_shows(variant: str) -> None:
             assert sight(state, seat) == sight_from_view(state.view(seat), kinds)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 @pytest.mark.parametrize("level", ["normal", "strong"])
 def test_decisions_ignore_hidden_tiles(variant: str, level: str) -> None:
     policy = POLICIES[level]

@@ -12,7 +12,7 @@ from engine.tiles import N_KINDS, TILES, parse_tiles
 from engine.variants import find_variant
 from tests.engine.bot_helpers import shuffle_hidden, states_along
 
-VARIANTS = ("tiantai", "taipao", "taiwan")
+VARIANT_NAMES = ("tiantai", "taipao", "taiwan")
 
 
 def _sight(hand: str, wild: str = "", unseen: dict[str, int] | None = None) -> Sight:
@@ -46,7 +46,7 @@ def test_wildcard_faces_are_waits_of_a_ready_hand() -> None:
     assert {"2m", "5m", "9s"} <= {code for code, _ in found}  # the 財神 pairs a single or fills a pung
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_hints_equal_a_computation_on_the_seat_view_only(variant: str) -> None:
     """The hint never reveals what the seat could not see: it equals the same computation made from
     ``state.view(seat)`` alone, and re-dealing the hidden tiles changes nothing."""
@@ -67,7 +67,7 @@ def test_hints_equal_a_computation_on_the_seat_view_only(variant: str) -> None:
     assert ready_seen > 5  # the games above do reach ready hands
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_discard_waits_list_exactly_the_discards_that_leave_the_hand_ready(variant: str) -> None:
     checked = 0
     for state in states_along(variant, f"discards:{variant}", every=1):

@@ -12,13 +12,13 @@ from engine.match import Match
 from engine.options import option_defaults, option_table, payment_bound, resolve_room_options
 from engine.variants import Option, OptionError, find_variant
 
-VARIANTS = ("tiantai", "taipao", "taiwan")
+VARIANT_NAMES = ("tiantai", "taipao", "taiwan")
 INT64_MAX = 2**63 - 1
 MAX_COINS_PER_POINT = 600  # RULES.md §7, the 高級 room (tests/app checks it against app.game.rooms)
 
 
 def _options() -> list[tuple[str, str, Option]]:
-    return [(v, k, o) for v in VARIANTS for k, o in option_table(v).items()]
+    return [(v, k, o) for v in VARIANT_NAMES for k, o in option_table(v).items()]
 
 
 @pytest.mark.parametrize(("variant", "key", "option"), _options(), ids=lambda x: str(x)[:30])
@@ -95,7 +95,7 @@ def test_inconsistent_options_are_named() -> None:
     assert refused.value.problem == "inconsistent"
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_the_largest_payment_fits_the_ledger(variant: str) -> None:
     """Coins moved = points × coins per point (§7) must fit BIGINT with room for many hands."""
     assert payment_bound(variant) * MAX_COINS_PER_POINT * 10**6 < INT64_MAX
@@ -121,7 +121,7 @@ def _consistent(variant: str, options: dict[str, object]) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("end", ["min", "max"])
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_every_option_at_its_extreme_plays_and_settles_a_hand(variant: str, end: str) -> None:
     options = _consistent(variant, _at(variant, end))
     match = Match(find_variant(variant), options=options)

@@ -73,7 +73,7 @@ async def login(body: Credentials, session: SessionDep, settings: SettingsDep, s
     throttles = state.throttles
     name_key = unicodedata.normalize("NFKC", body.username).casefold()
     _throttled_user(throttles.login_user, name_key)
-    user = await accounts.authenticate(session, username=body.username, password=body.password)
+    user = await accounts.check_credentials(session, username=body.username, password=body.password)
     if user is None:
         throttles.login_user.hit(name_key)
         raise Unauthorized(BAD_LOGIN, ErrorCode.BAD_CREDENTIALS)

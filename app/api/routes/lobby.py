@@ -27,7 +27,7 @@ from app import metrics
 from app.api.deps import StateDep
 from app.core.outage import REDIS_ERRORS
 from app.lobby.broker import Subscription
-from app.quickplay.matcher import queue_sizes
+from app.quickplay.matcher import lobby_queues
 from app.services.live_sessions import SessionEnd
 from app.state import AppState
 from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
@@ -91,7 +91,7 @@ async def _queues(state: AppState) -> list[dict[str, Any]]:
     if state.quickplay is None:
         return []
     try:
-        return queue_sizes(await state.quickplay.store.sizes())
+        return lobby_queues(await state.quickplay.store.sizes())
     except REDIS_ERRORS:
         return []
 

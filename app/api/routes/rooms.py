@@ -4,7 +4,7 @@ from fastapi import APIRouter, status
 
 from app.api.deps import CurrentUser, RegistryDep
 from app.game.rooms import ROOMS, RoomKey
-from app.game.variants import VARIANTS, Variant, option_specs
+from app.game.variants import VARIANT_INFO, VariantKey, option_specs
 from app.schemas import OptionSpecOut, RoomOut, ScoringItemOut, TableCreateIn, TableOut, VariantOut
 from app.tables import seating
 from engine.options import item_units
@@ -19,7 +19,7 @@ async def list_rooms() -> list[RoomOut]:
             for r in ROOMS.values()]
 
 
-def _items(variant: Variant) -> list[ScoringItemOut]:
+def _items(variant: VariantKey) -> list[ScoringItemOut]:
     """The variant's scoring items with names, unit and default value (for the rules page)."""
     specs = option_specs(variant)
     return [ScoringItemOut(key=key, names=item_name(variant.value, key).to_json(), unit=unit,
@@ -39,7 +39,7 @@ async def list_variants() -> list[VariantOut]:
             options={name: OptionSpecOut.of(spec) for name, spec in option_specs(v.key).items()},
             items=_items(v.key),
         )
-        for v in VARIANTS.values()
+        for v in VARIANT_INFO.values()
     ]
 
 

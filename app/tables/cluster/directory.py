@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from app.bots import DEFAULT_BOT_LEVEL
 from app.core.outage import REDIS_ERRORS
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.services import errors
 from app.services.errors import Conflict, ErrorCode, NotFound, Unavailable
 from app.state import AppState
@@ -53,7 +53,7 @@ def info_of(public: dict[str, Any]) -> TableInfo:
     seats = public["seats"]
     return TableInfo(
         id=public["id"], room=RoomKey(public["room"]) if public["room"] else None,
-        variant=Variant(public["variant"]), options=dict(public["options"]),
+        variant=VariantKey(public["variant"]), options=dict(public["options"]),
         seats=[s["user_id"] for s in seats], bots=[s["seat"] for s in seats if s["bot"]],
         status=TableStatus(public["status"]), practice=public["practice"],
         bot_level=public.get("bot_level") or DEFAULT_BOT_LEVEL, suggest_discard=public["suggest_discard"],

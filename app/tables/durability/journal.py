@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app import metrics
 from app.core.db import WRITE, HeldConnections
 from app.game.rooms import RoomKey
-from app.game.variants import Variant
+from app.game.variants import VariantKey
 from app.tables.durability.journal_statement import batch_arguments
 from app.tables.durability.journal_steps import (
     LIVE_TABLES,
@@ -329,7 +329,7 @@ def _finish(done: asyncio.Future[None], error: BaseException | None) -> None:
 
 def _live_game(row: Any, actions: list[dict[str, Any]]) -> LiveGame:
     info = TableInfo(id=row["id"], room=RoomKey(row["room"]) if row["room"] else None,
-                     variant=Variant(row["variant"]), options=dict(row["options"]), seats=list(row["seats"]),
+                     variant=VariantKey(row["variant"]), options=dict(row["options"]), seats=list(row["seats"]),
                      bots=list(row["bots"]), status=TableStatus.PLAYING, practice=row["practice"],
                      seat_names=list(row["seat_names"]))
     match = MatchState(row["dealer"], row["dealer_streak"], row["round_wind"], row["hands_played"],

@@ -22,7 +22,7 @@ from typing import Any
 from app import metrics
 from app.bots import TableBots
 from app.game.rooms import ROOMS
-from app.game.variants import VARIANTS
+from app.game.variants import VARIANT_INFO
 from app.tables.fairness import WallSeed, new_wall_seed
 from app.tables.play.clock import Clock, TimerHandle
 from app.tables.play.commands import Command, Tick
@@ -384,7 +384,7 @@ class HandFlow:
             id=info.id, variant=info.variant.value, practice=info.practice,
             room=info.room.value if info.room else None,
             coins_per_point=None if info.practice or not info.room else ROOMS[info.room].coins_per_point,
-            options=info.options, seat=seat, discard_row=VARIANTS[info.variant].discard_row,
+            options=info.options, seat=seat, discard_row=VARIANT_INFO[info.variant].discard_row,
             seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, connected=s.bot or s.connected,
                            auto_play=s.human and (s.auto or not s.connected)) for s in self.slots],
             hand_no=self.hand_no, hands_played=match.hands_played,

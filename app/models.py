@@ -257,7 +257,7 @@ class TableAction(Base):
 
 
 class Tournament(Base):
-    """A coin-room tournament (比賽, RULES.md §7); its state lives here and survives restarts.
+    """A coin-room tournament (比賽, docs/rules/rooms.md#tournaments); its state lives here and survives restarts.
 
     ``pool_user_id`` is the tournament's own system account: fees, the guarantee and prizes move through it
     as ordinary ledger entries (app.tournaments.service).

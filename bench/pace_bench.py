@@ -4,7 +4,7 @@ Starts the real app (uvicorn on a free loopback port, a temp SQLite file, the ta
 opens a practice table as one player who answers every prompt at once, and splits the wall-clock time
 between two of that player's turn prompts into what the server waits for:
 
-* ``hold``: from a discard to the next draw when nobody claims (the fixed claim hold, RULES.md §8 / server
+* ``hold``: from a discard to the next draw when nobody claims (the fixed claim hold, docs/rules/timing.md#timers / server
   lesson §7.4; the same whoever could claim),
 * ``bot``: from a bot's draw to its discard (its "thinking": bot_delay_seconds × 0.5–1.5 × the pace),
 * ``claim``: a discard the player could claim, until the player's (instant) pass is answered,

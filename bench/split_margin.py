@@ -3,7 +3,7 @@
     python bench/split_margin.py --hands 1000 --policy normal
 
 Every seat plays ``--policy``; for each hand it records how many tiles were still in the wall above the
-分牌 point (24 + 2K, RULES.md §2.1 r15) when the hand ended (negative: it went into 分牌), and how many
+分牌 point (24 + 2K, docs/rules/taipao.md#split-deal) when the hand ended (negative: it went into 分牌), and how many
 normal draws the table made.
 """
 

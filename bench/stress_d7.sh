@@ -1,5 +1,5 @@
 #!/bin/sh
-# RULES.md §4 D-7, issue 8: the long run of the "every awaited seat can act" property.
+# docs/rules/common.md#always-a-move D-7, issue 8: the long run of the "every awaited seat can act" property.
 # One variant × the stress policies (or the ones named), HANDS hands each, through `python -m engine simulate`,
 # which checks after every action that each awaited seat has a legal action and a timeout action (also with
 # --no-check, which skips only the heavier invariants: tile conservation, hand sizes, view leaks).

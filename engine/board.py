@@ -151,7 +151,7 @@ class HandBoard:
         return not (self.variant.pass_win_lock is PassLock.UNTIL_OWN_DISCARD and s.drawn in s.no_win)
 
     def reserve(self) -> int:
-        """Tiles that are never drawn normally now (R, RULES.md §0)."""
+        """Tiles that are never drawn normally now (R, docs/rules/common.md#wall)."""
         return self.variant.reserve(self)
 
     def awaiting(self) -> list[int]:

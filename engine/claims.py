@@ -86,7 +86,7 @@ def open_discard_window(state: HandBoard, from_seat: int, t: Tile, win_only: boo
 
 
 def open_rob_window(state: HandBoard, konger: int, t: Tile) -> ClaimWindow:
-    """搶槓 (§1.1 r18, §3.1 r8): only an added kong can be robbed."""
+    """搶槓 (docs/rules/tiantai.md#robbing, docs/rules/taiwan.md#robbing): only an added kong can be robbed."""
     w = ClaimWindow("rob", konger, t)
     for k in range(1, state.n):
         seat = (konger + k) % state.n
@@ -114,7 +114,7 @@ class Verdict:
 
 
 def resolve_window(state: HandBoard) -> Verdict:
-    """Close the open window once every entitled seat has answered (§1.1 r16-18, §3.1 r8).
+    """Close the open window once every entitled seat has answered (docs/rules/tiantai.md#multiple-wins, docs/rules/tiantai.md#own-turn, docs/rules/tiantai.md#robbing, docs/rules/taiwan.md#robbing).
 
     Sets the pass locks (過胡 / 過水 / 過碰) and, when somebody wins, takes the tile from the river (or the
     konger's hand when robbed); the caller goes on from the verdict.

@@ -1,4 +1,4 @@
-"""Every decomposition of a winning hand (拆牌), for the scorers (RULES.md §0: score every split).
+"""Every decomposition of a winning hand (拆牌), for the scorers (docs/rules/common.md#best-reading: score every split).
 
 Enumerated by backtracking over the lowest real tile, pruned with the need tables of ``engine.hand`` so that
 every explored branch leads to a decomposition.  Jokers (財神) fill concrete slots; groups made of jokers

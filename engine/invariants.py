@@ -75,7 +75,7 @@ def check_views(state: HandState) -> None:
 
 
 def check_awaited_can_act(state: HandState) -> None:
-    """RULES.md §4 D-7: every seat the hand waits on has a legal action and a timeout action.
+    """docs/rules/common.md#always-a-move D-7: every seat the hand waits on has a legal action and a timeout action.
 
     A seat with nothing to do would freeze its table (no prompt, no timer), so the simulator, the property
     tests and the table actor's crash recovery all run this check.

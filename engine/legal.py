@@ -51,7 +51,7 @@ def _locked_turn(state: HandBoard, seat: int) -> list[Action]:
         out.extend(_discards(state, seat, declarations=False))
     if state.can_win_with(seat) and state.self_win_allowed(seat):
         out.append(act(ActionKind.WIN, seat))
-    if state.variant.can_kill_pig(state, seat):  # 杀猪 is a win too (§2.1 r13, r17)
+    if state.variant.can_kill_pig(state, seat):  # 杀猪 is a win too (docs/rules/taipao.md#ting, docs/rules/taipao.md#kill-pig)
         out.append(act(ActionKind.KILL_PIG, seat))
     return out
 
@@ -81,11 +81,11 @@ def _discards(state: HandBoard, seat: int, declarations: bool = True) -> list[Ac
 
 
 def keeps_a_discard(seat: SeatState, used: int) -> bool:
-    """RULES.md §4 D-7: would the seat still hold a tile it may discard after a claim uses ``used`` natural
+    """docs/rules/common.md#always-a-move D-7: would the seat still hold a tile it may discard after a claim uses ``used`` natural
     concealed tiles (a pong 2, a chow 2)?
 
     After a 吃 or 碰 the claimer's only legal actions are discards (no 自摸 on a claimed tile), and a 財神
-    can never be discarded (§2.1 r9).  A claim that would leave only 財神 concealed would leave the seat with
+    can never be discarded (docs/rules/taipao.md#caishen-use).  A claim that would leave only 財神 concealed would leave the seat with
     no legal action at all, so it is not offered.  Every other action leads to a turn that always has a move:
     a kong or a draw brings a new tile (a natural one is discardable; a hand of nothing but 財神 is a win),
     a claim window always offers 過, a 分牌 tile always offers 過.
@@ -95,7 +95,7 @@ def keeps_a_discard(seat: SeatState, used: int) -> bool:
 
 def kong_keeps_the_reserve(state: HandBoard) -> bool:
     """May a kong be declared now?  Only while, after it and its replacement draw, the wall still holds the
-    reserve as it will be with this kong counted (RULES.md §0, §1.1 r10: the reserve is never drawn into).
+    reserve as it will be with this kong counted (docs/rules/common.md#wall, docs/rules/tiantai.md#reserve: the reserve is never drawn into).
 
     With a fixed reserve R this is "more than R tiles left"; in 台炮, where each kong keeps two more tiles
     (24 + 2K, 杠一过二), it is D-8: at least 24 + 2K′ tiles after the replacement (K′ counting this kong),
@@ -105,7 +105,7 @@ def kong_keeps_the_reserve(state: HandBoard) -> bool:
 
 
 def _own_kongs(state: HandBoard, seat: int) -> list[Action]:
-    """暗槓 of four concealed, 加槓 onto an own pong; never with 財神 (§2.1 r9)."""
+    """暗槓 of four concealed, 加槓 onto an own pong; never with 財神 (docs/rules/taipao.md#caishen-use)."""
     s = state.seats[seat]
     if not kong_keeps_the_reserve(state):
         return []
@@ -116,7 +116,7 @@ def _own_kongs(state: HandBoard, seat: int) -> list[Action]:
 
 
 def default_action(legal: Sequence[Action], drawn: Tile | None, auto_play: bool = False) -> Action | None:
-    """RULES.md §8: what a timeout does with the seat's ``legal`` actions: pass a claim, or discard the
+    """docs/rules/timing.md#timeout: what a timeout does with the seat's ``legal`` actions: pass a claim, or discard the
     ``drawn`` tile (after a claim, the rightmost tile); ``auto_play`` also declares any available win."""
     if not legal:
         return None

@@ -16,7 +16,7 @@ class Match:
     """Plays hands in order; ``options['rounds']`` 圈 end the game.
 
     A 圈 ends when the deal has gone round every seat once; a dealer who stays (連莊) does not
-    advance it (RULES.md §1.1 r32, §3.1 r3).
+    advance it (docs/rules/tiantai.md#match-units, docs/rules/taiwan.md#rounds).
     """
 
     variant: Variant

@@ -1,6 +1,6 @@
 """Room options (房間設定): ONE table of every option of every variant, with its type and range.
 
-RULES.md §8: every number and toggle is an option with its default, and seed 003 says
+docs/rules/timing.md#room-options: every number and toggle is an option with its default, and seed 003 says
 "若非常用台數，請自訂台數".  ``option_table(variant)`` is that table: the play options (timers, 圈) of
 ``engine.variants``, every 台 / 胡 value of the variant's scorer and its settlement values, each an
 ``Option`` with its type, default and range or choices.  ``resolve_room_options`` checks a room's
@@ -39,11 +39,11 @@ SETTLEMENT: dict[str, dict[str, Option]] = {
         "heavenly": Option(1, float, choices=(0.5, 1.0, 1.5, 2.0), doc="天胡 S = heavenly × cap (A-8)"),
         "earthly": Option(0.5, float, choices=(0.5, 1.0), doc="地胡 S = earthly × cap (A-8)"),
         "three_player_winds": Option("ESN", str, choices=("ESN", "ESW"), doc="A-1: 上家 = 北 (ESN) or 西 (ESW)"),
-        "eight_flowers": Option(False, bool, doc="§1.1 r33: 8 flowers win at the cap"),
-        "hu_per_point": Option(5, int, low=1, high=10, doc="§7: 1 point = this many 胡"),
+        "eight_flowers": Option(False, bool, doc="docs/rules/tiantai.md#eight-flowers: 8 flowers win at the cap"),
+        "hu_per_point": Option(5, int, low=1, high=10, doc="docs/rules/rooms.md#points: 1 point = this many 胡"),
     },
     "taipao": {
-        "double_threshold": Option(13, int, low=0, high=1000, doc="W = T × double_factor when T ≥ this (§2.2)"),
+        "double_threshold": Option(13, int, low=0, high=1000, doc="W = T × double_factor when T ≥ this (docs/rules/taipao.md#total)"),
         "double_factor": Option(2, int, low=1, high=4, doc="see double_threshold"),
         "dealer_multiplier": Option(2, int, low=1, high=4, doc="the dealer pays / is paid this × W"),
         "dealer_pair_multiplier": Option(2, int, low=0, high=4, doc="pairwise B with the dealer × this"),
@@ -53,8 +53,8 @@ SETTLEMENT: dict[str, dict[str, Option]] = {
                                 doc="花胡: off, 52 台 (灵溪) or the lowest 杀猪 value (平阳)"),
     },
     "taiwan": {
-        "di": Option(5, int, low=0, high=100, doc="底 in points (§7)"),
-        "tai_value": Option(1, int, low=0, high=20, doc="台價: points per 台 (§7)"),
+        "di": Option(5, int, low=0, high=100, doc="底 in points (docs/rules/rooms.md#points)"),
+        "tai_value": Option(1, int, low=0, high=20, doc="台價: points per 台 (docs/rules/rooms.md#points)"),
         "accept_eye_declaration": Option(True, bool, doc="C-10: false = 不接受眼牌 (no 眼牌 / Miji)"),
     },
 }

@@ -18,7 +18,7 @@ from engine.variants import Variant
 
 
 def deal_positions(variant: Variant, dealer: int) -> list[list[int]]:
-    """Wall indices dealt to each seat, in the order ``HandState`` deals them (§1.1 r7, §3.1 r4:
+    """Wall indices dealt to each seat, in the order ``HandState`` deals them (docs/rules/tiantai.md#deal, docs/rules/taiwan.md#deal:
     four at a time from the dealer counterclockwise, then singles, then the dealer's extra tile)."""
     return _deal_positions(variant.n_seats, variant.hand_size, dealer)
 

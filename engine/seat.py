@@ -44,7 +44,7 @@ class SeatState:
 
     @property
     def reveals_others(self) -> bool:
-        """眼牌 / Miji show this seat the other hands (RULES.md §3.1 r14)."""
+        """眼牌 / Miji show this seat the other hands (docs/rules/taiwan.md#eye)."""
         return self.declaration in (Declare.EYE, Declare.MIJI)
 
     def tiles(self) -> list[Tile]:

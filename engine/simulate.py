@@ -3,7 +3,7 @@
 ``--players`` is one registered policy name for every seat (``greedy``), one name per seat separated by commas
 (``normal,normal,easy,random``), or a named mix from ``MIXES`` (``table``).  The report gives how often each
 end state occurs (every win kind, 流局 / 黄牌, how many hands reached 分牌), the mean 財神 each seat held
-right after the deal (by seat from the dealer, RULES.md §4 D-1), and confirms that every awaited seat always
+right after the deal (by seat from the dealer, docs/rules/taipao.md#caishen D-1), and confirms that every awaited seat always
 had a move (D-7): that check runs after every action even with ``--no-check``.
 """
 

@@ -1,4 +1,4 @@
-"""台炮 分牌 (RULES.md §2.1 r15): when 24 + 2K tiles remain, each player draws one tile and may only win on it;
+"""台炮 分牌 (docs/rules/taipao.md#split-deal): when 24 + 2K tiles remain, each player draws one tile and may only win on it;
 if nobody does, the hand is 黄牌.  The hand's flow (``engine.state``) ends the hand from what these return."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 
 def start_split(state: HandBoard, seat: int) -> bool:
-    """§2.1 r15: from the seat due to draw, each player draws one tile and may only win on it.
+    """docs/rules/taipao.md#split-deal: from the seat due to draw, each player draws one tile and may only win on it.
 
     Returns ``next_split``'s answer: False when nobody can win on a 分牌 tile (黄牌).
     """

@@ -66,7 +66,7 @@ class HandState(HandBoard):
         return state
 
     def _deal_tiles(self) -> None:
-        """§1.1 r7 / §3.1 r4: four at a time, then singles, then the dealer's extra tile."""
+        """docs/rules/tiantai.md#deal / docs/rules/taiwan.md#deal: four at a time, then singles, then the dealer's extra tile."""
         tiles = self.wall.tiles
         for seat, positions in enumerate(deal_positions(self.variant, self.dealer)):
             self.seats[seat].take([tiles[p] for p in positions])
@@ -81,7 +81,7 @@ class HandState(HandBoard):
         )
 
     def _initial_bonus_replacement(self) -> None:
-        """§1.1 r8 / §2.1 r8 / §3.1 r5: passes from the dealer; a replacement bonus waits a pass."""
+        """docs/rules/tiantai.md#flowers / docs/rules/taipao.md#bonus-tiles / docs/rules/taiwan.md#flowers: passes from the dealer; a replacement bonus waits a pass."""
         while self.phase is not Phase.ENDED:
             replaced = False
             for s in self.order_from(self.dealer):
@@ -97,7 +97,7 @@ class HandState(HandBoard):
                     if s == self.dealer:
                         seat.drawn = new
                     self.emit_draw(s, new, tail=True)
-                    # after the replacement, so that a 七搶一 payer still holds 16 tiles (§3.1 r17)
+                    # after the replacement, so that a 七搶一 payer still holds 16 tiles (docs/rules/taiwan.md#seven-rob-one)
                     if self._check_flower_win(s):
                         return
             if not replaced:
@@ -118,7 +118,7 @@ class HandState(HandBoard):
         self._legal_cache.clear()
 
     def default_action(self, seat: int, auto_play: bool = False) -> Action | None:
-        """What a timeout does for ``seat`` now (RULES.md §8); None when it is not asked to act."""
+        """What a timeout does for ``seat`` now (docs/rules/timing.md#timeout); None when it is not asked to act."""
         return default_action(self.legal_actions(seat), self.seats[seat].drawn, auto_play)
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -181,7 +181,7 @@ class HandState(HandBoard):
         self._legal_cache.clear()
 
     def _automatic_step(self) -> bool:
-        """A locked hand (聽 / 眼牌) wins when forced, otherwise discards its draw (§2.1 r13, §3.1 r14)."""
+        """A locked hand (聽 / 眼牌) wins when forced, otherwise discards its draw (docs/rules/taipao.md#ting, docs/rules/taiwan.md#eye)."""
         if self.phase is not Phase.TURN:
             return False
         seat = self.seats[self.current]
@@ -225,7 +225,7 @@ class HandState(HandBoard):
             if self._check_flower_win(seat):
                 return
             t = self.wall.draw_tail()
-            # a flower's replacement inherits 海底: no kong on it, its discard only won on (§1.1 r20); and the
+            # a flower's replacement inherits 海底: no kong on it, its discard only won on (docs/rules/tiantai.md#last-tile); and the
             # kong that began the chain, if any (D-6)
             ctx = self.context
             self.context = TurnContext(Source.FLOWER, last=ctx.last, kong_kind=ctx.kong_kind, kong_tile=ctx.kong_tile)
@@ -312,7 +312,7 @@ class HandState(HandBoard):
     # -- kongs and 分牌 -----------------------------------------------------------------------------
 
     def _own_kong(self, seat: int, t: Tile) -> None:
-        """暗槓 draws its replacement at once; 加槓 first opens the 搶槓 window (§1.1 r18, §3.1 r8)."""
+        """暗槓 draws its replacement at once; 加槓 first opens the 搶槓 window (docs/rules/tiantai.md#robbing, docs/rules/taiwan.md#robbing)."""
         if self.seats[seat].counts[t] == 4:
             concealed_kong(self, seat, t)
             self._replacement(seat, KongKind.CONCEALED, t)
@@ -329,7 +329,7 @@ class HandState(HandBoard):
         self._receive(seat, replacement_draw(self, seat, kind, t))
 
     def _split_answer(self, a: Action) -> None:
-        """A 分牌 seat wins on its tile, or passes it on to the next seat's 分牌 tile (§2.1 r15)."""
+        """A 分牌 seat wins on its tile, or passes it on to the next seat's 分牌 tile (docs/rules/taipao.md#split-deal)."""
         if a.kind is ActionKind.WIN:
             self._finish([a.seat], WinKind.SPLIT_DEAL, self.seats[a.seat].set_aside.pop(), None)
         elif not next_split(self):

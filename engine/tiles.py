@@ -119,7 +119,7 @@ def wind(index: int) -> Tile:
 
 
 def seat_flowers(wind_index: int) -> tuple[Tile, Tile]:
-    """正花 of a seat wind: 東 ↔ 春 梅, 南 ↔ 夏 蘭, 西 ↔ 秋 菊, 北 ↔ 冬 竹 (RULES.md §0)."""
+    """正花 of a seat wind: 東 ↔ 春 梅, 南 ↔ 夏 蘭, 西 ↔ 秋 菊, 北 ↔ 冬 竹 (docs/rules/common.md#seat-flowers)."""
     return TILES[FLOWER_BASE + wind_index], TILES[FLOWER_BASE + 4 + wind_index]
 
 

@@ -19,7 +19,7 @@ class Wall:
     Normal draws take ``tiles[head]`` (摸牌); replacement draws after a kong or a flower take
     ``tiles[tail-1]`` (補牌 from the 牌尾, the stack before any tile out of play).  A variant's reserve is
     "the last R tiles still in the wall", so replacements eat into it and it moves forward by itself
-    (RULES.md §0 wall model).
+    (docs/rules/common.md#wall).
     """
 
     __slots__ = ("tiles", "head", "tail", "out_of_play")
@@ -65,7 +65,7 @@ class Wall:
         return self.tiles[self.tail - n : self.tail]
 
     def turn_up_tail(self, n: int) -> list[Tile]:
-        """Turn the last ``n`` tiles face up and take them out of play (RULES.md §2.1 r6 / D-1: 台炮's 財神
+        """Turn the last ``n`` tiles face up and take them out of play (docs/rules/taipao.md#caishen / D-1: 台炮's 財神
         indicators are never drawn; replacements take the stack before them).  Returns them, tail order."""
         turned = self.peek_tail(n)
         self.tail -= n

@@ -48,7 +48,7 @@ REGIONAL_TERMS: tuple[tuple[str, str], ...] = (
     ("身分", "身份"),  # role / status
     ("無法使用", "不可用"),  # unavailable
     ("放槍", "放炮"),  # dealing in: Taiwan's table talk says 放槍, the 浙江 tables 放炮
-    ("加槓", "补杠"),  # adding to an exposed pung (RULES.md writes 补杠 for 台炮 and 加槓 for 台灣)
+    ("加槓", "补杠"),  # adding to an exposed pung (docs/rules/taipao.md#own-turn writes 补杠, docs/rules/taiwan.md#robbing 加槓)
     ("連結", "链接"),  # a (web) link: the invite link
     ("剪貼簿", "剪贴板"),  # the clipboard
 )

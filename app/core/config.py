@@ -123,7 +123,7 @@ class Settings(BaseSettings):
                                           "forms tables from each pool (room × variant), ±20 % jitter; at once "
                                           "when a player queues")
     quickplay_rank_spread: int = Field(default=1, ge=0, le=WIDEST_SPREAD, description="how many titles "
-                                       "(RULES.md §7) apart a quick-play table's players may be at first")
+                                       "(docs/rules/rooms.md#titles) apart a quick-play table's players may be at first")
     quickplay_spread_widen_seconds: float = Field(default=15.0, ge=1, le=600, description="every this long a "
                                                   "player waits, the spread they accept widens by one title, "
                                                   "up to the whole ladder")

@@ -10,7 +10,7 @@ _BODY = """\
 
 {note}
 
-RULES.md §7: an operator creates a tournament in one coin room for one variant; players register (the fee goes
+docs/rules/rooms.md#tournaments: an operator creates a tournament in one coin room for one variant; players register (the fee goes
 into the prize pool through the ledger), are seated, play for tournament points, and the pool is paid out as
 prizes exactly once. A cancelled tournament refunds every fee exactly once.
 

@@ -1,4 +1,4 @@
-"""Coin rooms (RULES.md §7).  Data, not code: add a room by adding a row."""
+"""Coin rooms (docs/rules/rooms.md#rooms).  Data, not code: add a room by adding a row."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class Room:
 
     @property
     def name(self) -> str:
-        """The 繁體 name (初級, 中級, 高級), as RULES.md §7 writes it."""
+        """The 繁體 name (初級, 中級, 高級), as docs/rules/rooms.md#rooms writes it."""
         return self.names.zh_hant
 
 

@@ -1,4 +1,4 @@
-"""Rank titles by 積分 (RULES.md §7): the highest row whose threshold is ≤ the player's 積分."""
+"""Rank titles by 積分 (docs/rules/rooms.md#titles): the highest row whose threshold is ≤ the player's 積分."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from bisect import bisect_right
 
 from app.game.names import Names
 
-# (積分 ≥, title), ascending.  RULES.md §7 writes them in 简体; the API's ``title`` has always been the 繁體.
+# (積分 ≥, title), ascending.  docs/rules/rooms.md#titles writes them in 简体; the API's ``title`` has always been the 繁體.
 TITLES: tuple[tuple[int, Names], ...] = (
     (0, Names("白板", "白板", "White Dragon")),
     (100, Names("一萬", "一万", "One of Characters")),

@@ -1,4 +1,4 @@
-"""The three variants and the table options a player may set when opening a table (RULES.md §8).
+"""The three variants and the table options a player may set when opening a table (docs/rules/timing.md#room-options).
 
 The options themselves are the engine's (``engine.options``): every timer, toggle and 台 / 胡 value, with its
 default.  A table's options are the defaults overlaid with what the player sent; an unknown name or a bad value
@@ -65,7 +65,7 @@ def default_options(variant: VariantKey) -> dict[str, Any]:
 
 def validate_options(variant: VariantKey, options: dict[str, Any]) -> dict[str, Any]:
     """The table's full options: every default overlaid with ``options``, checked by the engine's play
-    rules and scorer (RULES.md §8).  Raises TableOptionError naming the bad option."""
+    rules and scorer (docs/rules/timing.md#room-options).  Raises TableOptionError naming the bad option."""
     try:
         resolved = engine_options.resolve_room_options(variant.value, options)
     except OptionError as exc:

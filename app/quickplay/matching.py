@@ -1,7 +1,7 @@
 """Forming quick-play tables (快速開始配桌) from one pool's waiting players: pure, no I/O.
 
 A pool is one room × one variant.  Every wave the matcher hands the pool's members to ``form_tables``:
-members are sorted by rank (their title's place in RULES.md §7's ladder, then 積分), and a run of
+members are sorted by rank (their title's place in the ladder of docs/rules/rooms.md#titles, then 積分), and a run of
 table-size neighbours becomes a table when the titles in it lie within the spread every one of them
 allows.  A member's allowed spread starts at ``SpreadPolicy.start`` titles and widens by one title for
 every ``widen_seconds`` waited, up to the whole ladder, so nobody waits for ever when few are online

@@ -85,7 +85,7 @@ async def void_hand(session: AsyncSession, *, hand_id: int, actor_id: int, reaso
     Per account and asset, one entry of minus the hand's net movement (key ``void:{hand}:{user}:{asset}``),
     so the reversal sums to zero just as the settlement did.  Coins: refused (Conflict) if an account has
     since spent what it won, because the reversal would take it below 0 — adjust it first.  積分 is floored
-    at 0, as settlement floors it (RULES.md §7).  A second void is refused with Conflict.
+    at 0, as settlement floors it (docs/rules/rooms.md#settlement).  A second void is refused with Conflict.
     """
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")

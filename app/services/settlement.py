@@ -1,4 +1,4 @@
-"""Settling a hand: points → coins, RULES.md §7 order and shortfall, 積分, all in one transaction."""
+"""Settling a hand: points → coins, docs/rules/rooms.md#settlement order and shortfall, 積分, all in one transaction."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def _triplet(payment: PaymentLike) -> tuple[int, int, int]:
 def _ordered_payments(
     payments: Sequence[PaymentLike], winners: Sequence[int], n_seats: int
 ) -> list[tuple[int, int, int, int]]:
-    """(index, payer, payee, points): payments to winners first, each group in the order given (§7)."""
+    """(index, payer, payee, points): payments to winners first, each group in the order given (docs/rules/rooms.md#settlement)."""
     rows = []
     for i, payment in enumerate(payments):
         payer, payee, points = _triplet(payment)

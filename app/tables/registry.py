@@ -13,7 +13,7 @@ Seam for the table actor (the code that runs hands):
 * ``on_table_removed(table)``: awaited after a table leaves the registry (its last player stood up, a
   practice table was left, or ``remove`` was called).  Stop the actor here.
 * From the actor: ``set_status``, ``vacate_seat`` (or ``app.tables.seating.unseat_below_entry`` after a
-  hand, RULES.md §7), ``remove``; ``get`` and ``table_of`` to look things up.  Settle hands with
+  hand, docs/rules/rooms.md#rooms), ``remove``; ``get`` and ``table_of`` to look things up.  Settle hands with
   ``app.services.settlement.settle_hand`` in a session of its own.
 
 Wiring: ``app.main.create_app(table_runtime=...)`` takes a factory of an async context manager that gets

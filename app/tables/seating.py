@@ -20,7 +20,7 @@ def check_not_frozen(user: User) -> None:
 
 
 def check_entry_coins(user: User, room: RoomKey) -> None:
-    """The room's entry coins (RULES.md §7): 409 ``insufficient_coins`` below them."""
+    """The room's entry coins (docs/rules/rooms.md#rooms): 409 ``insufficient_coins`` below them."""
     # Checked at sitting down; the actor re-checks before each hand (coins can move in between).
     entry = ROOMS[room].entry_coins
     if user.coins < entry:
@@ -72,7 +72,7 @@ async def open_practice(
 async def unseat_below_entry(
     *, registry: TableRegistry, table_id: str, coins_after: list[int | None]
 ) -> list[int]:
-    """After a hand: free the seats of players who can no longer afford the room (RULES.md §7).
+    """After a hand: free the seats of players who can no longer afford the room (docs/rules/rooms.md#rooms).
 
     ``coins_after`` is ``Settlement.coins_after``.  Returns the seats freed.  For the table actor.
     """

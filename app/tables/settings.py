@@ -1,6 +1,6 @@
 """Table actor settings (timers, limits).  Environment: ``TABLE_*`` (e.g. ``TABLE_HAND_PAUSE_SECONDS=2``).
 
-The per-table rule timers (discard and claim seconds, RULES.md §8) are table options; these are the
+The per-table rule timers (discard and claim seconds, docs/rules/timing.md#room-options) are table options; these are the
 server's own: pauses, bot pacing, grace, the claim-timing hold and the socket limits.  Tests set the
 delays to 0 and drive time with a FakeClock; the bench shrinks everything with ``time_scale``.
 """
@@ -52,7 +52,7 @@ class TableSettings(BaseSettings):
     time_scale: float = Field(default=1.0, gt=0, le=1, description="multiplies the rule timers (bench: shrink "
                               "them)")
     timeouts_to_auto_play: int = Field(default=2, ge=1, description="timeouts in a row that put a seat on 托管 "
-                                       "(RULES.md §8)")
+                                       "(docs/rules/timing.md#auto-play)")
     auto_play_level: BotLevel = Field(default=DEFAULT_BOT_LEVEL, description="the bot level that plays a seat "
                                       "on 托管 (timeouts or a disconnect)")
 

@@ -57,7 +57,7 @@ def operator_actions(state: str) -> list[str]:
 
 @dataclass(frozen=True)
 class TournamentSpec:
-    """What an operator sets when creating a tournament (RULES.md §7)."""
+    """What an operator sets when creating a tournament (docs/rules/rooms.md#tournaments)."""
 
     name: str
     room: RoomKey

@@ -69,7 +69,7 @@ docs/settings.md; every error code in docs/errors.md.
   the server's claim hold (`TABLE_CLAIM_HOLD_SECONDS`, default 1 s) after the discard, whether or not
   anyone could claim, so the pace of play does not reveal who was asked.  A player who deliberates longer
   than the hold still shows; that is inherent to live claims.
-* **Timeouts** (RULES.md §8): the server passes a claim or discards the drawn tile.  Two timeouts in a row
+* **Timeouts** (docs/rules/timing.md#timeout): the server passes a claim or discards the drawn tile.  Two timeouts in a row
   put the seat on 托管 (`auto_play` event); the server then plays the seat with the bot level
   `TABLE_AUTO_PLAY_LEVEL` (default `normal`: every win, claims only when they help, tile-efficient
   discards), until the player sends `back` or any accepted action.  A disconnected seat is held

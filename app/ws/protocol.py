@@ -122,7 +122,7 @@ class TurnHintsOut(BaseModel):
 
 
 class PromptMessage(_ServerMessage):
-    """You must act: one of ``actions`` before ``deadline_ms``, or the server acts for you (RULES.md §8).
+    """You must act: one of ``actions`` before ``deadline_ms``, or the server acts for you (docs/rules/timing.md#timeout).
 
     Sent only to the seat concerned; claim prompts only to the seats entitled to claim.
     """

@@ -5,8 +5,8 @@ the one it wins on — read only from public events, so it never uses hidden inf
   聽) is certain; otherwise a table by its number of melds and of discards made (``READY_TABLES``), measured
   over ``normal`` bots' games (see ``bench/results/bots.md``).
 * **Danger** of a tile against a ready seat: none when the tile was discarded since that seat's last discard
-  and the hand went on (it did not win on it — and where a 過水 / 過胡 lock applies, RULES.md §3.1 r9 and
-  §1.1 r19, it cannot until it acts again); low for a tile the seat threw itself, for an honour with one copy
+  and the hand went on (it did not win on it — and where a 過水 / 過胡 lock applies, docs/rules/taiwan.md#pass-lock and
+  docs/rules/tiantai.md#pass-locks, it cannot until it acts again); low for a tile the seat threw itself, for an honour with one copy
   or none left unseen (no pair or 單吊 can use it); otherwise by the tile's shape (middle tiles join the most
   chows).
 """

@@ -58,7 +58,7 @@ def value_pung(state: HandState, seat: int, t: int) -> bool:
 class DrawWeights:
     """How ``normal`` weighs 進張 among discards of equal need by the 台 the hand left keeps (台 material).
 
-    Each 台 doubles a win where scores are 胡 × 2^台 (天台, RULES.md §1.2), so there a draw of a hand that
+    Each 台 doubles a win where scores are 胡 × 2^台 (天台, docs/rules/tiantai.md#scoring), so there a draw of a hand that
     keeps a dragon / seat-wind pung, pair or a one-suit shape is worth more than one of a plainer hand.
     The weight of a discard's 進張 is ``2 ** (estimated 台)``; the need still comes first, so this only
     breaks ties between equally efficient discards.  Variants not listed count plain 進張 (weight 1).

@@ -1,7 +1,7 @@
 """Stress policies (壓力測試機器人): players that push the hand flow into its rarely reached corners.
 
 They are not meant to play well.  Each one exaggerates one habit so that simulations reach the states a real
-table reaches only now and then (RULES.md §4 D-7: every awaited seat must always have a move):
+table reaches only now and then (docs/rules/common.md#always-a-move D-7: every awaited seat must always have a move):
 
 * ``claimer`` takes every 槓 / 碰 / 吃 it is offered, even when it could win instead (the D-7 freeze came from a
   seat that chose a pong over a win);

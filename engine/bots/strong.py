@@ -4,7 +4,7 @@
   to a one-suit hand (清一色 / 混一色) it throws the other suits first, as hard as the
   variant pays for it (``VALUE_TABLES``); where 門清 pays enough (``concealed_bonus``, no variant today:
   台灣's 底 outweighs its 1 台) it claims a chow only when that makes the hand ready; it declares Miji
-  (台灣, 8 台) on a discard that leaves the hand ready.  台炮 聽 has no scoring effect (RULES.md B-23)
+  (台灣, 8 台) on a discard that leaves the hand ready.  台炮 聽 has no scoring effect (docs/rules/taipao.md#ting B-23)
   and only locks the hand, so it is never declared; neither is 眼牌 (+1 台 against a 1-台 penalty and a
   locked hand).
 * **Defence** (where the discarder pays alone: 天台, 台灣; ``engine.bots.defence``): each other seat's chance
@@ -57,8 +57,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ValueTable:
-    """How a variant pays for what ``strong`` steers towards (bot knowledge, taken from RULES.md §1.2 / §2.2 /
-    §3.2); variants not listed play with ``DEFAULT_VALUE``."""
+    """How a variant pays for what ``strong`` steers towards (bot knowledge, taken from docs/rules/tiantai.md#scoring / docs/rules/taipao.md#scoring /
+    docs/rules/taiwan.md#tai-table); variants not listed play with ``DEFAULT_VALUE``."""
 
     concealed_bonus: bool = False  # 門清 pays enough to claim a chow only when it makes the hand ready
     flush_weight: float = 1.2  # how much need one more off-suit tile may cost on the way to 一色
@@ -70,14 +70,14 @@ class ValueTable:
 
 DEFAULT_VALUE = ValueTable()
 VALUE_TABLES: dict[str, ValueTable] = {
-    # 底 5 + 1 per 台 (§3.2): a 台 is a fifth of a base, so speed beats 門清; 混一色 4 / 清一色 8 still pay.
+    # 底 5 + 1 per 台 (docs/rules/taiwan.md#payment): a 台 is a fifth of a base, so speed beats 門清; 混一色 4 / 清一色 8 still pay.
     # a deal-in pays 底 + 台 alone; a win brings that from one seat, or from three on 自摸.
     "taiwan": ValueTable(flush_weight=0.4, defence_ratio=0.7),
-    # every loser pays the winner (§2.2 settlement): no defence; W doubles from 13 台 (清一色 +13, 混一色 +7).
-    # 明杠 3 / 暗杠 4 台 count in every seat's B (§2.2), in the winner's total and in the losers' pairwise
+    # every loser pays the winner (docs/rules/taipao.md#settlement): no defence; W doubles from 13 台 (清一色 +13, 混一色 +7).
+    # 明杠 3 / 暗杠 4 台 count in every seat's B (docs/rules/taipao.md#scoring), in the winner's total and in the losers' pairwise
     # settlement, so a kong is worth more than the shape it may cost.
     "taipao": ValueTable(flush_weight=1.6, defence=False, kong_pays=True),
-    # 胡 × 2^台: 清一色 3 台 (×8), 混一色 1 台 (×2); the discarder pays 1.5 S alone (§1.2).
+    # 胡 × 2^台: 清一色 3 台 (×8), 混一色 1 台 (×2); the discarder pays 1.5 S alone (docs/rules/tiantai.md#payment).
     "tiantai": ValueTable(flush_weight=1.6, defence_ratio=0.9),
 }
 
@@ -273,7 +273,7 @@ PIG_WAIT_DRAWS = 2.0  # own draws left (before 分牌) from which a ready 杀猪
 
 
 def _pig_can_wait(state: HandState, view: Sight) -> bool:
-    """Hold a plain 杀猪 (13 台, RULES.md §2.2) while the hand is ready with its discard: 杀猪胡 adds the
+    """Hold a plain 杀猪 (13 台, docs/rules/taipao.md#winner-items) while the hand is ready with its discard: 杀猪胡 adds the
     same 13 to the hand's own B and X (its 財神 alone are worth 10 or more), on a discard or by 自摸, and the
     holding can still be declared on any later turn; a win by another seat meanwhile leaves this seat the
     biggest B in the losers' settlement."""

@@ -278,7 +278,7 @@ def _check_tiles(s: Situation, spec: VariantShape) -> None:
 
 def _allowed_counts(s: Situation, spec: VariantShape, seat: int) -> set[int]:
     if seat not in s.winners:
-        if s.win_kind is WinKind.SPLIT_DEAL:  # 分牌: others may hold the tile they drew (§2.1 rule 15)
+        if s.win_kind is WinKind.SPLIT_DEAL:  # 分牌: others may hold the tile they drew (docs/rules/taipao.md#split-deal)
             return {spec.hand, spec.hand + 1}
         return {spec.hand}
     if s.win_kind in FLOWER_WINS:  # the hand ends on the flower, in or out of the player's turn

@@ -31,7 +31,7 @@ class ItemName:
 N = ItemName
 
 TIANTAI: dict[str, ItemName] = {
-    # 胡數 (RULES.md §1.2 H)
+    # 胡數 (docs/rules/tiantai.md#hu-items)
     "base": N("底胡", "底胡", "Base"),
     "exposed_pung": N("明刻", "明刻", "Exposed pung"),
     "exposed_pung_yao": N("明刻(么九字)", "明刻(幺九字)", "Exposed pung of terminals or honours"),
@@ -47,7 +47,7 @@ TIANTAI: dict[str, ItemName] = {
     "self_draw": N("自摸", "自摸", "Self-drawn"),
     "closed_wait": N("卡張", "卡张", "Closed or edge wait"),
     "pair_wait": N("單吊", "单吊", "Pair wait"),
-    # 台 (RULES.md §1.2 T)
+    # 台 (docs/rules/tiantai.md#tai-items)
     "full_flush": N("清一色", "清一色", "Full flush"),
     "half_flush": N("混一色", "混一色", "Half flush"),
     "all_pungs": N("對對胡", "对对胡", "All pungs"),
@@ -59,14 +59,14 @@ TIANTAI: dict[str, ItemName] = {
     "kong_bloom": N("槓上開花", "杠上开花", "Win on a replacement tile"),
     "rob_kong": N("搶槓胡", "抢杠胡", "Robbing a kong"),
     "last_tile": N("海底撈月", "海底捞月", "Win on the last tile"),
-    # flat scores (A-8, §1.1 r33)
+    # flat scores (A-8, docs/rules/tiantai.md#eight-flowers)
     "heavenly": N("天胡", "天胡", "Heavenly hand"),
     "earthly": N("地胡", "地胡", "Earthly hand"),
     "eight_flowers": N("八花", "八花", "Eight flowers"),
 }
 
 TAIPAO: dict[str, ItemName] = {
-    # B: every seat (RULES.md §2.2)
+    # B: every seat (docs/rules/taipao.md#scoring)
     "caishen_suit": N("財神(數牌)", "财神(数牌)", "Wild tiles, suit face"),
     "caishen_honour": N("財神(字花)", "财神(字花)", "Wild tiles, honour or flower face"),
     "caishen_same": N("財神(同面)", "财神(同面)", "Wild tiles, one face"),

@@ -77,7 +77,7 @@ class Situation:
     * ``last_tile`` marks a win on the 海底 draw (海底撈月 when self-drawn).
     * ``heavenly`` / ``earthly`` / ``human`` are the variant's 天胡 / 地胡 / 人胡 conditions, decided by
       the game under the variant's own definition.
-    * ``options`` are the room's overrides of the scorer's values (RULES.md §8).
+    * ``options`` are the room's overrides of the scorer's values (docs/rules/timing.md#room-options).
     """
 
     variant: str

@@ -87,7 +87,7 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class Option:
-    """One room option (房間設定) with its type, default and allowed values (RULES.md §8).
+    """One room option (房間設定) with its type, default and allowed values (docs/rules/timing.md#room-options).
 
     ``kind`` is int, float, bool, str or list (``length`` integers, each within ``low``..``high``).
     Numbers must lie within ``low``..``high`` and be finite; ``choices``, when given, list every allowed
@@ -164,7 +164,7 @@ class Variant:
     n_seats: int
     hand_size: int  # tiles dealt to a non-dealer; the dealer gets one more
     kinds: tuple[int, ...]  # every physical tile, as kinds
-    reserve_tiles: int  # R: tiles never drawn normally (RULES.md §0)
+    reserve_tiles: int  # R: tiles never drawn normally (docs/rules/common.md#wall)
     has_chow: bool
     multiple_winners: bool  # 一炮多響 on a discard (robs are always first-counterclockwise)
     dice_count: int
@@ -173,7 +173,7 @@ class Variant:
     last_discard_win_only: bool  # the discard after the 海底 draw may only be won on
     kong_chain_through_bonus: bool = False  # a win on a flower replacement that followed a kong is 槓上開花
     wall_end: WallEnd = WallEnd.EXHAUSTED
-    akong_revealed: bool = False  # 天台 turns one tile of an 暗槓 face up (§1.1 r17)
+    akong_revealed: bool = False  # 天台 turns one tile of an 暗槓 face up (docs/rules/tiantai.md#own-turn)
     options: Mapping[str, Option] = field(default_factory=dict)
 
     # -- options ---------------------------------------------------------------------------------
@@ -215,13 +215,13 @@ class Variant:
         return (seat - dealer) % self.n_seats
 
     def reserve(self, state: HandFacts, kongs: int | None = None) -> int:
-        """Tiles never drawn normally (R, RULES.md §0), with ``kongs`` declared (default: as many as now)."""
+        """Tiles never drawn normally (R, docs/rules/common.md#wall), with ``kongs`` declared (default: as many as now)."""
         return self.reserve_tiles
 
     def flower_win(self, state: HandFacts) -> tuple[int, str] | None:
         """(winner, kind) when a flower count ends the hand.
 
-        By default only the room option ``eight_flowers`` (花胡: §1.1 r33, §2.1 r19, off by default)
+        By default only the room option ``eight_flowers`` (花胡: docs/rules/tiantai.md#eight-flowers, docs/rules/taipao.md#eight-flowers, off by default)
         ends it, when one seat holds all eight flowers; 台灣 overrides with 八仙過海 / 七搶一.
         """
         mode = state.options.get("eight_flowers", False)
@@ -240,7 +240,7 @@ class Variant:
         return False
 
     def first_turn_flags(self, state: HandFacts, winner: int, self_drawn: bool) -> dict[str, bool]:
-        """天胡 / 地胡 / 人胡 as this variant defines them (RULES.md §1.1 r24-25, §2.1 r18, §3.2)."""
+        """天胡 / 地胡 / 人胡 as this variant defines them (docs/rules/tiantai.md#heavenly-earthly, docs/rules/taipao.md#heavenly-earthly, docs/rules/taiwan.md#heavenly-earthly)."""
         out = {"heavenly": False, "earthly": False, "human": False}
         if self_drawn and winner == state.dealer and state.first_turn_open():
             out["heavenly"] = True

@@ -1,4 +1,4 @@
-"""台炮麻将: 4 players, 144 tiles, 16-tile hands, two revealed 財神 faces, 分牌 (RULES.md §2)."""
+"""台炮麻将: 4 players, 144 tiles, 16-tile hands, two revealed 財神 faces, 分牌 (docs/rules/taipao.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ WHITE = 33  # 白板 7z
 
 class Taipao(Variant):
     def indicator_count(self) -> int:
-        """§2.1 r6: the two tiles of the last stack at the tail are turned face up, out of play (D-1)."""
+        """docs/rules/taipao.md#caishen: the two tiles of the last stack at the tail are turned face up, out of play (D-1)."""
         return 2
 
     def wildcard_faces(self, indicators: Sequence[Tile]) -> tuple[Tile, ...]:
@@ -20,19 +20,19 @@ class Taipao(Variant):
         return tuple(dict.fromkeys(indicators))
 
     def is_bonus(self, tile: Tile, wildcards: tuple[Tile, ...]) -> bool:
-        """§2.1 r7-8: flowers and 白板 are bonus tiles unless they are a 財神 face."""
+        """docs/rules/taipao.md#bonus-tiles: flowers and 白板 are bonus tiles unless they are a 財神 face."""
         return (tile >= FLOWER_BASE or tile == WHITE) and tile not in wildcards
 
     def reserve(self, state: HandFacts, kongs: int | None = None) -> int:
-        """§2.1 r15: 分牌 starts when 24 + 2K tiles remain (杠一过二)."""
+        """docs/rules/taipao.md#split-deal: 分牌 starts when 24 + 2K tiles remain (杠一过二)."""
         return 24 + 2 * (state.kongs if kongs is None else kongs)
 
     def can_declare(self, state: HandFacts, seat: int) -> tuple[str, ...]:
-        """§2.1 r13: 聽 locks the hand; it is offered once, on a discard that leaves the hand ready."""
+        """docs/rules/taipao.md#ting: 聽 locks the hand; it is offered once, on a discard that leaves the hand ready."""
         return () if state.seats[seat].locked else ("ready",)
 
     def can_kill_pig(self, state: HandFacts, seat: int) -> bool:
-        """§2.1 r17: 3+ of one face and 1+ of the other, or 2+ in same-face mode."""
+        """docs/rules/taipao.md#kill-pig: 3+ of one face and 1+ of the other, or 2+ in same-face mode."""
         held = [state.seats[seat].counts[f] for f in state.wildcards]
         if len(held) == 1:
             return held[0] >= 2
@@ -55,6 +55,6 @@ TAIPAO = Taipao(
     wall_end=WallEnd.SPLIT_DEAL,
     kong_chain_through_bonus=True,  # D-6: kong → flower/白 replacement → win is 杠上开花
     options={
-        "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="§8: 10 s claim window"),
+        "claim_seconds": Option(10.0, float, low=0.5, high=120, doc="docs/rules/timing.md#timers: 10 s claim window"),
     },
 )

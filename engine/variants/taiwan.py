@@ -1,4 +1,4 @@
-"""台灣16張: 144 tiles, 隨開門 winds, 眼牌 / Miji, 八仙過海, 七搶一, dealer streaks (RULES.md §3)."""
+"""台灣16張: 144 tiles, 隨開門 winds, 眼牌 / Miji, 八仙過海, 七搶一, dealer streaks (docs/rules/taiwan.md)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ MIJI_DISCARD_LIMIT = 8  # C-11: "起牌後海底八張牌"; E-9: counts the disc
 
 class Taiwan(Variant):
     def open_seat(self, dealer: int, dice: Sequence[int]) -> int | None:
-        """§3.1 r2: count counterclockwise from the dealer as 1; the seat reached is 開門 (東)."""
+        """docs/rules/taiwan.md#winds: count counterclockwise from the dealer as 1; the seat reached is 開門 (東)."""
         return (dealer + sum(dice) - 1) % 4
 
     def seat_wind(self, seat: int, dealer: int, open_seat: int | None, options: Mapping[str, Any]) -> int:
         return (seat - (dealer if open_seat is None else open_seat)) % 4
 
     def flower_win(self, state: HandFacts) -> tuple[int, str] | None:
-        """§3.1 r16-17: 八仙過海 (all 8) and 七搶一 (a 7-1 split, in either order)."""
+        """docs/rules/taiwan.md#eight-immortals, docs/rules/taiwan.md#seven-rob-one: 八仙過海 (all 8) and 七搶一 (a 7-1 split, in either order)."""
         held = [len(s.flowers) for s in state.seats]
         for seat, n in enumerate(held):
             if n == 8:
@@ -29,7 +29,7 @@ class Taiwan(Variant):
         return None
 
     def can_declare(self, state: HandFacts, seat: int) -> tuple[str, ...]:
-        """§3.1 r14-15: 眼牌, called Miji inside the first 8 discards with no claim yet."""
+        """docs/rules/taiwan.md#eye, docs/rules/taiwan.md#miji: 眼牌, called Miji inside the first 8 discards with no claim yet."""
         if not state.options.get("accept_eye_declaration", True) or state.seats[seat].locked:
             return ()
         # C-11 / seed 003:L168 "不碰牌吃牌或槓牌": any kong (暗槓 too) also ends the Miji window
@@ -38,7 +38,7 @@ class Taiwan(Variant):
         return ("eye",)
 
     def first_turn_flags(self, state: HandFacts, winner: int, self_drawn: bool) -> dict[str, bool]:
-        """§3.2: 天胡 dealer on the dealt hand; 地胡 non-dealer self-draw on the first draw; 人胡
+        """docs/rules/taiwan.md#heavenly-earthly: 天胡 dealer on the dealt hand; 地胡 non-dealer self-draw on the first draw; 人胡
         non-dealer on a discard before the own first draw; no chow/pong/明槓 before either."""
         out = {"heavenly": False, "earthly": False, "human": False}
         seat = state.seats[winner]
@@ -51,7 +51,7 @@ class Taiwan(Variant):
 
     def next_dealer(self, dealer: int, dealer_won: bool, drawn: bool, kongs: int,
                     options: Mapping[str, Any]) -> int:
-        """§3.1 r12 / C-4: the dealer stays after winning or a 流局."""
+        """docs/rules/taiwan.md#dealer-streak / C-4: the dealer stays after winning or a 流局."""
         return dealer if dealer_won or drawn else (dealer + 1) % 4
 
 

@@ -1,4 +1,4 @@
-"""天台麻將: 3 players, 108 tiles (no 條), flowers, pong/kong only, 一炮多響 (RULES.md §1)."""
+"""天台麻將: 3 players, 108 tiles (no 條), flowers, pong/kong only, 一炮多響 (docs/rules/tiantai.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from engine.variants.base import Option, PassLock, Variant, standard_kinds
 
 class Tiantai(Variant):
     def seat_wind(self, seat: int, dealer: int, open_seat: int | None, options: Mapping[str, Any]) -> int:
-        """§1.1 r5 / A-1: dealer 東, 下家 南, 上家 北 (or 西 with ``three_player_winds=ESW``)."""
+        """docs/rules/tiantai.md#seat-winds / A-1: dealer 東, 下家 南, 上家 北 (or 西 with ``three_player_winds=ESW``)."""
         rel = (seat - dealer) % 3
         if rel == 2:
             return 2 if options.get("three_player_winds") == "ESW" else 3
@@ -18,7 +18,7 @@ class Tiantai(Variant):
 
     def next_dealer(self, dealer: int, dealer_won: bool, drawn: bool, kongs: int,
                     options: Mapping[str, Any]) -> int:
-        """§1.1 r29: the dealer stays only by winning; A-4 option keeps them on a kong-less draw."""
+        """docs/rules/tiantai.md#dealer-rotation: the dealer stays only by winning; A-4 option keeps them on a kong-less draw."""
         if dealer_won or (drawn and kongs == 0 and options.get("draw_keeps_dealer_if_no_kong")):
             return dealer
         return (dealer + 1) % 3
@@ -39,7 +39,7 @@ TIANTAI = Tiantai(
     last_discard_win_only=True,
     akong_revealed=True,
     options={
-        "claim_seconds": Option(3.0, float, low=0.5, high=120, doc="§1.1 r14: 3 s claim window"),
+        "claim_seconds": Option(3.0, float, low=0.5, high=120, doc="docs/rules/tiantai.md#timers: 3 s claim window"),
         "draw_keeps_dealer_if_no_kong": Option(False, bool, doc="A-4: seed L48"),
         "three_player_winds": Option("ESN", str, choices=("ESN", "ESW"), doc="A-1"),
     },

@@ -34,7 +34,7 @@ GRANT = 50_000  # coins each new account starts with
 # Short leases so a take-over comes quickly; renewals every second are still plenty on a loaded machine.
 CLUSTER_ENV = {"LEASE_SECONDS": "3", "TAKEOVER_SCAN_SECONDS": "1", "LOG_FORMAT": "json"}
 VARIANT_NAMES = ("tiantai", "taipao", "taiwan")
-SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}  # RULES.md §1-3
+SEATS = {"tiantai": 3, "taipao": 4, "taiwan": 4}  # docs/rules/common.md#seats
 
 
 async def owner_pid(redis: Redis, prefix: str, table_id: str) -> int | None:

@@ -57,7 +57,7 @@ async def test_me_carries_the_title_in_three_languages(client, player):
      (119_999, "北风", "北風"), (120_000, "中", "中"), (10**9, "麻将王", "麻將王")],
 )
 def test_titles_follow_rules_section_7_in_both_scripts(points, hans, hant):
-    # RULES.md §7 "Rank titles": the seed writes them in 简体 and orders the winds 东 < 西 < 南 < 北 (B-21).
+    # docs/rules/rooms.md#titles: the seed writes them in 简体 and orders the winds 东 < 西 < 南 < 北 (B-21).
     assert title_names_for(points).zh_hans == hans
     assert title_for(points) == hant
     assert len({names.en for _, names in TITLES}) == len(TITLES)  # no two titles read alike in English

@@ -25,7 +25,7 @@ async def test_variants_list_seats_and_options(client):
         "type": "int", "default": 4, "minimum": 1, "maximum": 4, "choices": None, "length": None,
         "doc": "圈 per game",
     }
-    # every scoring value is a room option too (RULES.md §8), with the engine's default and range
+    # every scoring value is a room option too (docs/rules/timing.md#room-options), with the engine's default and range
     assert variants["tiantai"]["options"]["cap"] | {"doc": ""} == {
         "type": "int", "default": 300, "minimum": None, "maximum": None, "choices": [100, 200, 300],
         "length": None, "doc": ""}

@@ -23,7 +23,7 @@ CASES = [
     ("PBPB", [(0, 1, 16), (2, 1, 8), (3, 1, 8), (2, 0, 4), (0, 3, 2), (2, 3, 3)], [1], [400, 0, -400, 0], None),
     # 天台 (3 seats): a player feeds a bot, nothing moves.
     ("PBP", [(2, 1, 45)], [1], [0, 0, 0], None),
-    # The §7 shortfall rule between players: seat 1 owes 800 coins, holds 300, pays 300 (the rest is forfeited).
+    # The docs/rules/rooms.md#settlement shortfall rule between players: seat 1 owes 800 coins, holds 300, pays 300 (the rest is forfeited).
     ("PPBB", [(1, 0, 8), (2, 0, 8), (3, 0, 8)], [0], [300, -300, 0, 0], [50_000, 300]),
 ]
 
@@ -31,8 +31,8 @@ CASES = [
 @pytest.mark.parametrize(("layout", "payments", "winners", "expected", "coins"), CASES)
 async def test_bots_hold_no_coins_and_players_settle_between_themselves(session, layout, payments, winners,
                                                                           expected, coins):
-    """RULES §4 E-7 / §7: a bot seat holds no coins: a payment to or from a bot moves neither coins nor 積分;
-    player-to-player payments move coins in the §7 order with the same shortfall rule."""
+    """docs/rules/rooms.md#bots E-7: a bot seat holds no coins: a payment to or from a bot moves neither coins nor 積分;
+    player-to-player payments move coins in the docs/rules/rooms.md#settlement order with the same shortfall rule."""
     coins = coins or [50_000] * layout.count("P")
     humans = await make_users(session, coins)
     it = iter(humans)

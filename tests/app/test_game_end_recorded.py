@@ -41,7 +41,7 @@ class AwayJournal(TableJournal):
 
 
 async def _unsettled(*_args: Any) -> None:
-    return None  # past the settler's own retries: the hand is voided (RULES.md §7)
+    return None  # past the settler's own retries: the hand is voided (docs/rules/rooms.md#settlement)
 
 
 @pytest.mark.timeout(60)

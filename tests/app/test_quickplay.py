@@ -1,5 +1,5 @@
 """Issue 25, quick play (快速開始) in one process: the API as the issue writes it, the matcher's waves,
-rank bands (RULES.md §7 titles) and the spread that widens with waiting."""
+rank bands (docs/rules/rooms.md#titles) and the spread that widens with waiting."""
 
 from __future__ import annotations
 
@@ -238,7 +238,7 @@ async def test_a_claim_left_by_a_dead_matcher_puts_its_players_back_in_the_queue
 
 
 async def test_rank_bands_are_respected_while_enough_players_of_each_band_wait(client, player, app):
-    """Four 白板 (積分 0) and four 中 (120,000 積分, RULES.md §7) queue mixed: two tables, one per band."""
+    """Four 白板 (積分 0) and four 中 (120,000 積分, docs/rules/rooms.md#titles) queue mixed: two tables, one per band."""
     low = [await player(f"low{i}") for i in range(4)]
     high = [await player(f"high{i}") for i in range(4)]
     async with app.state.services.sessionmaker() as session:

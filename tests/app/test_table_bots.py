@@ -49,7 +49,7 @@ async def test_coin_tables_have_no_bot_level_and_no_suggestion(client, player):
 
 
 def test_auto_play_setting_is_one_of_the_levels():
-    """RULES §4 E-6: the default 托管 level is normal."""
+    """docs/rules/timing.md#auto-play E-6: the default 托管 level is normal."""
     assert TableSettings(_env_file=None).auto_play_level == "normal"  # type: ignore[call-arg]
     assert set(BOT_LEVELS) == {"easy", "normal", "strong"}
     with pytest.raises(ValidationError):
@@ -58,7 +58,7 @@ def test_auto_play_setting_is_one_of_the_levels():
 
 AUTO_PLAY_CASES = [
     # (TableSettings overrides, the level that plays a seat on 托管)
-    ({}, "normal"),  # RULES §4 E-6: 托管 plays the server's normal bot level
+    ({}, "normal"),  # docs/rules/timing.md#auto-play E-6: 托管 plays the server's normal bot level
     ({"auto_play_level": "easy"}, "easy"),  # the operator's setting (TABLE_AUTO_PLAY_LEVEL)
 ]
 
@@ -66,7 +66,7 @@ AUTO_PLAY_CASES = [
 @pytest.mark.asyncio
 @pytest.mark.parametrize(("overrides", "auto_level"), AUTO_PLAY_CASES)
 async def test_bots_play_at_the_table_level_and_auto_play_at_the_setting(settings, overrides, auto_level):
-    """RULES §4 E-6 / §8: a seat on 托管 (two timeouts in a row) is played by the bot at the 托管 level, not by
+    """docs/rules/timing.md#auto-play E-6: a seat on 托管 (two timeouts in a row) is played by the bot at the 托管 level, not by
     the timeout default (discard the drawn tile); the table's own bots play at the table's level."""
     RecordingBots.log = []
     async with harness(settings, grace_seconds=0.0, **overrides) as h:
@@ -77,7 +77,7 @@ async def test_bots_play_at_the_table_level_and_auto_play_at_the_setting(setting
         assert response.status_code == 201, response.text
         client = await h.connect(response.json()["id"], me)
         timeouts = 0
-        while timeouts < 2:  # two timeouts in a row put seat 0 on 托管 (RULES.md §8)
+        while timeouts < 2:  # two timeouts in a row put seat 0 on 托管 (docs/rules/timing.md#auto-play)
             prompt = await client.recv_until(is_type("prompt"))
             await h.settle_loop()
             h.clock.advance(prompt["expires_in_ms"] / 1000)

@@ -1,4 +1,4 @@
-"""Prize maths (RULES.md §7 tournaments): the split, ties split evenly, remainders to the higher place."""
+"""Prize maths (docs/rules/rooms.md#tournaments tournaments): the split, ties split evenly, remainders to the higher place."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tournaments (issue 11, RULES.md §7): creation limits, registration through the ledger, refunds and
+"""Tournaments (issue 11, docs/rules/rooms.md#tournaments): creation limits, registration through the ledger, refunds and
 prizes exactly once (also under concurrent retries on Postgres), the pool balancing to zero."""
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ async def test_a_server_that_keeps_breaking_hands_ends_the_game(settings, monkey
 
 @pytest.mark.parametrize("missing", ["legal_actions", "default_action"])
 async def test_d7_a_seat_awaited_without_a_move_voids_the_hand_like_a_crash(settings, monkeypatch, caplog, missing):
-    """RULES.md §4 D-7, issue 8: whatever the engine does, the table never hangs.  An engine stand-in that,
+    """docs/rules/common.md#always-a-move D-7, issue 8: whatever the engine does, the table never hangs.  An engine stand-in that,
     after the dealer's discard, offers the awaited seat no action (or no timeout action) makes the actor log
     the error, report it to the seat whose message led there, void the hand for every seat (no coins move)
     and deal the next one."""

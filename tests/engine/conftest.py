@@ -124,7 +124,7 @@ def hand(state: HandState, seat: int) -> str:
 
 def run_defaults(state: HandState, until: Callable[[HandState], bool], *, auto_play: bool = False,
                  limit: int = 5000, check: bool = False) -> None:
-    """Answer every prompt with the timeout action (RULES.md §8) until ``until(state)``."""
+    """Answer every prompt with the timeout action (docs/rules/timing.md#timeout) until ``until(state)``."""
     for _ in range(limit):
         if until(state) or state.phase is Phase.ENDED:
             return

@@ -1,4 +1,4 @@
-"""RULES.md §4 "Amendments of 2026-12-03" that concern the hand flow: E-4 (flower 財神 indicators), E-5 (the D-8
+"""docs/rules/README.md#decisions "Amendments of 2026-12-03" that concern the hand flow: E-4 (flower 財神 indicators), E-5 (the D-8
 reserve wording: tests/engine/test_amendments_flow.py), E-8 (why 台炮 分牌 is rare) and E-9 (the Miji window).
 E-1 … E-3 are scoring rows in tests/scoring/test_amendments_e.py; E-6 and E-7 are server rules in tests/app."""
 
@@ -26,7 +26,7 @@ def live_caishen(state: HandState) -> int:
 E4_CASES = [
     # (tail: the two indicators, faces in play, live 財神 copies)
     ("5m 9s", {"5m", "9s"}, 6),  # two-face mode: 3 + 3 live copies (E-8: "about six live 財神")
-    ("5m 5m", {"5m"}, 2),  # same-face mode (§2.1 r6)
+    ("5m 5m", {"5m"}, 2),  # same-face mode (docs/rules/taipao.md#caishen)
     ("1f 5m", {"5m"}, 3),  # E-4: the flower yields no face; the hand has one 財神 face
     ("1f 2f", set(), 0),  # E-4: both indicators flowers: no 財神 at all
 ]
@@ -35,7 +35,7 @@ E4_CASES = [
 @pytest.mark.parametrize(("tail", "faces", "live"), E4_CASES, ids=[c[0] for c in E4_CASES])
 def test_e4_a_flower_indicator_yields_no_caishen_face_and_is_not_returned(tail: str, faces: set[str],
                                                                           live: int) -> None:
-    """RULES §4 E-4: a flower turned up as a 財神 indicator gives no face that can be held (each flower exists
+    """docs/rules/taipao.md#caishen E-4: a flower turned up as a 財神 indicator gives no face that can be held (each flower exists
     once and the indicators are out of play), and no other tile is turned up in its place: the indicators are
     still the last two tiles and the first replacement is the tile before them."""
     state = rig(TAIPAO, ["", "", "", ""], tail=f"{tail} 3z")  # the tail is listed from the last tile back
@@ -54,14 +54,14 @@ def test_e4_a_flower_indicator_yields_no_caishen_face_and_is_not_returned(tail: 
 
 @pytest.mark.parametrize(("kongs", "reserve"), [(0, 24), (1, 26), (2, 28), (3, 30)])
 def test_e8_the_split_deal_reserve_is_24_plus_2k(kongs: int, reserve: int) -> None:
-    """RULES §4 E-8 / §2.1 r15: 分牌 starts when 24 + 2K tiles remain (K kongs declared so far)."""
+    """docs/rules/taipao.md#split-deal E-8: 分牌 starts when 24 + 2K tiles remain (K kongs declared so far)."""
     state = rig(TAIPAO, ["", "", "", ""])
     state.kongs = kongs
     assert state.reserve() == reserve
 
 
 def test_e8_a_hand_nobody_wins_reaches_the_split_deal_at_24() -> None:
-    """RULES §4 E-8: a hand that nobody wins (every seat discards its draw) does reach 分牌, at exactly 24 tiles,
+    """docs/rules/taipao.md#split-deal E-8: a hand that nobody wins (every seat discards its draw) does reach 分牌, at exactly 24 tiles,
     and ends 黄牌 when no 分牌 tile wins."""
     state = rig(TAIPAO, ["111z 222z 333z 444z 5z 6z 1m", "", "", ""])
     run_defaults(state, lambda s: s.phase is Phase.ENDED)
@@ -92,7 +92,7 @@ E9_CASES = [
 
 @pytest.mark.parametrize(("before", "declaration"), E9_CASES)
 def test_e9_miji_window_counts_the_discards_before_the_declaring_one(before: int, declaration: Declare) -> None:
-    """RULES §4 E-9 / C-11: "fewer than 8 tiles discarded" counts the discards made before the declaring
+    """docs/rules/taiwan.md#miji E-9 / C-11: "fewer than 8 tiles discarded" counts the discards made before the declaring
     discard; the declaring discard itself does not count."""
     state = _at_discards(before)
     seat = state.current
@@ -104,7 +104,7 @@ def test_e9_miji_window_counts_the_discards_before_the_declaring_one(before: int
 
 
 def test_e9_near_miss_a_claim_closes_the_window_whatever_the_count() -> None:
-    """RULES §4 E-9 with C-11: the count is not the only condition: after a pong, 眼牌 is plain 眼牌 even with
+    """docs/rules/taiwan.md#miji E-9 with C-11: the count is not the only condition: after a pong, 眼牌 is plain 眼牌 even with
     one discard made."""
     state = rig(TAIWAN, ["9p 111z 222z 333z 444z 555z 6z", "", "99p 123s 456s 789s 66z 5s 7s 1p", ""])
     discard(state, 0, "9p", pass_claims=False)

@@ -1,4 +1,4 @@
-"""RULES.md §4 "Amendments of 2026-12-01" that concern the hand flow: D-6, D-8, D-9 and D-10 (D-1 and D-7 have
+"""docs/rules/README.md#decisions "Amendments of 2026-12-01" that concern the hand flow: D-6, D-8, D-9 and D-10 (D-1 and D-7 have
 their own modules; D-2 … D-5 are scoring rows in tests/scoring).  Each amendment has a case and a near miss."""
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ D8_CASES = [
 
 @pytest.mark.parametrize(("seat", "left", "offered"), D8_CASES)
 def test_d8_e5_a_kong_needs_24_plus_2k_prime_after_its_replacement(seat, left, offered):
-    """RULES §4 D-8 as worded by E-5: after a kong's replacement at least 24 + 2K′ tiles must remain (K′ counts
+    """docs/rules/taipao.md#own-turn D-8 as worded by E-5: after a kong's replacement at least 24 + 2K′ tiles must remain (K′ counts
     this kong), so that 分牌 still starts at exactly 24 + 2K′."""
     assert offers(_turn_of(seat, left), seat, K.KONG) is offered
 
@@ -137,7 +137,7 @@ def test_d9_added_kong_with_a_tile_held_before_the_pong_on_a_later_turn():
 
 
 def test_d10_taipao_ready_is_offered_only_on_a_discard_that_leaves_the_hand_ready():
-    """D-10 (台炮 聽, §2.1 r13): 聽 comes only with the discard of 1z, which leaves 123m 456m 789m 123p 99p 11s
+    """D-10 (台炮 聽, docs/rules/taipao.md#ting): 聽 comes only with the discard of 1z, which leaves 123m 456m 789m 123p 99p 11s
     waiting on 9p / 1s; the other discards (near misses) carry no 聽."""
     state = rig(TAIPAO, ["123m 456m 789m 123p 99p 11s 1z", "", "", ""])
     ready = {a.tile for a in state.legal_actions(0) if a.declare is Declare.READY}

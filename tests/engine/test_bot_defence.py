@@ -1,7 +1,7 @@
-"""The strong bot's defence (防守, issue 12): against a seat that has declared (台灣 Miji / 眼牌, RULES.md
-§3.1 r14-r15) it does not throw that seat's winning tile when a safe tile exists, where normal (tile
+"""The strong bot's defence (防守, issue 12): against a seat that has declared (台灣 Miji / 眼牌,
+docs/rules/taiwan.md#eye, docs/rules/taiwan.md#miji) it does not throw that seat's winning tile when a safe tile exists, where normal (tile
 efficiency only) does.  Safe here is what the rules make safe: a tile discarded after the declarer's last
-discard that it did not win on (a declared hand wins automatically, §3.1 r14 / C-9).
+discard that it did not win on (a declared hand wins automatically, docs/rules/taiwan.md#eye / C-9).
 
 Each row rigs a 台灣 hand (engine.rigging): the dealer declares Miji with a one-tile wait, the next seat
 throws the safe tile, the seat after throws something else, and the seat under test draws and must discard.

@@ -1,6 +1,6 @@
 """Normal's value tie-break in 天台 (issue 12): 進張 weighted by the 台 the hand left keeps in reach.
 
-RULES.md §1.2 scores a 天台 win as 胡 × 2^台: 混一色 1 台 / 清一色 3 台, each pung of 中發白 or the own seat
+docs/rules/tiantai.md#scoring scores a 天台 win as 胡 × 2^台: 混一色 1 台 / 清一色 3 台, each pung of 中發白 or the own seat
 wind 1 台.  Normal still throws first what keeps the fewest tiles from ready (need); among discards of equal
 need its 進張 count double per 台 in reach (``DRAW_WEIGHTS``), so it throws the off-suit tile where plain 進張
 would throw a lone honour.  台灣 and 台炮 have no weights: normal's discards there are plain efficiency.

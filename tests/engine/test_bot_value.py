@@ -1,9 +1,9 @@
 """The strong bot's 台炮 value choices (issue 12), against normal on the same dealt hands (engine.rigging).
 
-* RULES.md §2.2: every kong scores 台 in every seat's B (明杠 3 / 暗杠 4), in the winner's total and in the
+* docs/rules/taipao.md#scoring: every kong scores 台 in every seat's B (明杠 3 / 暗杠 4), in the winner's total and in the
   losers' pairwise settlement, so strong declares an 暗槓 that normal (tile efficiency only) declines —
   unless it would turn a ready hand unready.
-* RULES.md §2.1 r17 / §2.2: plain 杀猪 is worth 13 台 alone, 杀猪胡 adds the same 13 to the hand's own B and
+* docs/rules/taipao.md#kill-pig / docs/rules/taipao.md#winner-items: plain 杀猪 is worth 13 台 alone, 杀猪胡 adds the same 13 to the hand's own B and
   X; the holding can be declared on any later turn.  A ready strong hand waits for 杀猪胡; a far one kills
   now.  Normal declares it at once (it takes every win).
 

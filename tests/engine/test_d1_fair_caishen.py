@@ -1,4 +1,4 @@
-"""RULES.md §4 D-1 and §2.1 r6 (amended 2026-12-01): the two turned 財神 indicators are out of play, so the 財神
+"""docs/rules/taipao.md#caishen D-1 (amended 2026-12-01): the two turned 財神 indicators are out of play, so the 財神
 are dealt fairly.
 
 Before D-1 the indicators were the first replacement draws, and after the deal and the initial replacements the

@@ -1,7 +1,7 @@
-"""RULES.md §4 D-7: every seat the hand waits on has at least one legal action.
+"""docs/rules/common.md#always-a-move D-7: every seat the hand waits on has at least one legal action.
 
 The reproduction is the one in issue 8: in 台炮 a seat offered both a win and a pong takes the pong, which would
-leave only 財神 concealed (a 財神 can be neither discarded nor claimed with, §2.1 r9), so the seat would have
+leave only 財神 concealed (a 財神 can be neither discarded nor claimed with, docs/rules/taipao.md#caishen-use), so the seat would have
 no legal action and the table would wait for ever.  D-7: such a claim is not offered.
 """
 

@@ -1,4 +1,4 @@
-"""RULES.md §4 D-7 as a property: in every reachable state, every seat in ``awaiting()`` has at least one legal
+"""docs/rules/common.md#always-a-move D-7 as a property: in every reachable state, every seat in ``awaiting()`` has at least one legal
 action and a non-None ``default_action``, under several bot policies (issue 8).
 
 The stress policies (engine.bots.stress) each exaggerate one habit: claims over wins (the habit that found the

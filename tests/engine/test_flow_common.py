@@ -1,5 +1,5 @@
-"""Rules shared by the variants: claims of the 4-player variants (台炮 §2.1 r11-12, 台灣 §3.1 r7-8, B-18, C-17),
-timeouts and auto-play (RULES.md §8), refusals of illegal actions, and what a seat may see.
+"""Rules shared by the variants: claims of the 4-player variants (台炮 docs/rules/taipao.md#claims, docs/rules/taipao.md#own-turn, 台灣 docs/rules/taiwan.md#claims, docs/rules/taiwan.md#robbing, B-18, C-17),
+timeouts and auto-play (docs/rules/timing.md#auto-play), refusals of illegal actions, and what a seat may see.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _chow4(variant: Variant) -> HandState:
 
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 def test_chow_only_from_the_left_player(variant):
-    """RULES.md §2.1 r11, §3.1 r7: 吃 only from the 上家, with every chow the hand allows; the seat opposite,
+    """docs/rules/taipao.md#claims, docs/rules/taiwan.md#claims: 吃 only from the 上家, with every chow the hand allows; the seat opposite,
     holding 23m, may not chow."""
     state = _chow4(variant)
     chows = sorted(a.tiles for a in state.legal_actions(1) if a.kind is K.CHOW)
@@ -70,7 +70,7 @@ def test_chow_only_from_the_left_player(variant):
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 @pytest.mark.parametrize("order", [(1, 2, 3), (3, 2, 1), (2, 1, 3)])
 def test_win_beats_pong_beats_chow(variant, order):
-    """RULES.md §2.1 r11, §3.1 r7: priority 和 > 碰 = 杠 > 吃, whatever the order of the answers."""
+    """docs/rules/taipao.md#claims, docs/rules/taiwan.md#claims: priority 和 > 碰 = 杠 > 吃, whatever the order of the answers."""
     state = _chow4(variant)
     answers = {1: (K.CHOW, "4m", "234m"), 2: (K.WIN, None, ""), 3: (K.PONG, "4m", "")}
     for seat in order:
@@ -85,7 +85,7 @@ def test_win_beats_pong_beats_chow(variant, order):
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 @pytest.mark.parametrize("order", [(1, 3), (3, 1)])
 def test_pong_beats_chow(variant, order):
-    """RULES.md §2.1 r11, §3.1 r7: 碰 > 吃."""
+    """docs/rules/taipao.md#claims, docs/rules/taiwan.md#claims: 碰 > 吃."""
     state = _chow4(variant)
     do(state, K.PASS, 2)
     for seat in order:
@@ -100,7 +100,7 @@ def test_pong_beats_chow(variant, order):
 
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 def test_chow_taken_then_discard_only(variant):
-    """RULES.md §2.1 r11, §3.1 r7, §1.1 r21 (the same in every variant): a chow is made of the discard and
+    """docs/rules/taipao.md#claims, docs/rules/taiwan.md#claims, docs/rules/tiantai.md#turn-order (the same in every variant): a chow is made of the discard and
     two own tiles; then the player must discard (no draw, no self-drawn win, no kong)."""
     state = _chow4(variant)
     do(state, K.PASS, 2)
@@ -141,7 +141,7 @@ def _to_added_kong4(variant: Variant) -> HandState:
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 @pytest.mark.parametrize("answers, winner", [({3: K.WIN, 2: K.WIN}, 2), ({2: K.PASS, 3: K.WIN}, 3)])
 def test_rob_added_kong_first_counterclockwise_and_kong_fails(variant, answers, winner):
-    """RULES.md §2.1 r12 / B-18 and §3.1 r8 / C-17: an added kong may be robbed; with two robbers only the
+    """docs/rules/taipao.md#own-turn / B-18 and docs/rules/taiwan.md#robbing / C-17: an added kong may be robbed; with two robbers only the
     first counterclockwise from the konger wins; the kong fails (the meld stays a pong, no replacement)."""
     state = _to_added_kong4(variant)
     tail = state.wall.tail
@@ -157,7 +157,7 @@ def test_rob_added_kong_first_counterclockwise_and_kong_fails(variant, answers, 
 
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 def test_added_kong_completes_with_a_tail_replacement(variant):
-    """RULES.md §2.1 r12, §3.1 r8: unrobbed, the 加槓 completes and the konger draws from the tail."""
+    """docs/rules/taipao.md#own-turn, docs/rules/taiwan.md#robbing: unrobbed, the 加槓 completes and the konger draws from the tail."""
     state = _to_added_kong4(variant)
     tail_tile = state.wall.tiles[state.wall.tail - 1]
     do(state, K.KONG, 0, "5m")
@@ -169,7 +169,7 @@ def test_added_kong_completes_with_a_tail_replacement(variant):
 
 
 # --------------------------------------------------------------------------------------------------
-# RULES.md §8: timeouts and auto-play
+# docs/rules/timing.md#auto-play: timeouts and auto-play
 
 FIRST_TURN = {
     "tiantai": ["123m 456m 789m 11p 5z 6z 3p", "", ""],
@@ -180,7 +180,7 @@ FIRST_TURN = {
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
 def test_s8_timeout_discards_the_drawn_tile(variant):
-    """RULES.md §8, §1.1 r12: a discard prompt that times out discards the drawn tile (the dealer's 14th/17th
+    """docs/rules/timing.md#timeout, docs/rules/tiantai.md#timers: a discard prompt that times out discards the drawn tile (the dealer's 14th/17th
     on the first turn), not the rightmost tile."""
     state = rig(variant, FIRST_TURN[variant.name])
     drawn = state.seats[0].drawn
@@ -193,7 +193,7 @@ def test_s8_timeout_discards_the_drawn_tile(variant):
 
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 def test_s8_timeout_after_a_claim_discards_the_rightmost_tile(variant):
-    """RULES.md §8: after a claim (here a chow) the rightmost tile of the sorted hand is discarded."""
+    """docs/rules/timing.md#timeout: after a claim (here a chow) the rightmost tile of the sorted hand is discarded."""
     state = _chow4(variant)
     do(state, K.PASS, 2)
     do(state, K.PASS, 3)
@@ -205,7 +205,7 @@ def test_s8_timeout_after_a_claim_discards_the_rightmost_tile(variant):
 
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 def test_s8_claim_timeout_passes_and_auto_play_only_wins(variant):
-    """RULES.md §8: a claim prompt that times out passes (even a win); 托管 declares a win but never chows,
+    """docs/rules/timing.md#auto-play: a claim prompt that times out passes (even a win); 托管 declares a win but never chows,
     pongs or kongs."""
     state = _chow4(variant)
     for seat in (1, 2, 3):
@@ -217,7 +217,7 @@ def test_s8_claim_timeout_passes_and_auto_play_only_wins(variant):
 
 
 def test_s8_auto_play_never_kongs_and_declares_self_drawn_wins():
-    """RULES.md §8: on its own turn 托管 declares an available win; with only a kong available it discards the
+    """docs/rules/timing.md#auto-play: on its own turn 托管 declares an available win; with only a kong available it discards the
     drawn tile; a plain timeout never declares the win."""
     kong = rig(TIANTAI, ["5555m 111p 222p 333p 1z", "", ""])
     assert offers(kong, 0, K.KONG, "5m")
@@ -228,7 +228,7 @@ def test_s8_auto_play_never_kongs_and_declares_self_drawn_wins():
 
 
 def test_s8_auto_play_declares_kill_pig():
-    """RULES.md §8 with §2.1 r17: 杀猪 is a win, so 托管 declares it."""
+    """docs/rules/timing.md#auto-play with docs/rules/taipao.md#kill-pig: 杀猪 is a win, so 托管 declares it."""
     state = rig(TAIPAO, ["555m 9s 111p 222p 333p 1z 2z 3z 4z", "", "", ""], tail="5m 9s")
     assert state.default_action(0, auto_play=True) == Action(K.KILL_PIG, 0)
     assert state.default_action(0).kind is K.DISCARD
@@ -240,7 +240,7 @@ def test_s8_auto_play_declares_kill_pig():
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
 def test_refusals_on_the_dealers_turn(variant):
-    """RULES.md §8 / engine contract: an illegal action raises IllegalAction with a Refusal and changes
+    """docs/rules/timing.md#timeout / engine contract: an illegal action raises IllegalAction with a Refusal and changes
     nothing (view, events, wall, seats)."""
     state = rig(variant, FIRST_TURN[variant.name])
     not_held = next(x for x in TILES[:27] if state.seats[0].counts[x] == 0 and x.suit != "s")
@@ -286,7 +286,7 @@ def test_refusals_in_a_claim_window(variant):
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS, ids=lambda v: v.name)
 def test_refusal_after_the_end(variant):
-    """RULES.md §1.1 r28 and the engine contract: nothing is accepted once the hand is over."""
+    """docs/rules/tiantai.md#hand-end and the engine contract: nothing is accepted once the hand is over."""
     hands = {"tiantai": ["123m 456m 789m 123p 99p", "", ""],
              "taipao": ["123m 456m 789m 123p 456p 99p", "", "", ""],
              "taiwan": ["123m 456m 789m 123p 456p 99p", "", "", ""]}[variant.name]
@@ -298,7 +298,7 @@ def test_refusal_after_the_end(variant):
 
 
 def test_tiantai_has_no_chow_action_at_all():
-    """RULES.md §1.1 r13 / A-6: a chow by the 下家 is refused."""
+    """docs/rules/tiantai.md#claims / A-6: a chow by the 下家 is refused."""
     state = rig(TIANTAI, ["3m 222z 333z 444z 55z 66z", "12m 45m 789m 99p 456p 1z", "99m 5z 6z 7z 123p 456p 78p"])
     discard(state, 0, "3m", pass_claims=False)
     assert state.phase is Phase.TURN and state.current == 1
@@ -373,7 +373,7 @@ def test_views_show_only_own_concealed_tiles_during_play(variant, seed):
 
 @pytest.mark.parametrize("variant", FOUR, ids=IDS4)
 def test_concealed_kong_hidden_from_others(variant):
-    """RULES.md §0 (`[akong …]`), §1.1 r17: in 台炮 and 台灣 an 暗槓 stays face down for the others (only 天台
+    """docs/rules/common.md#examples (`[akong …]`), docs/rules/tiantai.md#own-turn: in 台炮 and 台灣 an 暗槓 stays face down for the others (only 天台
     turns one tile up); the konger sees its tiles."""
     state = rig(variant, ["5555m 111z 222z 333z 444z 6z", "", "", ""], tail="9s 8s")
     events = do(state, K.KONG, 0, "5m")

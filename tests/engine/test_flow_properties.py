@@ -1,4 +1,4 @@
-"""Property tests of the hand flow, all three variants (RULES.md §0, §1.1, §2.1, §3.1, §8).
+"""Property tests of the hand flow, all three variants (docs/rules/common.md#wall, docs/rules/tiantai.md, docs/rules/taipao.md, docs/rules/taiwan.md, docs/rules/timing.md#timeout).
 
 * Random legal play (random seeds, a random awaited seat, a random legal action) never breaks an invariant
   (``engine.invariants.check_all`` after every apply), and always ends.
@@ -53,9 +53,9 @@ def _check_step(state: HandState, before_remaining: int) -> None:
         for a in legal:
             assert a.seat == seat
             if a.kind is K.CHOW:
-                assert v.has_chow  # 天台 never chows (§1.1 r13)
+                assert v.has_chow  # 天台 never chows (docs/rules/tiantai.md#claims)
             if a.kind is K.DISCARD:
-                assert a.tile not in state.wildcards  # §2.1 r9
+                assert a.tile not in state.wildcards  # docs/rules/taipao.md#caishen-use
             if a.kind is K.KILL_PIG:
                 assert v is TAIPAO
             if a.declare is not None:
@@ -87,7 +87,7 @@ def _play(variant, seed: int, policy_seed: int, check: bool = True, greedy: bool
        greedy=st.booleans())
 def test_random_legal_play_keeps_every_invariant(variant, seed, policy_seed, greedy):
     """Tiles conserved, hand sizes right, no leak to any seat, after every action; the hand ends; a drawn
-    hand leaves at most the reserve (§0 wall model) and pays nothing; payments sum to zero."""
+    hand leaves at most the reserve (docs/rules/common.md#wall) and pays nothing; payments sum to zero."""
     state = _play(variant, seed, policy_seed, greedy=greedy)
     r = state.result
     assert state.events[-1].type == "hand_end"

@@ -1,8 +1,8 @@
-"""台炮麻将 hand flow: RULES.md §2.1 rules 1-20 and ambiguities B-3, B-7, B-9, B-15, B-16, B-17, B-18, B-23.
+"""台炮麻将 hand flow: docs/rules/taipao.md and ambiguities B-3, B-7, B-9, B-15, B-16, B-17, B-18, B-23.
 
 Seats: 4 players, dealer 0 unless a test says otherwise.  The rigged walls put the flowers at the tail, so
 unless a test chooses the tail, the two 財神 indicators (the last two tiles) are 7f and 8f: flower faces
-that no hand holds.  The indicators are out of play (r6 as amended, D-1): replacement draws take the tail
+that no hand holds.  The indicators are out of play (docs/rules/taipao.md#caishen as amended, D-1): replacement draws take the tail
 from the third tile from the end.
 """
 
@@ -39,11 +39,11 @@ from engine.state import HandState
 from engine.tiles import TILES
 
 # --------------------------------------------------------------------------------------------------
-# Tiles, seats, 財神 (r1-r9)
+# Tiles, seats, 財神 (docs/rules/taipao.md)
 
 
 def test_r1_r2_r3_four_players_144_tiles_16_tile_hands():
-    """RULES.md §2.1 r1-r3, seed 002:L2-L4: 4 players; 1-9 m/p/s ×4, 東南西北中發白 ×4, f1-f8 ×1; 16 tiles,
+    """docs/rules/taipao.md#tiles, docs/rules/taipao.md#winning-hand, seed 002:L2-L4: 4 players; 1-9 m/p/s ×4, 東南西北中發白 ×4, f1-f8 ×1; 16 tiles,
     the dealer 17."""
     assert TAIPAO.n_seats == 4
     expected = Counter({x: 4 for x in ts("123456789m 123456789p 123456789s 1234567z")})
@@ -58,7 +58,7 @@ def test_r1_r2_r3_four_players_144_tiles_16_tile_hands():
 
 
 def test_r3_eight_pairs_do_not_win_but_five_sets_and_a_pair_do():
-    """RULES.md §2.1 r3: a win is 5 sets + 1 pair; no 八对."""
+    """docs/rules/taipao.md#winning-hand: a win is 5 sets + 1 pair; no 八对."""
     state = rig(TAIPAO, ["11m 22m 33m 44p 55p 66p 11s 22s 9s", "", "", ""])
     assert K.WIN not in kinds(state, 0)
     control = rig(TAIPAO, ["111m 222m 333m 444p 666s 55p", "", "", ""])
@@ -67,14 +67,14 @@ def test_r3_eight_pairs_do_not_win_but_five_sets_and_a_pair_do():
 
 @pytest.mark.parametrize("dealer", range(4))
 def test_r4_seat_winds_follow_the_dealer(dealer):
-    """RULES.md §2.1 r4: dealer 東, 下家 南, 對家 西, 上家 北, recomputed every hand."""
+    """docs/rules/taipao.md#seat-winds: dealer 東, 下家 南, 對家 西, 上家 北, recomputed every hand."""
     state = HandState.deal(TAIPAO, seed=11, dealer=dealer)
     assert [state.seat_winds[(dealer + i) % 4] for i in range(4)] == [0, 1, 2, 3]
     assert state.open_seat is None
 
 
 def test_r5_two_dice():
-    """RULES.md §2.1 r5: the break is chosen by (2) dice, display only."""
+    """docs/rules/taipao.md#wall: the break is chosen by (2) dice, display only."""
     state = HandState.deal(TAIPAO, seed=4)
     assert len(state.dice) == 2 and all(1 <= d <= 6 for d in state.dice)
 
@@ -85,7 +85,7 @@ def test_r5_two_dice():
     ("1f 7z", {"1f", "7z"}),  # any face: a flower, 白 (seed 002:L7, L41-42)
 ])
 def test_r6_b3_caishen_faces_from_the_two_tail_tiles(tail, faces):
-    """RULES.md §2.1 r6 / B-3: the two tiles of the last stack at the tail are turned up; their faces are
+    """docs/rules/taipao.md#caishen / B-3: the two tiles of the last stack at the tail are turned up; their faces are
     財神; the two tiles stay in the wall."""
     state = rig(TAIPAO, ["", "", "", ""], tail=tail)
     assert {str(x) for x in state.wildcards} == faces
@@ -98,14 +98,14 @@ def test_r6_b3_caishen_faces_from_the_two_tail_tiles(tail, faces):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_r6_b3_caishen_faces_on_random_walls(seed):
-    """RULES.md §2.1 r6 / B-3: on a shuffled wall too, the 財神 faces are the faces of the last two tiles."""
+    """docs/rules/taipao.md#caishen / B-3: on a shuffled wall too, the 財神 faces are the faces of the last two tiles."""
     state = HandState.deal(TAIPAO, seed=seed)
     last_two = state.wall.tiles[-2:]
     assert set(state.wildcards) == set(last_two) and len(state.wildcards) == len(set(last_two))
 
 
 def test_r6_d1_indicator_tiles_are_out_of_play():
-    """RULES.md §2.1 r6 as amended by D-1, r8: the two turned tiles are never drawn; the dealer's flower is
+    """docs/rules/taipao.md#caishen as amended by D-1, docs/rules/taipao.md#bonus-tiles: the two turned tiles are never drawn; the dealer's flower is
     replaced by the tile before them (1z), and at the end of the hand both indicators are still in the wall."""
     state = rig(TAIPAO, ["1f 111m 222m 333m 444p 55p 66p", "", "", ""], tail="9s 8s 1z")
     assert state.seats[0].flowers == [t("1f")]
@@ -121,7 +121,7 @@ def test_r6_d1_indicator_tiles_are_out_of_play():
 
 @pytest.mark.parametrize("tail, white_is_bonus", [("", True), ("7z 9s", False)])
 def test_r7_b7_white_is_a_bonus_tile_unless_it_is_caishen(tail, white_is_bonus):
-    """RULES.md §2.1 r7 / B-7: 白板 is shown and replaced like a flower, unless 白 is a 財神 face."""
+    """docs/rules/taipao.md#bonus-tiles / B-7: 白板 is shown and replaced like a flower, unless 白 is a 財神 face."""
     state = rig(TAIPAO, ["7z 111m 222m 333m 444p 5p 6p 7p 8p", "", "", ""], tail=tail)
     seat = state.seats[0]
     assert (t("7z") in seat.flowers) is white_is_bonus
@@ -130,7 +130,7 @@ def test_r7_b7_white_is_a_bonus_tile_unless_it_is_caishen(tail, white_is_bonus):
 
 
 def test_r8_initial_bonus_replacement_order_and_caishen_flowers_kept():
-    """RULES.md §2.1 r8: dealer first then counterclockwise, in passes; a bonus received as a replacement
+    """docs/rules/taipao.md#bonus-tiles: dealer first then counterclockwise, in passes; a bonus received as a replacement
     waits for the next pass; a bonus tile that is a 財神 face (here 白) is not replaced."""
     # indicators 7z (the very last tile) and 9s: 白 is 財神.  Replacements (D-1: before them): 3f, 5m, 6m.
     state = rig(TAIPAO, ["7z 2f 111m 222m 333m 444p 55p 6p", "4f 123p 456p 789p 55s 66s 7s", "", ""],
@@ -145,7 +145,7 @@ def test_r8_initial_bonus_replacement_order_and_caishen_flowers_kept():
 
 
 def test_r19_eight_flowers_give_no_special_win_by_default():
-    """RULES.md §2.1 r19 / B-26: 花胡 is off by default; all 8 flowers in one hand just play on."""
+    """docs/rules/taipao.md#eight-flowers / B-26: 花胡 is off by default; all 8 flowers in one hand just play on."""
     state = rig(TAIPAO, ["12345678f 111m 222m 333m", "", "", ""], tail="9s 9s")
     assert state.result is None and state.phase is Phase.TURN
     assert sum(x.is_flower for x in state.seats[0].flowers) == 8
@@ -156,7 +156,7 @@ WILD_TAIL = "5m 9s"
 
 
 def test_r9_caishen_cannot_be_discarded():
-    """RULES.md §2.1 r9: a 財神 can not be discarded."""
+    """docs/rules/taipao.md#caishen-use: a 財神 can not be discarded."""
     state = rig(TAIPAO, ["5m 9s 111m 222m 333m 444p 66p 7p", "", "", ""], tail=WILD_TAIL)
     discards = {a.tile for a in state.legal_actions(0) if a.kind is K.DISCARD}
     assert t("5m") not in discards and t("9s") not in discards and t("7p") in discards
@@ -164,7 +164,7 @@ def test_r9_caishen_cannot_be_discarded():
 
 
 def test_r9_caishen_cannot_be_used_to_chow_or_pong():
-    """RULES.md §2.1 r9: the 下家 holding 5m(財神) 6m and 23m may chow 4m only as 234m; a seat holding one
+    """docs/rules/taipao.md#caishen-use: the 下家 holding 5m(財神) 6m and 23m may chow 4m only as 234m; a seat holding one
     natural 9p and a 財神 may not pong 9p, one with two natural 9p may."""
     hands = ["4m 9p 111z 222z 333z 444z 555z",  # dealer discards 4m, or (second deal) 9p
              "5m 6m 23m 111p 222p 333p 7p 88s",  # 下家
@@ -183,7 +183,7 @@ def test_r9_caishen_cannot_be_used_to_chow_or_pong():
 
 
 def test_r9_caishen_cannot_be_used_to_kong():
-    """RULES.md §2.1 r9: no 暗槓 of three natural tiles plus a 財神, nor of three 財神 plus one (four of a 財神
+    """docs/rules/taipao.md#caishen-use: no 暗槓 of three natural tiles plus a 財神, nor of three 財神 plus one (four of a 財神
     face cannot meet in a hand since the indicator is out of play, D-1)."""
     state = rig(TAIPAO, ["999p 555m 1f 111s 222s 333s 1z", "", "", ""], tail=WILD_TAIL + " 2z")
     assert state.seats[0].counts[t("5m")] == 3 and state.seats[0].counts[t("9p")] == 3
@@ -193,11 +193,11 @@ def test_r9_caishen_cannot_be_used_to_kong():
 
 
 # --------------------------------------------------------------------------------------------------
-# Claims (r10-r12)
+# Claims (docs/rules/taipao.md#turn-order, docs/rules/taipao.md#claims, docs/rules/taipao.md#own-turn)
 
 
 def test_r10_dealer_discards_first():
-    """RULES.md §2.1 r10: the dealer starts by discarding; nobody else may act."""
+    """docs/rules/taipao.md#turn-order: the dealer starts by discarding; nobody else may act."""
     state = rig(TAIPAO, ["4m 9p 111z 222z 333z 444z 6z", "", "", ""])
     assert state.current == 0 and state.awaiting() == [0]
     assert K.DISCARD in kinds(state, 0)
@@ -205,7 +205,7 @@ def test_r10_dealer_discards_first():
 
 
 # --------------------------------------------------------------------------------------------------
-# 杀猪 (r17)
+# 杀猪 (docs/rules/taipao.md#kill-pig)
 
 
 @pytest.mark.parametrize("tail, dealer_hand, offered", [
@@ -217,7 +217,7 @@ def test_r10_dealer_discards_first():
     ("5m 5m", "5m 111p 222p 333p 1z 2z 3z 4z 6z 6z 6z", False),  # same face, 1
 ])
 def test_r17_kill_pig_qualifying_holding(tail, dealer_hand, offered):
-    """RULES.md §2.1 r17, seed 002:L31, L39: 杀猪 needs 3 of one face and 1 of the other (two-face mode) or 2
+    """docs/rules/taipao.md#kill-pig, seed 002:L31, L39: 杀猪 needs 3 of one face and 1 of the other (two-face mode) or 2
     of the face (same-face mode); declaring is optional."""
     state = rig(TAIPAO, [dealer_hand, "", "", ""], tail=tail)
     assert offers(state, 0, K.KILL_PIG) is offered
@@ -229,7 +229,7 @@ def test_r17_kill_pig_qualifying_holding(tail, dealer_hand, offered):
 
 
 # --------------------------------------------------------------------------------------------------
-# 聽 (r13, B-23)
+# 聽 (docs/rules/taipao.md#ting, B-23)
 
 READY = ["123m 456m 789m 123p 99p 11s 1z",  # 聽 after discarding 1z: waits 9p / 1s
          "222s 333s 444s 555s 666s 7s", "222m 333m 444m 555m 666m 7m", "444p 555p 666p 777p 888p 3p"]
@@ -245,7 +245,7 @@ def _ready_hand(draws):
 
 
 def test_r13_b23_ready_locks_the_hand_and_discards_draws_automatically():
-    """RULES.md §2.1 r13 / B-23, seed 002:L106: after 聽 the hand is locked: no chow on the 上家's 4p, and
+    """docs/rules/taipao.md#ting / B-23, seed 002:L106: after 聽 the hand is locked: no chow on the 上家's 4p, and
     a drawn tile that does not win is discarded by the server."""
     state = _ready_hand(["2z", "3z", "4p", "5z"])
     discard(state, 1, "2z")
@@ -257,7 +257,7 @@ def test_r13_b23_ready_locks_the_hand_and_discards_draws_automatically():
 
 
 def test_r13_b23_ready_hand_may_still_win_on_a_discard_but_not_pong():
-    """RULES.md §2.1 r13 / B-23: the locked hand is offered the win on 9p, not the pong."""
+    """docs/rules/taipao.md#ting / B-23: the locked hand is offered the win on 9p, not the pong."""
     state = _ready_hand(["9p"])
     discard(state, 1, "9p", pass_claims=False)
     assert kinds(state, 0) == {K.WIN, K.PASS}
@@ -266,7 +266,7 @@ def test_r13_b23_ready_hand_may_still_win_on_a_discard_but_not_pong():
 
 
 def test_r13_b23_ready_hand_self_draw_offers_win_or_discarding_the_drawn_tile():
-    """RULES.md §2.1 r13 / B-23: a winning draw is not discarded automatically; the player may win (or throw
+    """docs/rules/taipao.md#ting / B-23: a winning draw is not discarded automatically; the player may win (or throw
     the drawn tile, nothing else)."""
     state = _ready_hand(["2z", "3z", "5z", "1s"])
     discard(state, 1, "2z")
@@ -280,7 +280,7 @@ def test_r13_b23_ready_hand_self_draw_offers_win_or_discarding_the_drawn_tile():
 
 
 def test_r13_ready_not_offered_twice():
-    """RULES.md §2.1 r13: 聽 is declared once; a locked hand has no declaration to make."""
+    """docs/rules/taipao.md#ting: 聽 is declared once; a locked hand has no declaration to make."""
     state = _ready_hand(["2z", "3z", "5z", "1s"])
     discard(state, 1, "2z")
     discard(state, 2, "3z")
@@ -289,7 +289,7 @@ def test_r13_ready_not_offered_twice():
 
 
 # --------------------------------------------------------------------------------------------------
-# 分牌 and 黄牌 (r15, B-15, B-16)
+# 分牌 and 黄牌 (docs/rules/taipao.md#split-deal, B-15, B-16)
 
 SPLIT_DEALER_INDEX = 65 + 55  # draw #56, the first 分牌 tile (24 left, no kong): dealer due to draw
 SPLIT_HANDS = ["111z 222z 333z 444z 555z 66z", "123m 456m 789m 123p 456p 9p", "123s 456s 789s 234p 567p 1s", ""]
@@ -302,7 +302,7 @@ def _to_split(hands=SPLIT_HANDS, at=None, tail=""):
 
 
 def test_r15_b15_split_deal_win_is_its_own_kind_not_self_draw():
-    """RULES.md §2.1 r15 / B-15, seed 002:L68: with 24 tiles left the 分牌 starts with the player due to draw;
+    """docs/rules/taipao.md#split-deal / B-15, seed 002:L68: with 24 tiles left the 分牌 starts with the player due to draw;
     the 下家 wins on its 分牌 tile: SPLIT_DEAL (+3), not 自摸."""
     state = _to_split(at={SPLIT_DEALER_INDEX: "5s", SPLIT_DEALER_INDEX + 1: "9p"})
     split = next(e for e in state.events if e.type == "split_deal")
@@ -319,7 +319,7 @@ def test_r15_b15_split_deal_win_is_its_own_kind_not_self_draw():
 
 
 def test_r15_b15_first_winner_in_order_ends_the_split():
-    """RULES.md §2.1 r15 / B-15: the first player in order who declares a win ends the hand; later players
+    """docs/rules/taipao.md#split-deal / B-15: the first player in order who declares a win ends the hand; later players
     do not draw."""
     state = _to_split(at={SPLIT_DEALER_INDEX: "5s", SPLIT_DEALER_INDEX + 1: "9p", SPLIT_DEALER_INDEX + 2: "1s"})
     do(state, K.WIN, 1)
@@ -328,7 +328,7 @@ def test_r15_b15_first_winner_in_order_ends_the_split():
 
 
 def test_r15_b15_pass_on_a_split_tile_goes_to_the_next_player():
-    """RULES.md §2.1 r15 / B-15: a player who does not declare passes the 分牌 on to the next one."""
+    """docs/rules/taipao.md#split-deal / B-15: a player who does not declare passes the 分牌 on to the next one."""
     state = _to_split(at={SPLIT_DEALER_INDEX: "5s", SPLIT_DEALER_INDEX + 1: "9p", SPLIT_DEALER_INDEX + 2: "1s"})
     do(state, K.PASS, 1)
     assert state.phase is Phase.SPLIT and state.current == 2
@@ -337,7 +337,7 @@ def test_r15_b15_pass_on_a_split_tile_goes_to_the_next_player():
 
 
 def test_r15_s8_split_prompt_timeout_passes_and_auto_play_wins():
-    """RULES.md §2.1 r15 with §8: a 分牌 prompt that times out passes; 托管 declares the win."""
+    """docs/rules/taipao.md#split-deal with docs/rules/timing.md#auto-play: a 分牌 prompt that times out passes; 托管 declares the win."""
     state = _to_split(at={SPLIT_DEALER_INDEX: "5s", SPLIT_DEALER_INDEX + 1: "9p"})
     assert state.default_action(1) == act(state, K.PASS, 1)
     assert state.default_action(1, auto_play=True) == act(state, K.WIN, 1)
@@ -346,7 +346,7 @@ def test_r15_s8_split_prompt_timeout_passes_and_auto_play_wins():
 
 
 def test_r15_r16_yellow_hand_when_nobody_wins_and_bonus_tiles_are_set_aside():
-    """RULES.md §2.1 r15-16, seed 002:L68, L73: if nobody wins on the 4 分牌 tiles the hand is 黄牌: nothing
+    """docs/rules/taipao.md#split-deal, docs/rules/taipao.md#dealer-rotation, seed 002:L68, L73: if nobody wins on the 4 分牌 tiles the hand is 黄牌: nothing
     is paid and the dealer passes; a bonus tile drawn now is set aside, not replaced."""
     state = _to_split(at={SPLIT_DEALER_INDEX: "2f", SPLIT_DEALER_INDEX + 1: "5s",
                           SPLIT_DEALER_INDEX + 2: "5s", SPLIT_DEALER_INDEX + 3: "5s"})
@@ -362,7 +362,7 @@ def test_r15_r16_yellow_hand_when_nobody_wins_and_bonus_tiles_are_set_aside():
 
 
 def test_r15_b16_each_kong_keeps_two_more_tiles():
-    """RULES.md §2.1 r15 / B-16, seed 002:L68 "杠一过二": every declared kong (here a 暗槓) moves the 分牌 start
+    """docs/rules/taipao.md#split-deal / B-16, seed 002:L68 "杠一过二": every declared kong (here a 暗槓) moves the 分牌 start
     to 24 + 2K tiles."""
     hands = ["5555m 111z 222z 333z 444z 6z", "123m 46m 789m 123p 456p 9p 1s", "", ""]
     state = rig(TAIPAO, hands, tail="9s 8s")
@@ -375,7 +375,7 @@ def test_r15_b16_each_kong_keeps_two_more_tiles():
 
 
 def test_b16_exposed_kong_counts_flower_sets_do_not():
-    """RULES.md §2.1 r15 / B-16: a 明槓 from a discard counts; initial flower replacements do not."""
+    """docs/rules/taipao.md#split-deal / B-16: a 明槓 from a discard counts; initial flower replacements do not."""
     hands = ["1234f 5m 111z 222z 333z 4z 66z", "555m 123p 456p 789p 123s 5s", "111s 222s 333s 444s 666s 7s",
              "111p 222p 333p 444p 666p 7p"]
     state = rig(TAIPAO, hands, tail="9s 8s")
@@ -387,7 +387,7 @@ def test_b16_exposed_kong_counts_flower_sets_do_not():
 
 
 # --------------------------------------------------------------------------------------------------
-# 天胡 / 地胡 (r18), flower replacement (B-9)
+# 天胡 / 地胡 (docs/rules/taipao.md#heavenly-earthly), flower replacement (B-9)
 
 
 @pytest.mark.parametrize("hands, tail", [
@@ -395,7 +395,7 @@ def test_b16_exposed_kong_counts_flower_sets_do_not():
     (["123m 456m 789m 123p 456p 9p 1f", "", "", ""], "9p 8s"),  # replacement 9p (a 財神 face, 归位)
 ])
 def test_r18_heavenly(hands, tail):
-    """RULES.md §2.1 r18: the dealer's 17 tiles after the initial replacement form a winning hand: 天胡."""
+    """docs/rules/taipao.md#heavenly-earthly: the dealer's 17 tiles after the initial replacement form a winning hand: 天胡."""
     state = rig(TAIPAO, hands, tail=tail)
     do(state, K.WIN, 0)
     sit = state.result.situation
@@ -407,7 +407,7 @@ EARTHLY = ["9p 111z 222z 333z 444z 555z 6z", "123m 456m 789m 123p 456p 9p", "111
 
 
 def test_r18_b18_earthly_on_the_dealers_first_discard_single_winner():
-    """RULES.md §2.1 r18 / B-18: a non-dealer wins on the dealer's first discard: 地胡; two claimants → only
+    """docs/rules/taipao.md#heavenly-earthly / B-18: a non-dealer wins on the dealer's first discard: 地胡; two claimants → only
     the first counterclockwise (截胡)."""
     state = rig(TAIPAO, EARTHLY)
     discard(state, 0, "9p", pass_claims=False)
@@ -419,7 +419,7 @@ def test_r18_b18_earthly_on_the_dealers_first_discard_single_winner():
 
 
 def test_r18_no_earthly_on_a_later_discard():
-    """RULES.md §2.1 r18: the dealer's second discard gives no 地胡."""
+    """docs/rules/taipao.md#heavenly-earthly: the dealer's second discard gives no 地胡."""
     state = rig(TAIPAO, EARTHLY, draws=["6z", "6z", "6z", "1z"])
     discard(state, 0, "5z")
     for seat in (1, 2, 3):
@@ -432,7 +432,7 @@ def test_r18_no_earthly_on_a_later_discard():
 
 @pytest.mark.parametrize("drawn", ["3f", "7z"])
 def test_b9_win_on_a_flower_or_white_replacement_is_not_a_kong_win(drawn):
-    """RULES.md §2.1 r8 / B-9: a win on the replacement of a flower (or 白板) is FLOWER_REPLACEMENT, not
+    """docs/rules/taipao.md#bonus-tiles / B-9: a win on the replacement of a flower (or 白板) is FLOWER_REPLACEMENT, not
     杠上开花 (kong_kind None, no 杠上开花 item); it is self-drawn (自摸)."""
     hands = ["1f 2f 111z 222z 333z 444z 555z", "123m 456m 789m 123p 456p 9p", "", ""]
     state = rig(TAIPAO, hands, draws=[drawn], tail="8s 9s 6z 6z 9p")  # the dealer's flowers take 6z 6z
@@ -447,7 +447,7 @@ def test_b9_win_on_a_flower_or_white_replacement_is_not_a_kong_win(drawn):
 
 
 def test_r12_kong_replacement_win_from_the_tail():
-    """RULES.md §2.1 r12 (kong replacements from the tail), §2.2 杠上开花: 暗槓, replacement wins."""
+    """docs/rules/taipao.md#own-turn (kong replacements from the tail), docs/rules/taipao.md#winner-items 杠上开花: 暗槓, replacement wins."""
     state = rig(TAIPAO, ["5555m 123p 456p 789p 123s 1z", "", "", ""], tail="1z 9s 1z")
     do(state, K.KONG, 0, "5m")
     assert state.seats[0].drawn == t("1z")
@@ -458,12 +458,12 @@ def test_r12_kong_replacement_win_from_the_tail():
 
 
 # --------------------------------------------------------------------------------------------------
-# Dealer rotation (r16, B-17), timers (r14)
+# Dealer rotation (docs/rules/taipao.md#dealer-rotation, B-17), timers (docs/rules/taipao.md#timers)
 
 
 @pytest.mark.parametrize("winner_offset, stays", [(0, True), (1, False), (2, False), (3, False), (None, False)])
 def test_r16_b17_dealer_rotation(winner_offset, stays):
-    """RULES.md §2.1 r16 / B-17, seed 002:L68-69: the dealer stays after winning; a non-dealer win or 黄牌
+    """docs/rules/taipao.md#dealer-rotation / B-17, seed 002:L68-69: the dealer stays after winning; a non-dealer win or 黄牌
     passes the deal to the 下家."""
     for dealer in range(4):
         m = Match(TAIPAO, first_dealer=dealer)
@@ -473,13 +473,13 @@ def test_r16_b17_dealer_rotation(winner_offset, stays):
 
 
 def test_r14_timer_defaults():
-    """RULES.md §2.1 r14, §8: 30 s to discard, 10 s claim window."""
+    """docs/rules/taipao.md#timers, docs/rules/timing.md#timers: 30 s to discard, 10 s claim window."""
     opts = TAIPAO.resolve_options(None)
     assert opts["discard_seconds"] == 30.0 and opts["claim_seconds"] == 10.0
 
 
 def test_r14_timeout_never_discards_a_caishen():
-    """RULES.md §2.1 r9, r14, §8: the drawn tile is discarded on timeout, but a drawn 財神 cannot be, so the
+    """docs/rules/taipao.md#caishen-use, docs/rules/taipao.md#timers, docs/rules/timing.md#timeout: the drawn tile is discarded on timeout, but a drawn 財神 cannot be, so the
     rightmost other tile goes instead."""
     state = rig(TAIPAO, ["1z 111m 222m 333m 444p 55p 66s", "", "", ""], draws=["9s"], tail="9s 8s")
     discard(state, 0, "1z")
@@ -490,7 +490,7 @@ def test_r14_timeout_never_discards_a_caishen():
 
 
 def test_r6_random_seeds_deal_consistent_caishen_and_hands():
-    """RULES.md §2.1 r6-r8 on shuffled walls: no bonus tile stays in a hand, 財神 flowers stay."""
+    """docs/rules/taipao.md#caishen, docs/rules/taipao.md#bonus-tiles on shuffled walls: no bonus tile stays in a hand, 財神 flowers stay."""
     rng = random.Random(3)
     for _ in range(10):
         state = HandState.deal(TAIPAO, seed=rng.randrange(10**6))

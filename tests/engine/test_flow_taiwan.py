@@ -1,4 +1,4 @@
-"""台灣16張 hand flow: RULES.md §3.1 rules 1-18 and ambiguities C-4, C-5, C-9, C-10, C-11, C-12, C-16, C-17.
+"""台灣16張 hand flow: docs/rules/taiwan.md and ambiguities C-4, C-5, C-9, C-10, C-11, C-12, C-16, C-17.
 
 Seats: 4 players, dealer 0 unless a test says otherwise; the 下家 of seat i is i+1 (mod 4), and only the
 下家 of a discarder may chow.  In 台灣 白 (7z) is an ordinary tile; only f1-f8 are bonus tiles.
@@ -33,11 +33,11 @@ from engine.state import HandState
 from engine.tiles import TILES
 
 # --------------------------------------------------------------------------------------------------
-# Tiles, winds, deal (r1-r6)
+# Tiles, winds, deal (docs/rules/taiwan.md)
 
 
 def test_r1_144_tiles_four_players_16_tile_hands():
-    """RULES.md §3.1 r1: 144 tiles, 4 players, 16 tiles (dealer 17); no 財神."""
+    """docs/rules/taiwan.md#tiles: 144 tiles, 4 players, 16 tiles (dealer 17); no 財神."""
     expected = Counter({x: 4 for x in ts("123456789m 123456789p 123456789s 1234567z")})
     expected.update(ts("12345678f"))
     assert Counter(TAIWAN.kinds) == expected and TAIWAN.n_seats == 4
@@ -52,7 +52,7 @@ def test_r1_144_tiles_four_players_16_tile_hands():
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("dealer", [0, 3])
 def test_r2_c5_open_seat_from_three_dice_every_hand(seed, dealer):
-    """RULES.md §3.1 r2 / C-5, seed 003:L31: 3 dice, counted counterclockwise from the dealer as 1:
+    """docs/rules/taiwan.md#winds / C-5, seed 003:L31: 3 dice, counted counterclockwise from the dealer as 1:
     open_seat = (dealer + sum − 1) mod 4 is 東, its 下家 南, 對家 西, 上家 北."""
     state = HandState.deal(TAIWAN, seed=seed, dealer=dealer)
     assert len(state.dice) == 3 and all(1 <= d <= 6 for d in state.dice)
@@ -64,14 +64,14 @@ def test_r2_c5_open_seat_from_three_dice_every_hand(seed, dealer):
 
 
 def test_c5_open_seat_changes_from_hand_to_hand():
-    """RULES.md C-5: 隨開門 is thrown per hand, not fixed for the game."""
+    """docs/rules/taiwan.md#winds C-5: 隨開門 is thrown per hand, not fixed for the game."""
     m = Match(TAIWAN, first_dealer=0)
     seen = {m.new_hand(seed).open_seat for seed in range(30)}
     assert len(seen) > 1
 
 
 def test_r4_deal_four_at_a_time_then_the_dealers_17th():
-    """RULES.md §3.1 r4: 4 tiles at a time until each has 16 (dealer first, counterclockwise), then the
+    """docs/rules/taiwan.md#deal: 4 tiles at a time until each has 16 (dealer first, counterclockwise), then the
     dealer's 17th."""
     import random
 
@@ -89,7 +89,7 @@ def test_r4_deal_four_at_a_time_then_the_dealers_17th():
 
 
 def test_r5_initial_flowers_dealer_first_until_none_left():
-    """RULES.md §3.1 r5: flowers are replaced from the tail, dealer first then counterclockwise, repeatedly
+    """docs/rules/taiwan.md#flowers: flowers are replaced from the tail, dealer first then counterclockwise, repeatedly
     until nobody holds one."""
     state = rig(TAIWAN, ["1f 123m 456m 789m 123p 456p 9p", "", "2f 123s 456s 789s 234p 567p", ""],
                 tail="3f 5m 6m")
@@ -100,7 +100,7 @@ def test_r5_initial_flowers_dealer_first_until_none_left():
 
 
 def test_r6_r18_reserve_16_and_exhaustive_draw_pays_nothing():
-    """RULES.md §3.1 r6, r18: a normal draw is allowed while more than 16 tiles remain; then 流局, no
+    """docs/rules/taiwan.md#reserve, docs/rules/taiwan.md#exhaustive-draw: a normal draw is allowed while more than 16 tiles remain; then 流局, no
     payment."""
     state = rig(TAIWAN, ["111z 222z 333z 444z 555z 66z", "", "", ""])
     run_defaults(state, lambda s: False)
@@ -111,7 +111,7 @@ def test_r6_r18_reserve_16_and_exhaustive_draw_pays_nothing():
 
 
 # --------------------------------------------------------------------------------------------------
-# Claims (r7, r8, C-17)
+# Claims (docs/rules/taiwan.md#claims, docs/rules/taiwan.md#robbing, C-17)
 
 JIEHU = ["4m 111z 222z 333z 444z 555z 6z", "111p 222p 333p 999s 123s 5s", "23m 444p 555p 666p 777p 11s",
          "56m 888p 999p 222s 333s 66z"]
@@ -119,7 +119,7 @@ JIEHU = ["4m 111z 222z 333z 444z 555z 6z", "111p 222p 333p 999s 123s 5s", "23m 4
 
 @pytest.mark.parametrize("dealer", [0, 1])
 def test_r7_c17_two_winners_only_the_first_counterclockwise_wins(dealer):
-    """RULES.md §3.1 r7 / C-17: several 胡 claims on one discard: 截胡, the first counterclockwise from the
+    """docs/rules/taiwan.md#claims / C-17: several 胡 claims on one discard: 截胡, the first counterclockwise from the
     discarder (not the lowest seat number)."""
     hands = [JIEHU[(s - dealer) % 4] for s in range(4)]
     state = rig(TAIWAN, hands, dealer=dealer)
@@ -132,7 +132,7 @@ def test_r7_c17_two_winners_only_the_first_counterclockwise_wins(dealer):
 
 
 def test_r8_concealed_kong_cannot_be_robbed():
-    """RULES.md §3.1 r8, seed 003:L66: only a 加槓 can be robbed."""
+    """docs/rules/taiwan.md#robbing, seed 003:L66: only a 加槓 can be robbed."""
     state = rig(TAIWAN, ["5555m 111p 222p 333p 1z 2z 3z 4z", "34m 678m 456p 789p 678s 66z", "", ""],
                 tail="9s")
     events = do(state, K.KONG, 0, "5m")
@@ -140,7 +140,7 @@ def test_r8_concealed_kong_cannot_be_robbed():
 
 
 # --------------------------------------------------------------------------------------------------
-# 過水 (r9)
+# 過水 (docs/rules/taiwan.md#pass-lock)
 
 GUOSHUI = ["5m 111p 222p 333p 1z 2z 3z 4z 5z 6z 7z", "5m 111s 222s 333s 444s 99s 6z",
            "789m 456p 789p 678s 555s 1z", "46m 111m 999m 567s 234p 77p"]
@@ -158,13 +158,13 @@ def _pass_then_second_5m(draws):
 
 
 def test_r9_passed_win_not_offered_again_on_a_discard():
-    """RULES.md §3.1 r9: after passing a win on 5m, seat 3 is not offered 5m from the next discard."""
+    """docs/rules/taiwan.md#pass-lock: after passing a win on 5m, seat 3 is not offered 5m from the next discard."""
     _pass_then_second_5m(["2z"])
 
 
 def test_r9_passed_win_blocks_self_draw_until_own_discard():
-    """RULES.md §3.1 r9: 過水 also forbids a self-drawn win on that tile until after the player's own next
-    discard (unlike 天台, §1.1 r19)."""
+    """docs/rules/taiwan.md#pass-lock: 過水 also forbids a self-drawn win on that tile until after the player's own next
+    discard (unlike 天台, docs/rules/tiantai.md#pass-locks)."""
     state = _pass_then_second_5m(["2z", "2z", "5m"])
     discard(state, 2, "2z")
     assert state.current == 3 and state.seats[3].drawn == t("5m")
@@ -173,7 +173,7 @@ def test_r9_passed_win_blocks_self_draw_until_own_discard():
 
 
 def test_r9_passed_win_unlocked_after_own_discard():
-    """RULES.md §3.1 r9: after seat 3's own discard, a 5m discard may be won on again."""
+    """docs/rules/taiwan.md#pass-lock: after seat 3's own discard, a 5m discard may be won on again."""
     state = _pass_then_second_5m(["2z", "2z", "5m", "5m"])
     discard(state, 2, "2z")
     discard(state, 3, "5m")
@@ -183,7 +183,7 @@ def test_r9_passed_win_unlocked_after_own_discard():
 
 
 def test_r9_passed_pong_is_not_restricted():
-    """RULES.md §3.1 r9: 過碰 is not restricted in 台灣: the next 9p may be ponged."""
+    """docs/rules/taiwan.md#pass-lock: 過碰 is not restricted in 台灣: the next 9p may be ponged."""
     hands = ["9p 111z 222z 333z 444z 555z 6z", "9p 111s 222s 333s 444s 99s 6z", "99p 123m 456m 789m 567s 8s 1z",
              "234p 345p 567p 222m 333m 7z"]
     state = rig(TAIWAN, hands, draws=["7z"])
@@ -195,7 +195,7 @@ def test_r9_passed_pong_is_not_restricted():
 
 
 def test_r8_r9_passed_win_also_blocks_robbing_a_kong():
-    """RULES.md §3.1 r8-9: seat 2 passed a win on 5m and has not discarded since; when the dealer adds the
+    """docs/rules/taiwan.md#robbing, docs/rules/taiwan.md#pass-lock: seat 2 passed a win on 5m and has not discarded since; when the dealer adds the
     4th 5m to its pong, only seat 3 may rob it."""
     hands = ["55m 1m 111p 222p 333p 2z 3z 4z 5z 6z", "111s 222s 333s 444s 99s 6z 5z",
              "34m 678m 456p 789p 678s 66z", "456m 111m 999m 567s 234p 7p"]
@@ -220,14 +220,14 @@ def test_r8_r9_passed_win_also_blocks_robbing_a_kong():
 
 
 # --------------------------------------------------------------------------------------------------
-# Last tile (r10)
+# Last tile (docs/rules/taiwan.md#last-tile)
 
 HAIDI_INDEX = 65 + 63 - 1  # draw #63 is the last (16 left afterwards); seat 63 mod 4 = 3 draws it
 
 
 @pytest.mark.parametrize("index, pong_offered", [(HAIDI_INDEX - 4, True), (HAIDI_INDEX, False)])
 def test_r10_discard_after_the_last_draw_can_only_be_won_on(index, pong_offered):
-    """RULES.md §3.1 r10: the discard made after the 海底 draw can only be won on (no pong); 河底 is not a
+    """docs/rules/taiwan.md#last-tile: the discard made after the 海底 draw can only be won on (no pong); 河底 is not a
     self-draw (no 海底撈月)."""
     hands = ["99p 111z 222z 333z 444z 5z 6z 7z", "123m 456m 789m 123p 456p 9p", "", ""]
     state = rig(TAIWAN, hands, head_at={index: "9p"})
@@ -243,7 +243,7 @@ def test_r10_discard_after_the_last_draw_can_only_be_won_on(index, pong_offered)
 
 
 def test_r10_self_drawn_win_on_the_last_tile():
-    """RULES.md §3.1 r10, §3.2 海底撈月 (seed 003:L43-47): self-drawn on the last drawable tile."""
+    """docs/rules/taiwan.md#last-tile, docs/rules/taiwan.md#tai-table 海底撈月 (seed 003:L43-47): self-drawn on the last drawable tile."""
     hands = ["111z 222z 333z 444z 555z 66z", "", "", "123m 456m 789m 123p 456p 9p"]
     state = rig(TAIWAN, hands, head_at={HAIDI_INDEX: "9p"})
     run_defaults(state, lambda s: s.phase is Phase.TURN and s.wall.head == HAIDI_INDEX + 1)
@@ -255,7 +255,7 @@ def test_r10_self_drawn_win_on_the_last_tile():
 
 
 # --------------------------------------------------------------------------------------------------
-# 眼牌 / Miji (r14, r15, C-9, C-10, C-11)
+# 眼牌 / Miji (docs/rules/taiwan.md#eye, docs/rules/taiwan.md#miji, C-9, C-10, C-11)
 
 EYE = ["123m 456m 789m 123p 456p 9s 1z", "111s 222s 333s 444s 555s 6z", "222m 333m 444m 555m 666m 7z",
        "777p 888p 999p 444p 3p 55z 6z"]
@@ -272,7 +272,7 @@ def _declare(draws, declare=Declare.MIJI):
 
 
 def test_r14_eye_reveals_other_hands_to_the_declarer_only():
-    """RULES.md §3.1 r14, seed 003:L53: the declarer sees the other three hands until the end, in its view
+    """docs/rules/taiwan.md#eye, seed 003:L53: the declarer sees the other three hands until the end, in its view
     and in later draw events; nobody else sees more than before."""
     state = _declare(["2z", "3z", "4z", "7s"])
     reveal = [e for e in state.events if e.type == "reveal"]
@@ -291,7 +291,7 @@ def test_r14_eye_reveals_other_hands_to_the_declarer_only():
 
 
 def test_r14_eye_locks_the_hand_and_discards_draws():
-    """RULES.md §3.1 r14: no chow after 眼牌 (the 上家's 4p), and a non-winning draw is discarded by the
+    """docs/rules/taiwan.md#eye: no chow after 眼牌 (the 上家's 4p), and a non-winning draw is discarded by the
     server."""
     state = _declare(["2z", "3z", "4z", "7s"])
     discard(state, 1, "2z")
@@ -304,7 +304,7 @@ def test_r14_eye_locks_the_hand_and_discards_draws():
 
 @pytest.mark.parametrize("how", ["discard", "self"])
 def test_r14_c9_eye_declarer_wins_automatically(how):
-    """RULES.md §3.1 r14 / C-9: the declarer cannot pass a winning tile: a discarded or self-drawn 9s is
+    """docs/rules/taiwan.md#eye / C-9: the declarer cannot pass a winning tile: a discarded or self-drawn 9s is
     declared as a win by the server."""
     if how == "discard":
         state = _declare(["9s"])
@@ -323,7 +323,7 @@ def test_r14_c9_eye_declarer_wins_automatically(how):
 
 
 def test_r14_eye_penalty_declaration_reaches_the_scorer():
-    """RULES.md §3.1 r14: another player's win while the 眼牌 declarer has not won: the scorer sees the
+    """docs/rules/taiwan.md#eye: another player's win while the 眼牌 declarer has not won: the scorer sees the
     declaration (it charges the 1-台 penalty)."""
     hands = [*EYE[:3], "777p 888p 999p 444p 555z 8s"]  # seat 3 waits on 8s
     state = rig(TAIWAN, hands, draws=["8s"])
@@ -335,7 +335,7 @@ def test_r14_eye_penalty_declaration_reaches_the_scorer():
 
 
 def test_c11_miji_only_within_the_first_eight_discards():
-    """RULES.md §3.1 r15 / C-11, seed 003:L168: 眼牌 counts as Miji while fewer than 8 tiles have been
+    """docs/rules/taiwan.md#miji / C-11, seed 003:L168: 眼牌 counts as Miji while fewer than 8 tiles have been
     discarded in total (and nobody has claimed); from the 8th on it is plain 眼牌."""
     state = rig(TAIWAN, ["111z 222z 333z 444z 555z 66z", "", "", ""])
     seen = {}
@@ -353,7 +353,7 @@ def test_c11_miji_only_within_the_first_eight_discards():
 
 @pytest.mark.parametrize("claim", ["pong", "akong"])
 def test_c11_no_miji_after_a_claim_or_kong(claim):
-    """RULES.md §3.1 r15 / C-11, seed 003:L168 "另外三家不碰牌吃牌或槓牌": after a pong, or any kong, 眼牌 is
+    """docs/rules/taiwan.md#miji / C-11, seed 003:L168 "另外三家不碰牌吃牌或槓牌": after a pong, or any kong, 眼牌 is
     no longer Miji."""
     if claim == "pong":
         state = rig(TAIWAN, ["9p 111z 222z 333z 444z 555z 6z", "", "99p 123s 456s 789s 66z 5s 7s 1p", ""])
@@ -370,18 +370,18 @@ def test_c11_no_miji_after_a_claim_or_kong(claim):
 
 
 def test_c10_option_disables_eye_and_miji():
-    """RULES.md §3.1 r14 / C-10, seed 003:L54 "不接受眼牌": the room toggle removes 眼牌 and Miji."""
+    """docs/rules/taiwan.md#eye / C-10, seed 003:L54 "不接受眼牌": the room toggle removes 眼牌 and Miji."""
     state = rig(TAIWAN, EYE, options={"accept_eye_declaration": False})
     assert not any(a.declare for a in state.legal_actions(0))
     assert TAIWAN.resolve_options(None)["accept_eye_declaration"] is True
 
 
 # --------------------------------------------------------------------------------------------------
-# 八仙過海 / 七搶一 (r16, r17, C-12)
+# 八仙過海 / 七搶一 (docs/rules/taiwan.md#eight-immortals, docs/rules/taiwan.md#seven-rob-one, C-12)
 
 
 def test_r16_eight_flowers_during_the_initial_replacement():
-    """RULES.md §3.1 r16, seed 003:L174: all 8 flowers in one hand → the system declares the win at once,
+    """docs/rules/taiwan.md#eight-immortals, seed 003:L174: all 8 flowers in one hand → the system declares the win at once,
     initial replacement included."""
     state = rig(TAIWAN, ["12345678f 123m 456m 789m", "", "", ""])
     r = state.result
@@ -393,7 +393,7 @@ def test_r16_eight_flowers_during_the_initial_replacement():
 
 
 def test_r16_eighth_flower_drawn_in_play():
-    """RULES.md §3.1 r16: the 8th flower drawn in play ends the hand for its holder."""
+    """docs/rules/taiwan.md#eight-immortals: the 8th flower drawn in play ends the hand for its holder."""
     state = rig(TAIWAN, ["1z 111m 222m 333m 444p 555p 6p", "1234567f 123s 456s 789s", "", ""], draws=["8f"])
     assert state.result is None and len(state.seats[1].flowers) == 7
     events = discard(state, 0, "1z", pass_claims=False)
@@ -402,7 +402,7 @@ def test_r16_eighth_flower_drawn_in_play():
 
 
 def test_r17_c12_seven_and_one_during_the_initial_replacement():
-    """RULES.md §3.1 r17 / C-12, seed 003:L180: 7 flowers with one player and 1 with another → the 7-holder
+    """docs/rules/taiwan.md#seven-rob-one / C-12, seed 003:L180: 7 flowers with one player and 1 with another → the 7-holder
     wins at once (initial replacement included)."""
     state = rig(TAIWAN, ["", "1234567f 123s 456s 78s", "8f 123p 456p 789p 123m 456m", ""])
     r = state.result
@@ -413,7 +413,7 @@ def test_r17_c12_seven_and_one_during_the_initial_replacement():
 
 
 def test_r17_c12_seven_rob_one_when_the_eighth_is_drawn_by_another():
-    """RULES.md §3.1 r17 / C-12: the holder of 7 robs the 8th flower drawn by another player."""
+    """docs/rules/taiwan.md#seven-rob-one / C-12: the holder of 7 robs the 8th flower drawn by another player."""
     state = rig(TAIWAN, ["1z 111m 222m 333m 444p 555p 6p", "1234567f 123s 456s 789s", "", ""],
                 draws=["2z", "8f"])
     assert state.result is None
@@ -426,7 +426,7 @@ def test_r17_c12_seven_rob_one_when_the_eighth_is_drawn_by_another():
 
 
 def test_r17_c12_seven_rob_one_when_the_seventh_arrives_and_another_holds_one():
-    """RULES.md §3.1 r17 / C-12 (the seed's order): seat 1 holds 6, seat 2 holds 1; seat 1 draws its 7th."""
+    """docs/rules/taiwan.md#seven-rob-one / C-12 (the seed's order): seat 1 holds 6, seat 2 holds 1; seat 1 draws its 7th."""
     state = rig(TAIWAN, ["1z 111m 222m 333m 444p 555p 6p", "123456f 123s 456s 789s 1p", "8f", ""],
                 draws=["7f"])
     assert state.result is None and [len(s.flowers) for s in state.seats] == [0, 6, 1, 0]
@@ -436,14 +436,14 @@ def test_r17_c12_seven_rob_one_when_the_seventh_arrives_and_another_holds_one():
 
 
 # --------------------------------------------------------------------------------------------------
-# 天胡 / 地胡 / 人胡 (§3.2, C-16)
+# 天胡 / 地胡 / 人胡 (docs/rules/taiwan.md#heavenly-earthly, C-16)
 
 FIRST = ["9p 5z 6z 7z 111s 222s 333s 444s 5s", "123m 456m 789m 123p 456p 9p", "123m 456m 789m 234p 567p 9p",
          "111p 888p 999s 666s 55z 8s 7s"]
 
 
 def test_heavenly_dealer_on_the_dealt_hand():
-    """RULES.md §3.2 天胡 (seed 003:L193): the dealer wins on the dealt hand (after flower replacement)."""
+    """docs/rules/taiwan.md#heavenly-earthly 天胡 (seed 003:L193): the dealer wins on the dealt hand (after flower replacement)."""
     state = rig(TAIWAN, ["123m 456m 789m 123p 456p 99s", "", "", ""])
     do(state, K.WIN, 0)
     sit = state.result.situation
@@ -451,7 +451,7 @@ def test_heavenly_dealer_on_the_dealt_hand():
 
 
 def test_c16_earthly_non_dealer_self_draw_on_first_draw():
-    """RULES.md §3.2 地胡 / C-16, seed 003:L193: a non-dealer self-draws on its first draw, no claim before."""
+    """docs/rules/taiwan.md#heavenly-earthly 地胡 / C-16, seed 003:L193: a non-dealer self-draws on its first draw, no claim before."""
     state = rig(TAIWAN, FIRST, draws=["9p"])
     discard(state, 0, "5z", pass_claims=False)
     assert offers(state, 3, K.PONG)
@@ -462,7 +462,7 @@ def test_c16_earthly_non_dealer_self_draw_on_first_draw():
 
 
 def test_c16_no_earthly_after_a_pong():
-    """RULES.md §3.2 地胡: a pong before the first draw rules it out."""
+    """docs/rules/taiwan.md#heavenly-earthly 地胡: a pong before the first draw rules it out."""
     state = rig(TAIWAN, FIRST, draws=["1z", "9p"])
     discard(state, 0, "5z", pass_claims=False)
     do(state, K.PONG, 3, "5z")
@@ -474,7 +474,7 @@ def test_c16_no_earthly_after_a_pong():
 
 
 def test_c16_no_earthly_for_the_dealer():
-    """RULES.md C-16: the dealer's own first self-draw is not 地胡 (its case is 天胡, on the dealt hand)."""
+    """docs/rules/taiwan.md#heavenly-earthly C-16: the dealer's own first self-draw is not 地胡 (its case is 天胡, on the dealt hand)."""
     hands = ["111s 222s 333s 444s 555s 6z 7z", "", "", ""]
     state = rig(TAIWAN, hands, draws=["1z", "1z", "1z", "6z"])
     discard(state, 0, "7z")
@@ -487,7 +487,7 @@ def test_c16_no_earthly_for_the_dealer():
 
 @pytest.mark.parametrize("winner", [1, 2])
 def test_human_win_on_a_discard_before_own_first_draw(winner):
-    """RULES.md §3.2 人胡 (seed 003:L186): a non-dealer wins on a discard before its first draw, no claim."""
+    """docs/rules/taiwan.md#heavenly-earthly 人胡 (seed 003:L186): a non-dealer wins on a discard before its first draw, no claim."""
     state = rig(TAIWAN, FIRST)
     discard(state, 0, "9p", pass_claims=False)
     for seat in (1, 2):
@@ -497,7 +497,7 @@ def test_human_win_on_a_discard_before_own_first_draw(winner):
 
 
 def test_human_on_the_second_players_first_discard():
-    """RULES.md §3.2 人胡: seat 2 has not drawn yet when seat 1 discards 9p."""
+    """docs/rules/taiwan.md#heavenly-earthly 人胡: seat 2 has not drawn yet when seat 1 discards 9p."""
     state = rig(TAIWAN, FIRST, draws=["9p"])
     discard(state, 0, "5z", pass_claims=False)
     do(state, K.PASS, 3)
@@ -507,7 +507,7 @@ def test_human_on_the_second_players_first_discard():
 
 
 def test_no_human_after_own_first_draw():
-    """RULES.md §3.2 人胡: after the winner's own first draw it is an ordinary discard win."""
+    """docs/rules/taiwan.md#heavenly-earthly 人胡: after the winner's own first draw it is an ordinary discard win."""
     state = rig(TAIWAN, FIRST, draws=["6z", "7z", "9p"])
     discard(state, 0, "5z", pass_claims=False)
     do(state, K.PASS, 3)
@@ -521,7 +521,7 @@ def test_no_human_after_own_first_draw():
 
 
 def test_no_human_for_the_dealer():
-    """RULES.md §3.2 人胡, seed 003:L186 "莊家沒有人胡": the dealer winning on the 下家's first discard."""
+    """docs/rules/taiwan.md#heavenly-earthly 人胡, seed 003:L186 "莊家沒有人胡": the dealer winning on the 下家's first discard."""
     state = rig(TAIWAN, ["111s 222s 333s 444s 555s 6z 7z", "", "", ""], draws=["6z"])
     discard(state, 0, "7z")
     discard(state, 1, "6z", pass_claims=False)
@@ -531,11 +531,11 @@ def test_no_human_for_the_dealer():
 
 
 # --------------------------------------------------------------------------------------------------
-# Dealer, 連莊, 圈 (r3, r12, C-4)
+# Dealer, 連莊, 圈 (docs/rules/taiwan.md#rounds, docs/rules/taiwan.md#dealer-streak, C-4)
 
 
 def test_r12_c4_dealer_streak():
-    """RULES.md §3.1 r12 / C-4, seed 003:L13: the dealer stays on a win or a 流局 and n counts the stays; a
+    """docs/rules/taiwan.md#dealer-streak / C-4, seed 003:L13: the dealer stays on a win or a 流局 and n counts the stays; a
     non-dealer win passes the deal and resets n."""
     m = Match(TAIWAN, first_dealer=1)
     steps = [((1,), 1, 1), ((), 1, 2), ((1,), 1, 3), ((3,), 2, 0), ((), 2, 1), ((0,), 3, 0)]
@@ -547,7 +547,7 @@ def test_r12_c4_dealer_streak():
 
 
 def test_r3_round_wind_advances_when_every_seat_has_dealt_and_not_on_streaks():
-    """RULES.md §3.1 r3, seed 003:L7: 東風圈 first; a 圈 ends when all 4 have dealt once; 連莊 does not
+    """docs/rules/taiwan.md#rounds, seed 003:L7: 東風圈 first; a 圈 ends when all 4 have dealt once; 連莊 does not
     advance it; 4 圈 end the game."""
     m = Match(TAIWAN, first_dealer=2)
     winds = []
@@ -561,7 +561,7 @@ def test_r3_round_wind_advances_when_every_seat_has_dealt_and_not_on_streaks():
 
 
 def test_r3_one_round_game():
-    """RULES.md §3.1 r3: rooms may play 1 圈."""
+    """docs/rules/taiwan.md#rounds: rooms may play 1 圈."""
     m = Match(TAIWAN, first_dealer=0, options={"rounds": 1})
     for _ in range(4):
         assert not m.finished
@@ -572,7 +572,7 @@ def test_r3_one_round_game():
 
 
 def test_r12_real_draw_keeps_the_dealer():
-    """RULES.md §3.1 r12 / C-4 on a real 流局; the next hand carries the streak into the scorer."""
+    """docs/rules/taiwan.md#dealer-streak / C-4 on a real 流局; the next hand carries the streak into the scorer."""
     m = Match(TAIWAN, first_dealer=0)
     state = rig(TAIWAN, ["111z 222z 333z 444z 555z 66z", "", "", ""])
     run_defaults(state, lambda s: False)
@@ -586,6 +586,6 @@ def test_r12_real_draw_keeps_the_dealer():
 
 
 def test_r11_timer_defaults():
-    """RULES.md §3.1 r11, §8: 30 s to discard, 10 s claim window."""
+    """docs/rules/taiwan.md#timers, docs/rules/timing.md#timers: 30 s to discard, 10 s claim window."""
     opts = TAIWAN.resolve_options(None)
     assert opts["discard_seconds"] == 30.0 and opts["claim_seconds"] == 10.0

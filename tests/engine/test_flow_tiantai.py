@@ -1,4 +1,4 @@
-"""天台麻將 hand flow: RULES.md §1.1 rules 1-33 and ambiguities A-1, A-4, A-5, A-11, A-12, A-13, A-14.
+"""天台麻將 hand flow: docs/rules/tiantai.md and ambiguities A-1, A-4, A-5, A-11, A-12, A-13, A-14.
 
 Seats: 3 players, dealer 0 unless a test says otherwise; 下家 of seat i is i+1 (mod 3).  Every scenario
 deals a rigged wall (engine.rigging.build_wall) and checks the engine's invariants after every action.
@@ -35,11 +35,11 @@ from engine.state import HandState
 from engine.tiles import TILES
 
 # --------------------------------------------------------------------------------------------------
-# Tiles, seats and deal (r1-r11)
+# Tiles, seats and deal (docs/rules/tiantai.md)
 
 
 def test_r1_r2_three_players_and_108_tiles_without_bamboo_or_wildcards():
-    """RULES.md §1.1 r1-r2, seed 000:L2-L11: 3 players; 1-9m ×4, 1-9p ×4, winds ×4, 中發白 ×4, f1-f8 ×1."""
+    """docs/rules/tiantai.md#tiles, seed 000:L2-L11: 3 players; 1-9m ×4, 1-9p ×4, winds ×4, 中發白 ×4, f1-f8 ×1."""
     assert TIANTAI.n_seats == 3
     expected = Counter()
     for code in ("123456789m", "123456789p", "1234567z"):
@@ -58,7 +58,7 @@ def test_r1_r2_three_players_and_108_tiles_without_bamboo_or_wildcards():
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_r7_dealer_holds_14_others_13_after_replacement(seed):
-    """RULES.md §1.1 r7, seed 000:L4, L30-31: dealer 14 tiles, others 13 (flowers replaced, r8)."""
+    """docs/rules/tiantai.md#deal, seed 000:L4, L30-31: dealer 14 tiles, others 13 (flowers replaced, docs/rules/tiantai.md#flowers)."""
     state = HandState.deal(TIANTAI, seed=seed, dealer=seed % 3)
     for s in range(3):
         seat = state.seats[s]
@@ -68,7 +68,7 @@ def test_r7_dealer_holds_14_others_13_after_replacement(seed):
 
 
 def test_r7_deal_in_passes_of_four_from_the_dealer():
-    """RULES.md §1.1 r7, seed 000:L13: three passes of 4 (dealer, 下家, 上家) from the head, then single
+    """docs/rules/tiantai.md#deal, seed 000:L13: three passes of 4 (dealer, 下家, 上家) from the head, then single
     tiles: two for the dealer, one for each other player (the server deals the head in order)."""
     plain = [TILES[k] for k in TIANTAI.kinds if k < 34]
     random.Random(5).shuffle(plain)
@@ -94,7 +94,7 @@ def test_r7_deal_in_passes_of_four_from_the_dealer():
 @pytest.mark.parametrize("dealer", [0, 1, 2])
 @pytest.mark.parametrize("option, upper", [(None, 3), ("ESN", 3), ("ESW", 2)])
 def test_r5_a1_seat_winds_follow_the_dealer(dealer, option, upper):
-    """RULES.md §1.1 r5 / A-1, seed 000:L27: dealer 東, 下家 南, 上家 北 (西 with three_player_winds=ESW)."""
+    """docs/rules/tiantai.md#seat-winds / A-1, seed 000:L27: dealer 東, 下家 南, 上家 北 (西 with three_player_winds=ESW)."""
     options = {} if option is None else {"three_player_winds": option}
     state = HandState.deal(TIANTAI, seed=3, dealer=dealer, options=options)
     assert state.seat_winds[dealer] == 0
@@ -104,14 +104,14 @@ def test_r5_a1_seat_winds_follow_the_dealer(dealer, option, upper):
 
 
 def test_r6_two_dice():
-    """RULES.md §1.1 r6, seed 000:L13: the dealer throws 2 dice (display only online)."""
+    """docs/rules/tiantai.md#dice, seed 000:L13: the dealer throws 2 dice (display only online)."""
     for seed in range(20):
         state = HandState.deal(TIANTAI, seed=seed)
         assert len(state.dice) == 2 and all(1 <= d <= 6 for d in state.dice)
 
 
 def test_r8_initial_flowers_replaced_from_tail_dealer_first_and_replacement_flowers_wait_a_pass():
-    """RULES.md §1.1 r8, seed 000:L13-14: replacement from the tail in the order 東→南→北; a flower received
+    """docs/rules/tiantai.md#flowers, seed 000:L13-14: replacement from the tail in the order 東→南→北; a flower received
     as a replacement is replaced only after the others finish the current pass."""
     # tail (read from the end): dealer's replacement 3f (a flower again), 下家's 5m, then dealer's 6m
     state = rig(TIANTAI, ["1f 123m 456m 789m 11p 22p", "2f 234p 567p 78p 5z 6z 7z 1z", ""],
@@ -130,7 +130,7 @@ def test_r8_initial_flowers_replaced_from_tail_dealer_first_and_replacement_flow
 
 
 def test_r8_flower_drawn_in_play_is_replaced_from_tail_repeatedly():
-    """RULES.md §1.1 r8: a drawn flower is shown at once and replaced from the tail, repeatedly."""
+    """docs/rules/tiantai.md#flowers: a drawn flower is shown at once and replaced from the tail, repeatedly."""
     state = rig(TIANTAI, ["1z 222z 333z 444z 55z 66z", "123m 456m 789m 234p 8p", "111m 999m 444p 777p 5p"],
                 draws=["1f"], tail="2f 9p")
     events = discard(state, 0, "1z")
@@ -143,7 +143,7 @@ def test_r8_flower_drawn_in_play_is_replaced_from_tail_repeatedly():
 
 
 def test_r33_eight_flowers_give_no_special_win_by_default():
-    """RULES.md §1.1 r33 / A-16, seed 000:L23 "只有…": a player holding all 8 flowers just plays on."""
+    """docs/rules/tiantai.md#eight-flowers / A-16, seed 000:L23 "只有…": a player holding all 8 flowers just plays on."""
     state = rig(TIANTAI, ["12345678f 123m 456m", "", ""])
     assert state.result is None and state.phase is Phase.TURN
     assert len(state.seats[0].flowers) == 8
@@ -161,7 +161,7 @@ PRIO = ["9p 222z 333z 444z 55z 66z", "123m 456m 789m 99p 1p 3p", "123p 456p 777p
 
 @pytest.mark.parametrize("answer_order", [(1, 2), (2, 1)])
 def test_r16_r25_a5_a14_multiple_winners_on_the_dealers_first_discard(answer_order):
-    """RULES.md §1.1 r16 (一炮多響, seed 000:L23) and r25 / A-14 (地胡 = a win on the dealer's first discard,
+    """docs/rules/tiantai.md#multiple-wins (一炮多響, seed 000:L23) and docs/rules/tiantai.md#heavenly-earthly / A-14 (地胡 = a win on the dealer's first discard,
     seed 000:L44): both non-dealers win together, both with the 地胡 flag."""
     state = rig(TIANTAI, MULTI)
     discard(state, 0, "9p", pass_claims=False)
@@ -184,7 +184,7 @@ def test_r16_r25_a5_a14_multiple_winners_on_the_dealers_first_discard(answer_ord
 
 @pytest.mark.parametrize("winner", [1, 2])
 def test_r16_one_winner_when_the_other_passes(winner):
-    """RULES.md §1.1 r16: 一炮多響 only for those who claim; a pass is a pass."""
+    """docs/rules/tiantai.md#multiple-wins: 一炮多響 only for those who claim; a pass is a pass."""
     state = rig(TIANTAI, MULTI)
     discard(state, 0, "9p", pass_claims=False)
     do(state, K.WIN, winner)
@@ -193,7 +193,7 @@ def test_r16_one_winner_when_the_other_passes(winner):
 
 
 def test_r25_a14_win_on_the_dealers_second_discard_is_not_earthly():
-    """RULES.md §1.1 r25 / A-14, seed 000:L44: only the dealer's *first* discard gives 地胡."""
+    """docs/rules/tiantai.md#heavenly-earthly / A-14, seed 000:L44: only the dealer's *first* discard gives 地胡."""
     state = rig(TIANTAI, MULTI, draws=["7z", "7z", "7z"])
     discard(state, 0, "2z")
     discard(state, 1, "7z")
@@ -206,7 +206,7 @@ def test_r25_a14_win_on_the_dealers_second_discard_is_not_earthly():
 
 
 def test_r25_a14_win_on_a_non_dealers_first_discard_is_not_earthly():
-    """RULES.md §1.1 r25 / A-14: a win on the 下家's first discard is not 地胡 (not the dealer's discard)."""
+    """docs/rules/tiantai.md#heavenly-earthly / A-14: a win on the 下家's first discard is not 地胡 (not the dealer's discard)."""
     state = rig(TIANTAI, MULTI, draws=["9p"])
     discard(state, 0, "2z")
     assert offers(state, 1, K.WIN)  # seat 1 could self-draw; it discards instead
@@ -218,7 +218,7 @@ def test_r25_a14_win_on_a_non_dealers_first_discard_is_not_earthly():
 
 @pytest.mark.parametrize("order", [("pong", "win"), ("win", "pong")])
 def test_r15_win_beats_pong(order):
-    """RULES.md §1.1 r15: 胡 > 碰 whatever the order in which the answers arrive."""
+    """docs/rules/tiantai.md#claims: 胡 > 碰 whatever the order in which the answers arrive."""
     state = rig(TIANTAI, PRIO)
     discard(state, 0, "9p", pass_claims=False)
     assert kinds(state, 1) == {K.PONG, K.PASS}
@@ -233,7 +233,7 @@ def test_r15_win_beats_pong(order):
 
 
 def test_r13_r21_pong_then_must_discard():
-    """RULES.md §1.1 r13, r21, seed 000:L15-16: a pong is taken; the ponger must then discard (no draw, no
+    """docs/rules/tiantai.md#claims, docs/rules/tiantai.md#turn-order, seed 000:L15-16: a pong is taken; the ponger must then discard (no draw, no
     win or kong on that turn)."""
     state = rig(TIANTAI, PRIO)
     discard(state, 0, "9p", pass_claims=False)
@@ -248,7 +248,7 @@ def test_r13_r21_pong_then_must_discard():
 
 
 def test_r13_a6_no_chow():
-    """RULES.md §1.1 r13 / A-6, seed 000:L16-21: no 吃, not even for the 下家 holding 12m 45m on 3m."""
+    """docs/rules/tiantai.md#claims / A-6, seed 000:L16-21: no 吃, not even for the 下家 holding 12m 45m on 3m."""
     state = rig(TIANTAI, ["3m 222z 333z 444z 55z 66z", "12m 45m 789m 123p 456p", "111z 56789p 77z 11p 9m"])
     events = discard(state, 0, "3m", pass_claims=False)
     assert state.phase is Phase.TURN and state.current == 1  # no window at all: seat 1 drew
@@ -257,7 +257,7 @@ def test_r13_a6_no_chow():
 
 
 def test_r11_turn_order_counterclockwise_and_dealer_discards_first():
-    """RULES.md §1.1 r11, seed 000:L13: the dealer starts by discarding; then 下家, 上家, dealer."""
+    """docs/rules/tiantai.md#turn-order, seed 000:L13: the dealer starts by discarding; then 下家, 上家, dealer."""
     state = rig(TIANTAI, MULTI, draws=["7z", "7z", "7z"])
     assert state.current == 0 and kinds(state, 0) == {K.DISCARD}
     assert kinds(state, 1) == set() and kinds(state, 2) == set()
@@ -269,7 +269,7 @@ def test_r11_turn_order_counterclockwise_and_dealer_discards_first():
 
 
 # --------------------------------------------------------------------------------------------------
-# Kongs and 搶槓 (r9, r17, r18)
+# Kongs and 搶槓 (docs/rules/tiantai.md#replacements, docs/rules/tiantai.md#own-turn, docs/rules/tiantai.md#robbing)
 
 # seat 0 pongs 5m from seat 2, later draws the 4th 5m and adds it; seats 1 (34m) and 2 (46m) can both rob.
 ROB = ["55m 111p 222p 333p 1z 2z 3z", "34m 678m 456p 789p 66z", "456m 111m 999m 234p 7z"]
@@ -300,7 +300,7 @@ def _to_added_kong(tail: str = "8m") -> HandState:
     ({1: K.WIN, 2: K.PASS}, 1),
 ])
 def test_r18_a5_rob_only_added_kong_first_counterclockwise_and_kong_fails(answers, winner):
-    """RULES.md §1.1 r18 / A-5, seed 000:L38-39: both others can rob the 補槓; only the first counterclockwise
+    """docs/rules/tiantai.md#robbing / A-5, seed 000:L38-39: both others can rob the 補槓; only the first counterclockwise
     from the konger wins (no 一炮多響 here); the kong fails: the meld stays a pong, no replacement."""
     state = _to_added_kong()
     tail_before = state.wall.tail
@@ -322,7 +322,7 @@ def test_r18_a5_rob_only_added_kong_first_counterclockwise_and_kong_fails(answer
 
 
 def test_r9_r17_added_kong_completes_when_nobody_robs_and_replaces_from_tail():
-    """RULES.md §1.1 r9, r17, seed 000:L19: 補槓, then a replacement from the tail, then a discard."""
+    """docs/rules/tiantai.md#replacements, docs/rules/tiantai.md#own-turn, seed 000:L19: 補槓, then a replacement from the tail, then a discard."""
     state = _to_added_kong(tail="8m")
     do(state, K.KONG, 0, "5m")
     do(state, K.PASS, 1)
@@ -337,7 +337,7 @@ def test_r9_r17_added_kong_completes_when_nobody_robs_and_replaces_from_tail():
 
 
 def test_r26_added_kong_replacement_win_is_kong_replacement():
-    """RULES.md §1.1 r26, seed 000:L37: a win on the 補槓 replacement is 槓上開花 (kong_kind ADDED)."""
+    """docs/rules/tiantai.md#kong-bloom, seed 000:L37: a win on the 補槓 replacement is 槓上開花 (kong_kind ADDED)."""
     state = _to_added_kong(tail="3z")
     do(state, K.KONG, 0, "5m")
     do(state, K.PASS, 1)
@@ -351,7 +351,7 @@ def test_r26_added_kong_replacement_win_is_kong_replacement():
 
 
 def test_r18_concealed_kong_cannot_be_robbed():
-    """RULES.md §1.1 r18, seed 000:L38: only a 補槓 can be robbed; seat 1 waits on 5m but gets no chance."""
+    """docs/rules/tiantai.md#robbing, seed 000:L38: only a 補槓 can be robbed; seat 1 waits on 5m but gets no chance."""
     state = rig(TIANTAI, ["5555m 111p 222p 333p 1z", "34m 678m 456p 789p 66z", "111m 999m 444p 777z 2z"],
                 tail="8m")
     assert offers(state, 0, K.KONG, "5m")
@@ -363,7 +363,7 @@ def test_r18_concealed_kong_cannot_be_robbed():
 
 
 def test_r17_concealed_kong_shows_one_tile_face_up():
-    """RULES.md §1.1 r17, seed 000:L21 "暗槓後需把槓牌翻出一張": the kong's tile is public in 天台."""
+    """docs/rules/tiantai.md#own-turn, seed 000:L21 "暗槓後需把槓牌翻出一張": the kong's tile is public in 天台."""
     state = rig(TIANTAI, ["5555m 111p 222p 333p 1z", "34m 678m 456p 789p 66z", "111m 999m 444p 777z 2z"],
                 tail="8m")
     events = do(state, K.KONG, 0, "5m")
@@ -375,7 +375,7 @@ def test_r17_concealed_kong_shows_one_tile_face_up():
 
 @pytest.mark.parametrize("scenario", ["concealed", "exposed"])
 def test_r17_r26_kong_replacement_win_flags(scenario):
-    """RULES.md §1.1 r17, r26, seed 000:L19-21, L37: a win on a kong's tail replacement is 槓上開花, with the
+    """docs/rules/tiantai.md#own-turn, docs/rules/tiantai.md#kong-bloom, seed 000:L19-21, L37: a win on a kong's tail replacement is 槓上開花, with the
     kind of kong and its tile handed to the scorer; it is not 天胡 even on the dealer's first turn."""
     if scenario == "concealed":
         state = rig(TIANTAI, ["5555m 123p 456p 789p 1z", "", ""], tail="1z")
@@ -397,7 +397,7 @@ def test_r17_r26_kong_replacement_win_flags(scenario):
 
 
 def test_r26_a13_win_on_a_flower_replacement():
-    """RULES.md §1.1 r26 / A-13, seed 000:L32, L37: a win on a flower's replacement is FLOWER_REPLACEMENT,
+    """docs/rules/tiantai.md#kong-bloom / A-13, seed 000:L32, L37: a win on a flower's replacement is FLOWER_REPLACEMENT,
     which the 天台 scorer counts as 槓上開花."""
     state = rig(TIANTAI, ["1z 222z 333z 444z 55z 66z", "123m 456m 789m 234p 9p", "111m 999m 444p 777p 5p"],
                 draws=["1f"], tail="9p")
@@ -411,7 +411,7 @@ def test_r26_a13_win_on_a_flower_replacement():
 
 
 # --------------------------------------------------------------------------------------------------
-# 天胡 (r24), 7 pairs (r22), end of hand (r28)
+# 天胡 (docs/rules/tiantai.md#heavenly-earthly), 7 pairs (docs/rules/tiantai.md#winning-hand), end of hand (docs/rules/tiantai.md#hand-end)
 
 
 @pytest.mark.parametrize("hands, tail", [
@@ -419,7 +419,7 @@ def test_r26_a13_win_on_a_flower_replacement():
     (["123m 456m 789m 123p 9p 1f", "", ""], "9p"),  # the flower's replacement completes the hand
 ])
 def test_r24_heavenly_after_initial_replacement(hands, tail):
-    """RULES.md §1.1 r24, seed 000:L43: the dealer's 14 tiles after the initial flower replacement win."""
+    """docs/rules/tiantai.md#heavenly-earthly, seed 000:L43: the dealer's 14 tiles after the initial flower replacement win."""
     state = rig(TIANTAI, hands, tail=tail)
     assert offers(state, 0, K.WIN)
     do(state, K.WIN, 0)
@@ -428,7 +428,7 @@ def test_r24_heavenly_after_initial_replacement(hands, tail):
 
 
 def test_r24_no_heavenly_after_the_dealers_first_discard():
-    """RULES.md §1.1 r24: a later self-draw by the dealer is a plain 自摸."""
+    """docs/rules/tiantai.md#heavenly-earthly: a later self-draw by the dealer is a plain 自摸."""
     state = rig(TIANTAI, ["123m 456m 789m 123p 9p 1z", "111z 222z 333z 456p 7z", "444z 555z 666z 78p 5p"],
                 draws=["1m", "2m", "9p"])
     discard(state, 0, "1z")
@@ -440,7 +440,7 @@ def test_r24_no_heavenly_after_the_dealers_first_discard():
 
 
 def test_r22_seven_pairs_is_not_a_win():
-    """RULES.md §1.1 r22, seed 000:L23: only 4 sets + 1 pair; 七對 does not win."""
+    """docs/rules/tiantai.md#winning-hand, seed 000:L23: only 4 sets + 1 pair; 七對 does not win."""
     state = rig(TIANTAI, ["11m 22m 33p 55p 77p 11z 22z", "", ""])
     assert K.WIN not in kinds(state, 0)
     control = rig(TIANTAI, ["111m 222m 333p 55p 777p", "", ""])
@@ -449,7 +449,7 @@ def test_r22_seven_pairs_is_not_a_win():
 
 @pytest.mark.parametrize("action", ["discard", "win"])
 def test_r28_hand_ends_at_the_first_win(action):
-    """RULES.md §1.1 r28, seed 000:L59: after a win nothing more can be played."""
+    """docs/rules/tiantai.md#hand-end, seed 000:L59: after a win nothing more can be played."""
     from engine.actions import Action, IllegalAction, Refusal
 
     state = rig(TIANTAI, ["123m 456m 789m 123p 99p", "", ""])
@@ -464,14 +464,14 @@ def test_r28_hand_ends_at_the_first_win(action):
 
 
 # --------------------------------------------------------------------------------------------------
-# 過碰 / 過胡 (r19, A-11)
+# 過碰 / 過胡 (docs/rules/tiantai.md#pass-locks, A-11)
 
 PASS_WIN = ["5m 111p 222p 333p 1z 2z 3z 4z", "5m 678m 456p 789p 66z 1z", "46m 111m 999m 234p 77z"]
 PASS_PONG = ["9p 111m 222m 333m 1z 2z 3z 4z", "9p 678m 456p 78p 66z 1z 2z", "99p 45m 77z 123p 55z 6z 4z"]
 
 
 def test_r19_a11_passed_win_locked_until_own_draw_but_self_draw_allowed():
-    """RULES.md §1.1 r19 / A-11, seed 000:L54: seat 2 passes a win on 5m; 5m from the next discard is not
+    """docs/rules/tiantai.md#pass-locks / A-11, seed 000:L54: seat 2 passes a win on 5m; 5m from the next discard is not
     offered; a self-drawn 5m on its own next draw still wins."""
     state = rig(TIANTAI, PASS_WIN, draws=["3z", "5m"])
     discard(state, 0, "5m", pass_claims=False)
@@ -487,7 +487,7 @@ def test_r19_a11_passed_win_locked_until_own_draw_but_self_draw_allowed():
 
 
 def test_r19_a11_passed_win_unlocked_after_own_draw():
-    """RULES.md §1.1 r19 / A-11: after its own next draw, seat 2 may win on a discarded 5m again."""
+    """docs/rules/tiantai.md#pass-locks / A-11: after its own next draw, seat 2 may win on a discarded 5m again."""
     state = rig(TIANTAI, PASS_WIN, draws=["3z", "3z", "5m"])
     discard(state, 0, "5m", pass_claims=False)
     do(state, K.PASS, 2)
@@ -498,7 +498,7 @@ def test_r19_a11_passed_win_unlocked_after_own_draw():
 
 
 def test_r19_a11_passed_pong_locked_until_own_draw():
-    """RULES.md §1.1 r19 / A-11, seed 000:L53: seat 2 passes a pong of 9p; the 4th 9p, discarded before seat
+    """docs/rules/tiantai.md#pass-locks / A-11, seed 000:L53: seat 2 passes a pong of 9p; the 4th 9p, discarded before seat
     2's next draw, is not offered."""
     state = rig(TIANTAI, PASS_PONG, draws=["3z"])
     discard(state, 0, "9p", pass_claims=False)
@@ -509,7 +509,7 @@ def test_r19_a11_passed_pong_locked_until_own_draw():
 
 
 def test_r19_a11_passed_pong_unlocked_after_own_draw():
-    """RULES.md §1.1 r19 / A-11: after seat 2's own draw, the 4th 9p may be ponged."""
+    """docs/rules/tiantai.md#pass-locks / A-11: after seat 2's own draw, the 4th 9p may be ponged."""
     state = rig(TIANTAI, PASS_PONG, draws=["3z", "3z", "7m", "8m"])
     discard(state, 0, "9p", pass_claims=False)
     do(state, K.PASS, 2)
@@ -521,14 +521,14 @@ def test_r19_a11_passed_pong_unlocked_after_own_draw():
 
 
 # --------------------------------------------------------------------------------------------------
-# Reserve, 海底, last tile, 流局 (r10, r20, r27, r30)
+# Reserve, 海底, last tile, 流局 (docs/rules/tiantai.md)
 
 # No flower is drawn in play: the rigging puts the flowers at the tail; 54 head draws, #54 by the dealer.
 HAIDI_INDEX = 40 + 54 - 1  # the 15th tile from the end (seed 000:L36)
 
 
 def test_r10_r30_reserve_of_14_and_exhaustive_draw_pays_nothing():
-    """RULES.md §1.1 r10, r30, seed 000:L36, L57-58: 54 normal draws, 14 tiles left, 流局, nobody pays."""
+    """docs/rules/tiantai.md#reserve, docs/rules/tiantai.md#exhaustive-draw, seed 000:L36, L57-58: 54 normal draws, 14 tiles left, 流局, nobody pays."""
     state = rig(TIANTAI, ["111z 222z 333z 444z 5z 6z", "", ""])
     run_defaults(state, lambda s: False)
     r = state.result
@@ -541,7 +541,7 @@ def test_r10_r30_reserve_of_14_and_exhaustive_draw_pays_nothing():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_r10_reserve_is_never_drawn_normally(seed):
-    """RULES.md §1.1 r10 / §0: a normal draw only while more than 14 tiles remain; replacements eat the
+    """docs/rules/tiantai.md#reserve / docs/rules/common.md#wall: a normal draw only while more than 14 tiles remain; replacements eat the
     reserve, so the hand ends when the wall is down to 14 or fewer (never more)."""
     state = HandState.deal(TIANTAI, seed=seed)
     seen = []
@@ -565,7 +565,7 @@ def _to_haidi(hands, tile, index=HAIDI_INDEX):
 
 
 def test_r27_self_drawn_win_on_the_last_tile_is_haidi():
-    """RULES.md §1.1 r27, seed 000:L36: 海底撈月 is a self-drawn win on the last drawable tile."""
+    """docs/rules/tiantai.md#last-draw-win, seed 000:L36: 海底撈月 is a self-drawn win on the last drawable tile."""
     state = _to_haidi(["123m 456m 789m 123p 9p 5z", "", ""], "9p")
     assert state.wall.remaining == 14 and state.context.last
     do(state, K.WIN, 0)
@@ -576,7 +576,7 @@ def test_r27_self_drawn_win_on_the_last_tile_is_haidi():
 
 @pytest.mark.parametrize("index, kong_allowed", [(HAIDI_INDEX - 3, True), (HAIDI_INDEX, False)])
 def test_r20_no_kong_on_the_last_drawable_tile(index, kong_allowed):
-    """RULES.md §1.1 r20, seed 000:L56: no kong by the player who drew the last drawable tile (an earlier
+    """docs/rules/tiantai.md#last-tile, seed 000:L56: no kong by the player who drew the last drawable tile (an earlier
     draw of the same tile allows the 暗槓)."""
     state = _to_haidi(["123m 456m 111p 5z 6z 7z 1z 2z", "", ""], "1p", index)
     assert offers(state, 0, K.KONG, "1p") is kong_allowed
@@ -585,7 +585,7 @@ def test_r20_no_kong_on_the_last_drawable_tile(index, kong_allowed):
 
 @pytest.mark.parametrize("index, pong_offered", [(HAIDI_INDEX - 3, True), (HAIDI_INDEX, False)])
 def test_r20_last_discard_can_only_be_won_on(index, pong_offered):
-    """RULES.md §1.1 r20, seed 000:L55: the discard after the 海底 draw cannot be ponged or konged, but it can
+    """docs/rules/tiantai.md#last-tile, seed 000:L55: the discard after the 海底 draw cannot be ponged or konged, but it can
     be won on (and earns no 海底)."""
     hands = ["111z 222z 333z 444z 5z 6z", "99p 12m 45m 78m 12p 45p 7z", "123m 456m 789m 234p 9p"]
     state = _to_haidi(hands, "9p", index)
@@ -601,7 +601,7 @@ def test_r20_last_discard_can_only_be_won_on(index, pong_offered):
 
 
 def test_r20_r8_last_tile_flower_replacement_is_still_the_last_tile():
-    """RULES.md §1.1 r20 with r8: when the 海底 draw is a flower, its tail replacement is still the last tile
+    """docs/rules/tiantai.md#last-tile with docs/rules/tiantai.md#flowers: when the 海底 draw is a flower, its tail replacement is still the last tile
     of the hand: no kong on it, and its discard can be won on but not ponged."""
     hands = ["111z 222z 333z 444z 5z 6z", "99p 12m 45m 78m 12p 45p 7z", "123m 456m 789m 234p 9p"]
     state = rig(TIANTAI, hands, tail="9p", head_at={HAIDI_INDEX: "1f"})
@@ -614,7 +614,7 @@ def test_r20_r8_last_tile_flower_replacement_is_still_the_last_tile():
 
 
 def test_r10_r20_kong_never_eats_below_the_reserve():
-    """RULES.md §1.1 r10, r20, seed 000:L56-57 "抓牌最後需留14張牌": seat 2 draws with 15 left and makes a
+    """docs/rules/tiantai.md#reserve, docs/rules/tiantai.md#last-tile, seed 000:L56-57 "抓牌最後需留14張牌": seat 2 draws with 15 left and makes a
     暗槓; its replacement leaves exactly 14, so it is the last tile: a second kong on it is not allowed."""
     hands = ["111z 222z 333z 444z 5z 6z", "", "555m 666m 123p 456p 7p"]
     state = rig(TIANTAI, hands, tail="6m", head_at={HAIDI_INDEX - 1: "5m"})
@@ -626,7 +626,7 @@ def test_r10_r20_kong_never_eats_below_the_reserve():
 
 
 # --------------------------------------------------------------------------------------------------
-# Dealer rotation and match units (r29, r32, A-4)
+# Dealer rotation and match units (docs/rules/tiantai.md#dealer-rotation, docs/rules/tiantai.md#match-units, A-4)
 
 
 @pytest.mark.parametrize("winners, kongs, option, stays", [
@@ -641,7 +641,7 @@ def test_r10_r20_kong_never_eats_below_the_reserve():
     ((1,), 0, True, False),
 ])
 def test_r29_a4_dealer_rotation(winners, kongs, option, stays):
-    """RULES.md §1.1 r29 / A-4, seed 000:L47-52, L57: the dealer stays only by winning; option
+    """docs/rules/tiantai.md#dealer-rotation / A-4, seed 000:L47-52, L57: the dealer stays only by winning; option
     draw_keeps_dealer_if_no_kong keeps them on a kong-less 流局."""
     for dealer in range(3):
         m = Match(TIANTAI, first_dealer=dealer, options={"draw_keeps_dealer_if_no_kong": option})
@@ -651,7 +651,7 @@ def test_r29_a4_dealer_rotation(winners, kongs, option, stays):
 
 
 def test_r32_a_game_of_four_rounds_is_twelve_deals():
-    """RULES.md §1.1 r32, seed 000:L26: 局 = 4 圈, one 圈 = each of the 3 players has dealt once."""
+    """docs/rules/tiantai.md#match-units, seed 000:L26: 局 = 4 圈, one 圈 = each of the 3 players has dealt once."""
     m = Match(TIANTAI, first_dealer=2)
     dealers = []
     while not m.finished:
@@ -662,7 +662,7 @@ def test_r32_a_game_of_four_rounds_is_twelve_deals():
 
 
 def test_r29_real_hand_records_into_match():
-    """RULES.md §1.1 r29: a real finished hand (天胡 by the dealer) keeps the deal."""
+    """docs/rules/tiantai.md#dealer-rotation: a real finished hand (天胡 by the dealer) keeps the deal."""
     m = Match(TIANTAI, first_dealer=1)
     state = rig(TIANTAI, ["", "123m 456m 789m 123p 99p", ""], dealer=1)
     do(state, K.WIN, 1)
@@ -675,17 +675,17 @@ def test_r29_real_hand_records_into_match():
 
 
 # --------------------------------------------------------------------------------------------------
-# Timers (r12, r14, A-12)
+# Timers (docs/rules/tiantai.md#timers, A-12)
 
 
 def test_r12_r14_a12_timer_defaults():
-    """RULES.md §1.1 r12, r14 / A-12, §8, seed 000:L15-16: 30 s to discard, a 3 s window for every claim."""
+    """docs/rules/tiantai.md#timers / A-12, docs/rules/timing.md#timers, seed 000:L15-16: 30 s to discard, a 3 s window for every claim."""
     opts = TIANTAI.resolve_options(None)
     assert opts["discard_seconds"] == 30.0 and opts["claim_seconds"] == 3.0
 
 
 def test_r14_no_answer_counts_as_pass():
-    """RULES.md §1.1 r14: a claim prompt that times out passes (even a win)."""
+    """docs/rules/tiantai.md#timers: a claim prompt that times out passes (even a win)."""
     state = rig(TIANTAI, PRIO)
     discard(state, 0, "9p", pass_claims=False)
     for seat in (1, 2):
@@ -696,7 +696,7 @@ def test_r14_no_answer_counts_as_pass():
 
 
 def test_r12_timeout_discards_the_drawn_tile_or_after_a_pong_the_rightmost():
-    """RULES.md §1.1 r12, §8: on timeout the last drawn tile is discarded; after a claim, the rightmost tile."""
+    """docs/rules/tiantai.md#timers, docs/rules/timing.md#timeout: on timeout the last drawn tile is discarded; after a claim, the rightmost tile."""
     state = rig(TIANTAI, PRIO)
     discard(state, 0, "9p", pass_claims=False)
     do(state, K.PASS, 2)

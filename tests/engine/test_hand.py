@@ -1,7 +1,7 @@
 """engine.hand: win check, waits, decompositions, tables and the ``waits`` command.
 
-Shapes: RULES.md §1.1 rule 22 (天台: 4 sets + 1 pair, no other shapes), §2.1 rules 3 and 9 (台炮: 5 sets + 1
-pair, no 八對; 財神 stands for any tile, also its own face), §3.1 rule 1 (台灣: 5 sets + 1 pair); §0 "Score
+Shapes: docs/rules/tiantai.md#winning-hand (天台: 4 sets + 1 pair, no other shapes), docs/rules/taipao.md#winning-hand, docs/rules/taipao.md#caishen-use (台炮: 5 sets + 1
+pair, no 八對; 財神 stands for any tile, also its own face), docs/rules/taiwan.md#tiles (台灣: 5 sets + 1 pair); docs/rules/common.md#best-reading "Score
 maximisation" (every split and every substitution is evaluated, so decompositions must be exhaustive).
 """
 
@@ -198,23 +198,23 @@ def C(text: str) -> list[int]:
 
 WIN_CASES = [
     # (hand, jokers, win, why)
-    ("123m 456m 789p 111z 22z", 0, True, "§1.1 r22: 4 sets + 1 pair"),
-    ("111m 222m 333m 444p 55z", 0, True, "§1.1 r22: pungs"),
-    ("1112345678999m 5m", 0, True, "§1.1 r22: pure one-suit 9-gates shape"),
-    ("11m 22m 33p 44p 55z 66z 77z", 0, False, "§1.1 r22: no 七對"),
-    ("123m 456m 789p 111z 2z 3z", 0, False, "§1.1 r22: two singles"),
-    ("123m 456m 789p 234s 567s 11z", 0, True, "§2.1 r3 / §3.1 r1: 5 sets + 1 pair"),
-    ("11m 22m 33m 44p 55p 66p 77s 88s 9s", 0, False, "§2.1 r3: no 八對 shape"),
-    ("11m 44m 77m 11p 44p 77p 11s 44s", 1, False, "§2.1 r3: 八對 with a 財神 is still no win"),
-    ("123m 456m 789p 234s 567s 1z", 1, True, "§2.1 r9: 財神 completes the pair"),
-    ("123m 456m 789p 234s 57s 11z", 1, True, "§2.1 r9: 財神 fills a chow's middle"),
-    ("123m 456m 789p 234s 5s 11z", 2, True, "§2.1 r9: two 財神 with a single"),
-    ("123m 456m 789p 234s 567s", 2, True, "§2.1 r9: two 財神 form the pair"),
-    ("123m 456m 789p 234s 11z", 3, True, "§2.1 r9: three 財神 form a set by themselves (財神汇)"),
-    ("1111m 234m 789p 234s 567s", 1, True, "§2.1 r9: 財神 makes 1m a pair (11m + J) — 4 real 1m kept"),
+    ("123m 456m 789p 111z 22z", 0, True, "docs/rules/tiantai.md#winning-hand: 4 sets + 1 pair"),
+    ("111m 222m 333m 444p 55z", 0, True, "docs/rules/tiantai.md#winning-hand: pungs"),
+    ("1112345678999m 5m", 0, True, "docs/rules/tiantai.md#winning-hand: pure one-suit 9-gates shape"),
+    ("11m 22m 33p 44p 55z 66z 77z", 0, False, "docs/rules/tiantai.md#winning-hand: no 七對"),
+    ("123m 456m 789p 111z 2z 3z", 0, False, "docs/rules/tiantai.md#winning-hand: two singles"),
+    ("123m 456m 789p 234s 567s 11z", 0, True, "docs/rules/taipao.md#winning-hand / docs/rules/taiwan.md#tiles: 5 sets + 1 pair"),
+    ("11m 22m 33m 44p 55p 66p 77s 88s 9s", 0, False, "docs/rules/taipao.md#winning-hand: no 八對 shape"),
+    ("11m 44m 77m 11p 44p 77p 11s 44s", 1, False, "docs/rules/taipao.md#winning-hand: 八對 with a 財神 is still no win"),
+    ("123m 456m 789p 234s 567s 1z", 1, True, "docs/rules/taipao.md#caishen-use: 財神 completes the pair"),
+    ("123m 456m 789p 234s 57s 11z", 1, True, "docs/rules/taipao.md#caishen-use: 財神 fills a chow's middle"),
+    ("123m 456m 789p 234s 5s 11z", 2, True, "docs/rules/taipao.md#caishen-use: two 財神 with a single"),
+    ("123m 456m 789p 234s 567s", 2, True, "docs/rules/taipao.md#caishen-use: two 財神 form the pair"),
+    ("123m 456m 789p 234s 11z", 3, True, "docs/rules/taipao.md#caishen-use: three 財神 form a set by themselves (財神汇)"),
+    ("1111m 234m 789p 234s 567s", 1, True, "docs/rules/taipao.md#caishen-use: 財神 makes 1m a pair (11m + J) — 4 real 1m kept"),
     ("1111m 2222m 3333m 456p 11z", 0, True, "4 copies each, used across pungs and a chow"),
     ("19m 19p 19s 1234567z", 1, False, "no thirteen-orphans shape"),
-    ("11z", 0, True, "§1.1 r22 'plus 1 per kong': only the concealed part is passed"),
+    ("11z", 0, True, "docs/rules/tiantai.md#winning-hand 'plus 1 per kong': only the concealed part is passed"),
     ("5z", 1, True, "a single plus a 財神 is the pair"),
     ("", 2, True, "two 財神 are the pair"),
     ("", 5, True, "5 財神: a joker set and a joker pair"),
@@ -296,9 +296,9 @@ def test_handcode_copy_and_errors() -> None:
 
 WAIT_CASES = [
     ("1112345678999m", 0, "123456789m", "九蓮寶燈 shape waits on all nine"),
-    ("123m 456m 789p 11z 22z", 0, "12z", "§1.1 r22: 對碰"),
+    ("123m 456m 789p 11z 22z", 0, "12z", "docs/rules/tiantai.md#winning-hand: 對碰"),
     ("123m 456m 789p 11z 222z", 0, "", "size 14: no waits"),
-    ("123m 456m 789p 234s 567s 1z", 0, "1z", "§2.1 r3: 16 tiles, 單騎"),
+    ("123m 456m 789p 234s 567s 1z", 0, "1z", "docs/rules/taipao.md#winning-hand: 16 tiles, 單騎"),
     ("123m 456m 789p 234s 56s 11z", 0, "147s", "兩面 + 234s56s → 123s456s"),
     ("123m 456m 789p 234s 11z 1111p", 0, "", "1p is held 4 times: excluded"),
     ("1111m 2m 456p 789p 11z", 0, "3m", "4 copies of 1m held: 1m excluded; 111m + 123m"),
@@ -369,7 +369,7 @@ def test_decompositions_wild_groups_and_fifth_copy() -> None:
 
 
 def test_decompositions_score_maximisation_splits() -> None:
-    # §0: 111222333m can be three pungs or three identical chows
+    # docs/rules/common.md#best-reading: 111222333m can be three pungs or three identical chows
     got = decompositions(C("111222333m 456p 99s"), 0)
     assert {tuple(g.kind for g in d) for d in got} == {
         ("pung", "pung", "pung", "chow", "pair"),

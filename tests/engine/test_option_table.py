@@ -1,4 +1,4 @@
-"""The one option table (RULES.md §8; issue 9 items 1-2): every option typed and bounded, checked fast,
+"""The one option table (docs/rules/timing.md#room-options; issue 9 items 1-2): every option typed and bounded, checked fast,
 and every scoring value bounded so one hand's payment stays far inside the ledger's BIGINT."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from engine.variants import Option, OptionError, find_variant
 
 VARIANT_NAMES = ("tiantai", "taipao", "taiwan")
 INT64_MAX = 2**63 - 1
-MAX_COINS_PER_POINT = 600  # RULES.md §7, the 高級 room (tests/app checks it against app.game.rooms)
+MAX_COINS_PER_POINT = 600  # docs/rules/rooms.md#rooms, the 高級 room (tests/app checks it against app.game.rooms)
 
 
 def _options() -> list[tuple[str, str, Option]]:
@@ -86,7 +86,7 @@ def test_the_reported_attacks_are_refused(variant: str, overrides: dict[str, obj
 
 
 def test_cap_is_one_of_the_documented_three() -> None:
-    assert option_table("tiantai")["cap"].choices == (100, 200, 300)  # RULES.md §8, A-9
+    assert option_table("tiantai")["cap"].choices == (100, 200, 300)  # docs/rules/timing.md#room-options, A-9
 
 
 def test_inconsistent_options_are_named() -> None:
@@ -97,7 +97,7 @@ def test_inconsistent_options_are_named() -> None:
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
 def test_the_largest_payment_fits_the_ledger(variant: str) -> None:
-    """Coins moved = points × coins per point (§7) must fit BIGINT with room for many hands."""
+    """Coins moved = points × coins per point (docs/rules/rooms.md#points) must fit BIGINT with room for many hands."""
     assert payment_bound(variant) * MAX_COINS_PER_POINT * 10**6 < INT64_MAX
 
 

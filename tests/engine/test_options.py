@@ -1,4 +1,4 @@
-"""Room options (RULES.md §8): every play and scoring value has a default and is checked."""
+"""Room options (docs/rules/timing.md#room-options): every play and scoring value has a default and is checked."""
 
 import pytest
 
@@ -11,18 +11,18 @@ from engine.variants import find_variant
 @pytest.mark.parametrize(
     ("variant", "key", "default"),
     [
-        ("tiantai", "cap", 300),  # §1.2 CAP, A-9
-        ("tiantai", "discard_multiplier", 1.5),  # §1.2 payment, A-10
+        ("tiantai", "cap", 300),  # docs/rules/tiantai.md#final-score, A-9
+        ("tiantai", "discard_multiplier", 1.5),  # docs/rules/tiantai.md#payment, A-10
         ("tiantai", "draw_keeps_dealer_if_no_kong", False),  # A-4
-        ("tiantai", "claim_seconds", 3.0),  # §8: 3 s for 天台
-        ("taipao", "claim_seconds", 10.0),  # §8: 10 s for 台炮
-        ("taipao", "double_threshold", 13),  # §2.2 the 13-台 doubling
-        ("taipao", "sifeng_baopei", False),  # §2.1 r20
-        ("taiwan", "di", 5),  # §3.2 payment 底
+        ("tiantai", "claim_seconds", 3.0),  # docs/rules/timing.md#timers: 3 s for 天台
+        ("taipao", "claim_seconds", 10.0),  # docs/rules/timing.md#timers: 10 s for 台炮
+        ("taipao", "double_threshold", 13),  # docs/rules/taipao.md#total the 13-台 doubling
+        ("taipao", "sifeng_baopei", False),  # docs/rules/taipao.md#optional-rules
+        ("taiwan", "di", 5),  # docs/rules/taiwan.md#payment 底
         ("taiwan", "tai_value", 1),
         ("taiwan", "accept_eye_declaration", True),  # C-10
-        ("taiwan", "discard_seconds", 30.0),  # §8
-        ("taiwan", "rounds", 4),  # §3.1 r3: 4 圈 = 1 將
+        ("taiwan", "discard_seconds", 30.0),  # docs/rules/timing.md#timers
+        ("taiwan", "rounds", 4),  # docs/rules/taiwan.md#rounds: 4 圈 = 1 將
     ],
 )
 def test_every_option_has_its_rules_default(variant: str, key: str, default: object) -> None:
@@ -58,7 +58,7 @@ def test_overrides_reach_the_scorer() -> None:
 
 
 def test_eight_flower_win_is_off_by_default() -> None:
-    """§1.1 r33 / §2.1 r19: no special eight-flower win unless the room turns it on."""
+    """docs/rules/tiantai.md#eight-flowers / docs/rules/taipao.md#eight-flowers: no special eight-flower win unless the room turns it on."""
     for name in ("tiantai", "taipao"):
         v = find_variant(name)
         hand = HandState.deal(v, seed=1, wall=build_wall(v, dealer=0, hands=["12345678f123m456m"]))

@@ -1,5 +1,5 @@
-"""RULES.md §4 "Amendments of 2026-12-03" that concern scoring: E-1 (台炮 two bare 財神 as the winner's pair) and
-E-2 (台灣 五暗刻 needs 自摸).  Each case cites its amendment; expected values come from RULES.md, never the code.
+"""docs/rules/README.md#decisions "Amendments of 2026-12-03" that concern scoring: E-1 (台炮 two bare 財神 as the winner's pair) and
+E-2 (台灣 五暗刻 needs 自摸).  Each case cites its amendment; expected values come from docs/rules/README.md#decisions, never the code.
 The flow amendments (E-3, E-4, E-5, E-8, E-9) are in tests/engine/test_amendments_e_flow.py, E-6 and E-7 in
 tests/app."""
 
@@ -37,12 +37,12 @@ def paid(res: Any) -> dict[int, int]:
 
 E1_CASES = [
     # (why, concealed, winner, items expected to include / exclude, T, payments by payer)
-    ("RULES §4 E-1: the issue's case: 南 self-draws 123456789m 123m 555z with 9p 9s as its pair: 財神 4 + 中 1 + "
+    ("docs/rules/taipao.md#bare-caishen E-1: the issue's case: 南 self-draws 123456789m 123m 555z with 9p 9s as its pair: 財神 4 + 中 1 + "
      "門風對 1 + 自摸 1 + 混一色 7 = 14, W = 28", "123456789m 123m 555z 9p 9s", 1,
      {"caishen_suit": 4, "pung_special": 1, "wind_pair": 1, "zimo": 1, "hunyise": 7}, 14, {0: 56, 2: 28, 3: 28}),
-    ("RULES §4 E-1: the same hand for 西 (seat 2): its own wind is 西", "123456789m 123m 555z 9p 9s", 2,
+    ("docs/rules/taipao.md#bare-caishen E-1: the same hand for 西 (seat 2): its own wind is 西", "123456789m 123m 555z 9p 9s", 2,
      {"wind_pair": 1, "hunyise": 7}, 14, None),
-    ("RULES §4 E-1 / D-3: an own-wind tile plus one 財神 already scored it (two 財神 must not score less)",
+    ("docs/rules/taipao.md#bare-caishen E-1 / D-3: an own-wind tile plus one 財神 already scored it (two 財神 must not score less)",
      "123456789m 123m 555z 南 9p", 1, {"wind_pair": 1}, None, None),
 ]
 
@@ -62,7 +62,7 @@ def test_e1_two_bare_caishen_pair_may_be_the_own_wind(why: str, concealed: str, 
 
 
 def test_e1_near_miss_a_non_winners_bare_caishen_take_no_face() -> None:
-    """RULES §4 E-1: "a non-winner's bare 財神 take no face (no pair, no pung)": 西 holding 9p 9s and no 西 gets
+    """docs/rules/taipao.md#bare-caishen E-1: "a non-winner's bare 財神 take no face (no pair, no pung)": 西 holding 9p 9s and no 西 gets
     only its 財神 (2 + 2), no 門風對."""
     seats = tuple(hand("123456789m 123m 555z 9p 9s") if i == 1
                   else hand("9p 9s 11223344556677m") if i == 2 else hand(FILL) for i in range(4))
@@ -72,7 +72,7 @@ def test_e1_near_miss_a_non_winners_bare_caishen_take_no_face() -> None:
 
 
 def test_e1_near_miss_three_bare_caishen_stay_caishen_hui() -> None:
-    """RULES §4 E-1 / D-2: only the three-財神 set of 財神匯 takes no face: 9p 9p 9s with 中中 as the pair is no
+    """docs/rules/taipao.md#bare-caishen E-1 / D-2: only the three-財神 set of 財神匯 takes no face: 9p 9p 9s with 中中 as the pair is no
     pung of 中 (no extra 中 +1 beyond the natural 中 pung's)."""
     got = items_of(score(taipao("123456789m 555z 66z 9p 9p 9s", winner=1)), 1)
     assert got.get("pung_special") == 1  # 555z only: the 財神 set is not a 發 or 南 pung
@@ -83,10 +83,10 @@ def test_e1_near_miss_three_bare_caishen_stay_caishen_hui() -> None:
 FIVE = "222m555m888p333s777s9s"  # five concealed pungs, waiting on 9s (單吊)
 
 E2_CASES = [
-    ("RULES §4 E-2: five concealed pungs won on a discard (單吊 on the pair) score 四暗刻, not 五暗刻",
+    ("docs/rules/taiwan.md#tai-table E-2: five concealed pungs won on a discard (單吊 on the pair) score 四暗刻, not 五暗刻",
      dict(concealed=FIVE + "9s", tile_="9s"),
      {"five_concealed_pungs": None, "four_concealed_pungs": 4, "all_pungs": 4, "concealed": 1}),
-    ("RULES §4 E-2: the same hand self-drawn scores 五暗刻 16 (seed 003:L148 需自摸)",
+    ("docs/rules/taiwan.md#tai-table E-2: the same hand self-drawn scores 五暗刻 16 (seed 003:L148 需自摸)",
      dict(concealed=FIVE + "9s", tile_="9s", kind="self_draw"),
      {"five_concealed_pungs": 16, "four_concealed_pungs": None, "all_pungs": 4}),
 ]
@@ -105,8 +105,8 @@ def test_e2_five_concealed_pungs_need_self_draw(why: str, spec: dict[str, Any],
 EXPOSED = ("chow 123m@0", "chow 456m@0", "pong 777p@3", "pong 222s@0", "chow 345s@0")  # 全求人: 單吊 on 9s
 
 E3_CASES = [
-    ("RULES §4 E-3: 全求人 on a discard scores 2 (D-10)", dict(kind="discard"), {"all_exposed": 2}),
-    ("RULES §4 E-3: a robbed kong of the 單吊 tile would be a fifth copy: it cannot occur",
+    ("docs/rules/taiwan.md#tai-table E-3: 全求人 on a discard scores 2 (D-10)", dict(kind="discard"), {"all_exposed": 2}),
+    ("docs/rules/taiwan.md#tai-table E-3: a robbed kong of the 單吊 tile would be a fifth copy: it cannot occur",
      dict(kind="rob_kong", others={2: ("123456789m1234p", ("pong 999s@0",), "", None)}), None),
 ]
 

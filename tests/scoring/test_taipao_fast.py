@@ -1,5 +1,5 @@
 """The direct non-winner path (engine/scoring/taipao/loser.py) against the general one (``held_of`` +
-``score_loser``) on random seats: the same B items, size and errors (RULES.md §2.2 B)."""
+``score_loser``) on random seats: the same B items, size and errors (docs/rules/taipao.md#base-items)."""
 
 from __future__ import annotations
 

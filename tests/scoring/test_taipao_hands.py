@@ -1,6 +1,6 @@
-"""台炮 worked hands: full tables with exact payments (RULES.md §2.2 Settlement 1-4, §7: 1 point = 1 台).
+"""台炮 worked hands: full tables with exact payments (docs/rules/taipao.md#settlement (1-4), docs/rules/rooms.md#points: 1 point = 1 台).
 
-Every expected figure is worked out by hand in the comments from the RULES.md §2.2 tables.  Seat winds
+Every expected figure is worked out by hand in the comments from the docs/rules/taipao.md#scoring tables.  Seat winds
 follow the dealer: dealer 東, dealer+1 南, dealer+2 西, dealer+3 北.  Payments are compared as a multiset of
 (payer, payee, points); ``net`` must match too.  Unless a hand says otherwise 財神 = 9p, 9s (two-face).
 """
@@ -40,7 +40,7 @@ def check(sit: Situation, bases: list[int], score_w: int | None, pays: list[tupl
     assert sum(res.net) == 0
 
 
-# W1 — dealer 0 self-draws 平胡 (§2.2 Settlement 2).
+# W1 — dealer 0 self-draws 平胡 (docs/rules/taipao.md#settlement (2)).
 #   seat 0 東: 123m 456m 789m 234p 567s 11p.  B0 = 0.  X = 自摸 1 + 硬牌 7 + 平胡 13 = 21 ≥ 13 → W = 42.
 #   seat 1: flower 夏 → B1 = 1.  seat 2: one 9s (財神 suit ×1 = 2) + 秋 冬 (2 in group 1 = 3) → B2 = 5.
 #   seat 3 北: 東東東 (not its wind) 南南 西西 北北 中中 發發 9m9m + one 9p: 北北 is its own-wind pair (+1, D-3),
@@ -76,7 +76,7 @@ def test_w2_non_dealer_discard_dealer_pair_doubled() -> None:
 
 # W3 — same-face mode (財神 = 中): 杀猪胡 with 2 財神 on a discard.
 #   seat 1 南: 中中 123m 456m 789m 234p 567p.  B1 = 財神(同) ×2 = 15 + 門風對 1 = 16: the two bare 財神 are the
-#   pair and may stand for the own wind 南 (RULES §4 E-1, D-3).  X = 杀猪胡 13 (same-face 2).  T = 29 → W = 58.
+#   pair and may stand for the own wind 南 (docs/rules/taipao.md#bare-caishen E-1, D-3).  X = 杀猪胡 13 (same-face 2).  T = 29 → W = 58.
 #   seat 0 (dealer) B0 = 0.  seat 2: 秋 菊 (1 + 1) + [pong 發] +1 → B2 = 3.  seat 3 北: [akong 東] 4 → B3 = 4.
 #   dealer pays 116, seats 2 and 3 pay 58.  Pairwise: 0–2 ×2: 0→2 6; 0–3 ×2: 0→3 8; 2–3: 2→3 1.
 #   net: 1 +232; 0 −116−6−8 = −130; 2 −58+6−1 = −53; 3 −58+8+1 = −49.
@@ -300,7 +300,7 @@ def test_w17_threshold_option_10_doubles_twelve() -> None:
 
 # W18 — dealer self-draws with 9p×3 + 9s×2 (杀猪胡 level 5 = 30) and the 財神 as a set + pair.
 #   123m 456m 789m 234p + 9p9p9p 9s9s: wild set (财神汇 7; it takes no face, D-2) + wild pair, which may stand
-#   for the dealer's own wind 東 (門風對 +1, RULES §4 E-1).
+#   for the dealer's own wind 東 (門風對 +1, docs/rules/taipao.md#bare-caishen E-1).
 #   B0 = 9p×3 8 + 9s×2 5 + 門風對 1 = 14.  X = 自摸 1 + 财神汇 7 + 杀猪胡 30 = 38.  T = 52 → W = 104.
 #   B1 = B2 = 0; seat 3 北: 東東東 (not its wind), 南南, 中中, no 財神, 冬 → B3 = 1.
 #   Each pays 208.  Pairwise ×1: 1→3 1, 2→3 1.
@@ -367,7 +367,7 @@ def test_w21_dealer_gangkai_after_added_kong_of_zhong() -> None:
           [336, -125, -125, -86])
 
 
-# W22 — eight-flower win (花胡), a room option (§2.1 rule 19; B-26).  Seat 1 holds all 8 flowers.
+# W22 — eight-flower win (花胡), a room option (docs/rules/taipao.md#eight-flowers; B-26).  Seat 1 holds all 8 flowers.
 #   "lingxi": X = 52, T = 52 → W = 104.  seat 2 holds one 白板 → B2 = 1; the others 0.
 #   dealer pays 208, seats 2 and 3 pay 104.  Pairwise: 0–2 ×2: 0→2 2; 3–2: 3→2 1.
 #   net: 1 +416; 0 −208−2 = −210; 2 −104+2+1 = −101; 3 −104−1 = −105.

@@ -1,5 +1,5 @@
 """台炮 properties over random winning tables (hypothesis): payments balance, are positive integers, and the
-winner collects exactly 4W (non-dealer: 2W + W + W) or 6W (dealer) — RULES.md §2.2 Settlement, §7."""
+winner collects exactly 4W (non-dealer: 2W + W + W) or 6W (dealer) — docs/rules/taipao.md#settlement, docs/rules/rooms.md#points."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""台炮 scoring items, one row of RULES.md §2.2 at a time: where it scores and a near miss.
+"""台炮 scoring items, one row of docs/rules/taipao.md#scoring at a time: where it scores and a near miss.
 
-Seats: dealer 0 unless said otherwise, so seat 0 東, 1 南, 2 西, 3 北 (§2.1 rule 4).  Unless a test says
+Seats: dealer 0 unless said otherwise, so seat 0 東, 1 南, 2 西, 3 北 (docs/rules/taipao.md#seat-winds).  Unless a test says
 otherwise the 財神 faces are 9p and 9s (two-face mode) and the other seats hold 16 plain tiles.  Expected
-values come from the RULES.md tables and seed 002 (lines cited as `seed 002:Lx`), never from the code.
+values come from the tables of docs/rules/taipao.md#scoring and seed 002 (lines cited as `seed 002:Lx`), never from the code.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def base_of(concealed: str, *melds: str, flowers: str = "", seat: int = 2, **kw:
 PINGHU = "123m 456m 789m 234p 567s 11p"  # all chows, no 財神, no flower
 
 
-# --- B: 財神 per face (§2.2 table; seed 002:L7; B-4, B-5) ------------------------------------------
+# --- B: 財神 per face (docs/rules/taipao.md#caishen-tai; seed 002:L7; B-4, B-5) ------------------------------------------
 
 
 # From 3 財神 on, a non-winner also makes a pung of 西/中/發 out of three 財神 (B-20, see below).
@@ -75,7 +75,7 @@ def test_caishen_honour_face_per_count_seed_L7(n: int, value: int) -> None:
 
 
 def test_caishen_flower_face_counts_as_honour_row() -> None:
-    """A flower 財神 stays in the hand (§2.1 rule 8) and is valued 3 [seed 002:L7]."""
+    """A flower 財神 stays in the hand (docs/rules/taipao.md#bonus-tiles) and is valued 3 [seed 002:L7]."""
     assert base_of("3f 112233445566778m", wild="3f9s") == {"caishen_honour": 3}
 
 
@@ -93,7 +93,7 @@ def test_caishen_near_miss_no_copy_held() -> None:
     assert base_of(FILL) == {}
 
 
-# --- B: flowers and 白板 (seed 002:L8; §2.1 rule 7; B-7, B-25) --------------------------------------
+# --- B: flowers and 白板 (seed 002:L8; docs/rules/taipao.md#bonus-tiles; B-7, B-25) --------------------------------------
 
 
 @pytest.mark.parametrize(("flowers", "value"), [
@@ -273,7 +273,7 @@ def test_pinghu_near_misses_B10(concealed: str, melds: tuple[str, ...], flowers:
 
 
 def test_pinghu_maximisation_prefers_the_chow_split_S0() -> None:
-    """111222333m is three pungs or three chows; the chow reading scores 平胡 (§0, seed 002:L72)."""
+    """111222333m is three pungs or three chows; the chow reading scores 平胡 (docs/rules/common.md#best-reading, seed 002:L72)."""
     assert win_items("111222333m 456p 678p 55s")["pinghu"] == 13
 
 
@@ -312,7 +312,7 @@ def test_qingyise_seed_L24() -> None:
 
 
 def test_qingyise_with_caishen_standing_in() -> None:
-    """The 財神 takes the face it replaces for the pattern test (§2.1 rule 9)."""
+    """The 財神 takes the face it replaces for the pattern test (docs/rules/taipao.md#caishen-use)."""
     assert win_items("123m 123m 456m 678m 789m 5m 9s")["qingyise"] == 13
 
 
@@ -446,7 +446,7 @@ def test_caishen_never_makes_a_fifth_copy_of_an_honour() -> None:
     assert got["pung_special"] == 3 and got["caishenhui"] == 7
 
 
-# --- X: 杀猪胡 and plain 杀猪 (seed 002:L31-L32; §2.1 rule 17; B-12) -----------------------------------
+# --- X: 杀猪胡 and plain 杀猪 (seed 002:L31-L32; docs/rules/taipao.md#kill-pig; B-12) -----------------------------------
 
 
 @pytest.mark.parametrize(("concealed", "wild", "value"), [
@@ -511,7 +511,7 @@ def test_threshold_and_factor_are_options() -> None:
     assert res.seats[1].totals["score"] == 36
 
 
-# --- options and errors (§8) --------------------------------------------------------------------------
+# --- options and errors (docs/rules/timing.md#room-options) --------------------------------------------------------------------------
 
 
 def test_item_value_option_overrides_and_zero_switches_off() -> None:

@@ -1,4 +1,4 @@
-"""台灣 worked hands with exact payments (RULES.md §3.1 rules 12-17, §3.2 Payment), errors, and a property.
+"""台灣 worked hands with exact payments (docs/rules/taiwan.md, docs/rules/taiwan.md#payment), errors, and a property.
 
 pay = 底 5 + 台 × (hand 台 + (dealer involved ? 1 + 2n : 0)); the numbers below are worked by hand.
 Default table: dealer 0, open_seat 0 (seat 0 東, 1 南, 2 西, 3 北), 東風圈.

@@ -1,4 +1,4 @@
-"""台灣 台 items, one row of RULES.md §3.2 at a time (seed 003), each with a near miss.
+"""台灣 台 items, one row of docs/rules/taiwan.md#tai-table at a time (seed 003), each with a near miss.
 
 Default table: dealer 0, open_seat 0 (so seat 0 東, 1 南, 2 西, 3 北 under 隨開門), 東風圈, no streak.
 The base hand ``PING`` = 123456789m 234p 56s 88s + 7s is a 平胡 (waits 4s/7s).
@@ -177,7 +177,7 @@ CASES = [
 
 @pytest.mark.parametrize(("case", "kw", "key", "value"), CASES, ids=[c[0] for c in CASES])
 def test_tai_table(case: str, kw: dict, key: str, value: int | None) -> None:
-    """RULES.md §3.2 台 table and exclusions."""
+    """docs/rules/taiwan.md#tai-table and docs/rules/taiwan.md#exclusions."""
     assert items(tw(**kw)).get(key) == value
 
 
@@ -190,7 +190,7 @@ def test_flower_wins_exclude_everything() -> None:
 
 
 def test_dealer_items_are_shown() -> None:
-    """莊家 1 and 連莊 2n appear on the dealer's seat when the dealer pays (§3.1 rule 13)."""
+    """莊家 1 and 連莊 2n appear on the dealer's seat when the dealer pays (docs/rules/taiwan.md#dealer-tai)."""
     r = score(tw(discarder=0, streak=2))
     assert {i.key: i.value for i in r.seats[0].items} == {"dealer": 1, "dealer_streak": 4}
     assert r.seats[0].totals == {"dealer_tai": 5}

@@ -1,4 +1,4 @@
-"""天台 worked hands with exact payments (RULES.md §1.2 Payment, §7: 1 point = 5 胡), options, errors,
+"""天台 worked hands with exact payments (docs/rules/tiantai.md#payment, docs/rules/rooms.md#points: 1 point = 5 胡), options, errors,
 and a property: payments always balance.
 
 Seats (ESN): dealer 東, dealer+1 南, dealer+2 北.  Expected numbers are worked out by hand in comments.

@@ -1,4 +1,4 @@
-"""天台 scoring items, one row of RULES.md §1.2 at a time: where it scores and a near miss.
+"""天台 scoring items, one row of docs/rules/tiantai.md#scoring at a time: where it scores and a near miss.
 
 Seats (ESN, dealer 0): seat 0 東 (正花 1f 5f), seat 1 南 (2f 6f), seat 2 北 (4f 8f).  Values are checked
 against the table, never against the implementation.
@@ -75,7 +75,7 @@ def test_helper_situations_are_valid() -> None:
 
 # -- 胡數 table ---------------------------------------------------------------------------------------
 
-# Each row: (case id citing RULES.md §1.2, situation kwargs, key, expected value or None = absent)
+# Each row: (case id citing docs/rules/tiantai.md#scoring, situation kwargs, key, expected value or None = absent)
 H_CASES = [
     ("底胡 20 [seed 000:L60]", dict(concealed="123456789m23499p", tile_="4p"), "base", 20),
     ("明刻 2-8 = 2", dict(concealed="123456789m99p", melds=("pong 2p@1",), tile_="9p"), "exposed_pung", 2),
@@ -123,7 +123,7 @@ H_CASES = [
 
 @pytest.mark.parametrize(("case", "kw", "key", "value"), H_CASES, ids=[c[0] for c in H_CASES])
 def test_hu_table(case: str, kw: dict, key: str, value: int | None) -> None:
-    """RULES.md §1.2 胡數 table."""
+    """docs/rules/tiantai.md#hu-items 胡數 table."""
     assert items(tt(**kw)).get(key) == value
 
 
@@ -181,7 +181,7 @@ T_CASES = [
     ("near miss: a discard win", dict(concealed="123456789m23499p", tile_="4p", kind="discard", winner=1,
                                       discarder=2), "rob_kong", None),
     ("海底撈月 = 1", dict(concealed="123456789m23499p", tile_="4p", last_tile=True), "last_tile", 1),
-    ("near miss: 海底 discard earns nothing (§1.1 rule 20)",
+    ("near miss: 海底 discard earns nothing (docs/rules/tiantai.md#last-tile)",
      dict(concealed="123456789m23499p", tile_="4p", kind="discard", winner=1, discarder=2, last_tile=True),
      "last_tile", None),
 ]
@@ -189,7 +189,7 @@ T_CASES = [
 
 @pytest.mark.parametrize(("case", "kw", "key", "value"), T_CASES, ids=[c[0] for c in T_CASES])
 def test_tai_table(case: str, kw: dict, key: str, value: int | None) -> None:
-    """RULES.md §1.2 台 table."""
+    """docs/rules/tiantai.md#tai-items 台 table."""
     assert items(tt(**kw)).get(key) == value
 
 

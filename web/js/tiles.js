@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Tile codes (the engine's notation, RULES.md §0) → names, accessible labels, art and Unicode.
+ * Tile codes (the engine's notation, docs/rules/common.md#notation) → names, accessible labels, art and Unicode.
  * Pure: no DOM (names come from the i18n table).  `1m..9m` 萬, `1p..9p` 筒, `1s..9s` 條, `1z..7z` 東南西北中發白, `1f..8f` 春夏秋冬梅蘭菊竹.
  */
 

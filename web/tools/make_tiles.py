@@ -22,7 +22,7 @@ from fontTools.ttLib import TTCollection, TTFont
 OUT = Path(__file__).resolve().parents[1] / "assets" / "tiles"
 FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 
-# (file, character, index, colour): seasons 春夏秋冬 red, plants 梅蘭菊竹 blue-green (RULES.md §0: 1f..8f).
+# (file, character, index, colour): seasons 春夏秋冬 red, plants 梅蘭菊竹 blue-green (docs/rules/common.md#notation: 1f..8f).
 FLOWERS = [
     ("1f", "春", "1", "#c8282d"), ("2f", "夏", "2", "#c8282d"), ("3f", "秋", "3", "#c8282d"),
     ("4f", "冬", "4", "#c8282d"),

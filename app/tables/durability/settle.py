@@ -2,7 +2,7 @@
 
 Coin tables move coins and 積分; practice tables only record the hand.  The hand key
 ``{table}:{game}:{hand_no}`` makes a retried settlement a no-op, so a failed attempt is retried; after
-``attempts`` failures the hand is voided (nothing moved, RULES.md §7) and ``None`` returned.
+``attempts`` failures the hand is voided (nothing moved, docs/rules/rooms.md#settlement) and ``None`` returned.
 """
 
 from __future__ import annotations

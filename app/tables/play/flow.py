@@ -5,7 +5,7 @@
   (discard_seconds or claim_seconds from delivery).  A claim window therefore prompts only the seats
   entitled to claim; the engine resolves it once all have answered, and on the deadline the actor answers
   for whoever did not (``default_action``: pass / discard the drawn tile).
-* Two timeouts in a row put a seat on 托管; a disconnected seat is auto-played too (RULES.md §8).
+* Two timeouts in a row put a seat on 托管; a disconnected seat is auto-played too (docs/rules/timing.md#auto-play).
 * The claim hold (server-lessons §7.4): after a discard, or a kong others may rob, whatever follows is sent
   no earlier than ``claim_hold_seconds`` after it, so how fast play resumes does not tell who could claim.
 """
@@ -54,7 +54,7 @@ HOLD_AFTER = {"discard", "kong_attempt"}
 
 
 class SeatWithoutAMove(RuntimeError):
-    """The hand awaits a seat that has no legal action or no timeout action (RULES.md §4 D-7).
+    """The hand awaits a seat that has no legal action or no timeout action (docs/rules/common.md#always-a-move D-7).
 
     The engine never offers an action that leads there, but if it ever did, the table must not wait for ever
     (no prompt, no timer): the actor treats it as a crash in a handler, which logs it and voids the hand.

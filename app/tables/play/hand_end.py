@@ -125,7 +125,7 @@ class HandEnd:
             flow.timer(flow.settings.hand_pause_seconds, Tick("next_hand", flow.hand_no))
 
     def rounds_complete(self) -> bool:
-        """The game has played all it should: its 圈 (RULES.md), or the table's hand limit."""
+        """The game has played all it should: its 圈 (docs/rules/tiantai.md#match-units, docs/rules/taiwan.md#rounds), or the table's hand limit."""
         flow = self.flow
         limit = flow.info.hands_limit
         return flow.match.finished or bool(limit and flow.match.hands_played >= limit)
@@ -156,7 +156,7 @@ class HandEnd:
         )
 
     async def _unseat_broke(self, settlement: Settlement) -> list[int]:
-        """RULES.md §7: whoever fell below the room's entry stands up after the hand (and any frozen account)."""
+        """docs/rules/rooms.md#rooms: whoever fell below the room's entry stands up after the hand (and any frozen account)."""
         flow = self.flow
         try:
             freed = await unseat_below_entry(registry=self.registry, table_id=flow.id,

@@ -1,6 +1,6 @@
 """A seat at a running table: who sits there, their socket (if any) and their 托管 state.
 
-托管 state machine (RULES.md §8, server-lessons §7.7): *manual* → 2 timeouts in a row → *auto* (until
+托管 state machine (docs/rules/timing.md#auto-play, server-lessons §7.7): *manual* → 2 timeouts in a row → *auto* (until
 the player acts or says "back"); a seat whose socket is gone is *away* and auto-played while it is held;
 a reconnect ends *away*.  Bots are always auto-played (by their policy, not the timeout default).
 """

@@ -1,4 +1,4 @@
-"""台炮麻将 scoring (RULES.md §2.2): B (基础台) for every player, X for the winner, 13-台 doubling,
+"""台炮麻将 scoring (docs/rules/taipao.md#scoring): B (基础台) for every player, X for the winner, 13-台 doubling,
 payments to the winner and the losers' pairwise B settlement.
 
 ``score(situation)`` is the entry point.  Room options: see ``options.py`` (item values use the item
@@ -69,7 +69,7 @@ def score(situation: Situation) -> ScoreResult:
     done = [r for r in results if r is not None]
     notes = [_mode_note(table.wildcards)]
     if winner is None:
-        notes.append("黄牌: no settlement (§2.2 Settlement 3)")
+        notes.append("黄牌: no settlement (docs/rules/taipao.md#settlement (3))")
         return ScoreResult("taipao", tuple(_seat(r, None) for r in done), (), tuple(notes))
     won = done[winner]
     w = opts.doubled(won.total)
@@ -91,7 +91,7 @@ def _winner(sit: Situation) -> int | None:
     if not sit.winners:
         return None
     if len(sit.winners) > 1:
-        raise ValueError(f"台炮 has a single winner (截胡, §2.1 rule 11, B-18); got {list(sit.winners)}")
+        raise ValueError(f"台炮 has a single winner (截胡, docs/rules/taipao.md#claims, B-18); got {list(sit.winners)}")
     winner = sit.winners[0]
     if not 0 <= winner < N_SEATS:
         raise ValueError(f"winner {winner} is not a seat index 0..3")

@@ -1,4 +1,4 @@
-"""Scoring one seat: B for everyone, and the winner's best reading (§0 maximisation, §2.2)."""
+"""Scoring one seat: B for everyone, and the winner's best reading (docs/rules/common.md#best-reading, docs/rules/taipao.md#scoring)."""
 
 from __future__ import annotations
 
@@ -70,16 +70,16 @@ def win_of(sit: Situation, h: Held) -> Win:
         if not kongs:
             raise ValueError(f"winner {h.seat} has no {sit.kong_kind.value} meld for the kong replacement win")
     if sit.heavenly and h.seat != sit.dealer:
-        raise ValueError("天胡 is the dealer's win (§2.1 rule 18)")
+        raise ValueError("天胡 is the dealer's win (docs/rules/taipao.md#heavenly-earthly)")
     if sit.earthly and h.seat == sit.dealer:
-        raise ValueError("地胡 is a non-dealer's win (§2.1 rule 18)")
+        raise ValueError("地胡 is a non-dealer's win (docs/rules/taipao.md#heavenly-earthly)")
     if sit.winning_tile is not None and sit.winning_tile not in sit.seats[h.seat].concealed:
         raise ValueError(f"the winning tile {sit.winning_tile} is not in the winner's concealed tiles")
     return Win(kind, sit.kong_kind, sit.kong_tile, sit.heavenly, sit.earthly)
 
 
 def score_winner(h: Held, win: Win, opts: Options) -> SeatResult:
-    """The highest-scoring reading of the winner's hand: B and X together (§0; seed 002:L72)."""
+    """The highest-scoring reading of the winner's hand: B and X together (docs/rules/common.md#best-reading; seed 002:L72)."""
     fixed = evaluate_held(opts.seat_base, h) + evaluate(opts.win_bonus_for[win.kind], h, win)
     fixed_total = 0
     fixed_replaces = False
@@ -117,7 +117,7 @@ def score_winner(h: Held, win: Win, opts: Options) -> SeatResult:
 
 
 def score_special(h: Held, kind: WinKind, opts: Options) -> SeatResult:
-    """Plain 杀猪 or 花胡: the item's value is the whole X and B is not added (§2.2, B-12, B-26)."""
+    """Plain 杀猪 or 花胡: the item's value is the whole X and B is not added (docs/rules/taipao.md#winner-items, B-12, B-26)."""
     if kind is WinKind.KILL_PIG:
         r: Rule = RULE["shazhu"]
         value = r.fn(h, opts.values["shazhu"])

@@ -1,8 +1,8 @@
-"""What one seat holds, as the 台炮 rules see it (持牌), and the checks on a finished hand (RULES.md §2.1).
+"""What one seat holds, as the 台炮 rules see it (持牌), and the checks on a finished hand (docs/rules/taipao.md).
 
-財神 faces are ``Situation.wildcards``: one face is same-face mode, two faces two-face mode (§2.1 rule 6).
-Every concealed copy of a 財神 face is a joker (§2.1 rule 9); a flower or 白 that is a 財神 face stays in
-``concealed``.  Other flowers and 白板 are bonus tiles and live in ``SeatHand.flowers`` (§2.1 rules 7-8).
+財神 faces are ``Situation.wildcards``: one face is same-face mode, two faces two-face mode (docs/rules/taipao.md#caishen).
+Every concealed copy of a 財神 face is a joker (docs/rules/taipao.md#caishen-use); a flower or 白 that is a 財神 face stays in
+``concealed``.  Other flowers and 白板 are bonus tiles and live in ``SeatHand.flowers`` (docs/rules/taipao.md#bonus-tiles).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.scoring.situation import SeatHand, Situation
 from engine.tiles import FLOWER_BASE, HONOUR_BASE, N_KINDS, N_SUITED, Tile
 
 N_SEATS = 4
-WINNER_TILES = 17  # 5 sets + 1 pair (§2.1 rule 3), a kong counting as 3
+WINNER_TILES = 17  # 5 sets + 1 pair (docs/rules/taipao.md#winning-hand), a kong counting as 3
 ZHONG = HONOUR_BASE + 4  # 中 5z
 FA = HONOUR_BASE + 5  # 發 6z
 WHITE = HONOUR_BASE + 6  # 白 7z
@@ -29,7 +29,7 @@ class Table(NamedTuple):
 
     dealer: int
     wildcards: tuple[int, ...]  # distinct 財神 faces
-    same_face: bool  # one face: same-face mode (§2.1 rule 6)
+    same_face: bool  # one face: same-face mode (docs/rules/taipao.md#caishen)
     wild_set: frozenset[int]  # the same faces, as a set
 
 
@@ -61,8 +61,8 @@ class Held(NamedTuple):
     """
 
     seat: int
-    wind: int  # tile kind of the seat wind: dealer 東, then 南 西 北 counterclockwise (§2.1 rule 4)
-    special: frozenset[int]  # own wind, 中, 發: the faces whose pungs and kongs score extra (§2.2 B)
+    wind: int  # tile kind of the seat wind: dealer 東, then 南 西 北 counterclockwise (docs/rules/taipao.md#seat-winds)
+    special: frozenset[int]  # own wind, 中, 發: the faces whose pungs and kongs score extra (docs/rules/taipao.md#base-items)
     counts: list[int]
     jokers: int  # 財神 tiles held (every concealed copy of a 財神 face)
     caishen: tuple[tuple[int, int], ...]  # (face, copies held) per 財神 face
@@ -70,7 +70,7 @@ class Held(NamedTuple):
     melds: tuple[Meld, ...]
     flowers: tuple[Tile, ...]
     size: int  # concealed tiles + 3 per meld
-    white_is_bonus: bool  # 白 is not a 財神 face, so no joker may stand for it (§2.1 rule 9)
+    white_is_bonus: bool  # 白 is not a 財神 face, so no joker may stand for it (docs/rules/taipao.md#caishen-use)
     melded: MeldPart  # the melds, summed
     n_kongs: int  # kongs among the melds
     bonus_tiles: tuple[int, int, int]  # collected 春夏秋冬, 梅蘭菊竹, 白板
@@ -128,12 +128,12 @@ def held_of(hand: SeatHand, seat: int, table: Table, full: bool) -> Held:
 
 
 def check_tiles(concealed: tuple[Tile, ...], seat: int, wild: tuple[int, ...], high: int) -> None:
-    """Every concealed tile is a tile kind, and no bonus tile unless it is a 財神 face (§2.1 rules 7-9)."""
+    """Every concealed tile is a tile kind, and no bonus tile unless it is a 財神 face (docs/rules/taipao.md#bonus-tiles, docs/rules/taipao.md#caishen-use)."""
     if min(concealed) < 0 or high >= N_KINDS:
         raise ValueError(f"seat {seat}: bad tile kind in {list(map(int, concealed))}")
     if high >= WHITE and any(t >= WHITE and t not in wild for t in concealed):
         bad = next(t for t in concealed if t >= WHITE and t not in wild)
-        raise ValueError(f"seat {seat}: bonus tile {bad} in the concealed hand (§2.1 rules 7-8)")
+        raise ValueError(f"seat {seat}: bonus tile {bad} in the concealed hand (docs/rules/taipao.md#bonus-tiles)")
 
 
 def bonus_tiles(flowers: tuple[Tile, ...], seat: int, wild: tuple[int, ...]) -> tuple[int, int, int]:
@@ -141,7 +141,7 @@ def bonus_tiles(flowers: tuple[Tile, ...], seat: int, wild: tuple[int, ...]) -> 
     first = second = whites = 0
     for f in flowers:
         if f < WHITE or f >= N_KINDS or f in wild:
-            raise ValueError(f"seat {seat}: {f} cannot be a collected bonus tile (§2.1 rules 7-8)")
+            raise ValueError(f"seat {seat}: {f} cannot be a collected bonus tile (docs/rules/taipao.md#bonus-tiles)")
         if f >= FLOWER_BASE + 4:
             second += 1
         elif f >= FLOWER_BASE:
@@ -164,7 +164,7 @@ def melds_of(melds: tuple[Meld, ...], seat: int, wild: frozenset[int], special: 
         kind = m.kind
         first = tiles[0] if tiles else -1
         if wild and not wild.isdisjoint(tiles):
-            raise ValueError(f"seat {seat}: meld {m} uses a 財神, which cannot chow, pong or kong (§2.1 rule 9)")
+            raise ValueError(f"seat {seat}: meld {m} uses a 財神, which cannot chow, pong or kong (docs/rules/taipao.md#caishen-use)")
         if kind is _CHOW:
             if not (
                 len(tiles) == 3 and 0 <= first < N_SUITED and first % 9 <= 6
@@ -239,7 +239,7 @@ def check_size(h: Held, winner: bool, special_win: bool) -> None:
 
 
 def check_size_of(seat: int, size: int, winner: bool, special_win: bool) -> None:
-    """A winner holds 17 (5 sets + pair); other seats 16, or 17 after a 分牌 draw (§2.1 rules 3, 15)."""
+    """A winner holds 17 (5 sets + pair); other seats 16, or 17 after a 分牌 draw (docs/rules/taipao.md#winning-hand, docs/rules/taipao.md#split-deal)."""
     if size == WINNER_TILES or size == WINNER_TILES - 1 and not (winner and not special_win):
         return
     allowed = (WINNER_TILES,) if winner and not special_win else (WINNER_TILES - 1, WINNER_TILES)
@@ -252,7 +252,7 @@ def check_size_of(seat: int, size: int, winner: bool, special_win: bool) -> None
 
 
 def caishen_level(h: Held) -> int:
-    """杀猪 level 0/1/2 (13/30/100 台), or -1 when the 財神 holding does not qualify (§2.1 rule 17)."""
+    """杀猪 level 0/1/2 (13/30/100 台), or -1 when the 財神 holding does not qualify (docs/rules/taipao.md#kill-pig)."""
     if not h.caishen:
         return -1
     if h.same_face:

@@ -1,4 +1,4 @@
-"""A direct path for a non-winner's B (§2.2 "B: common items"): the tiles are checked and B computed in
+"""A direct path for a non-winner's B (docs/rules/taipao.md#base-items): the tiles are checked and B computed in
 one pass, without building the seat's ``Held``.
 
 It is a closed form of the B rules of ``rules.py`` (their keys are ``FAST_KEYS``, in table order) and

@@ -1,11 +1,11 @@
-"""Room options of the 台炮 scorer (RULES.md §8): every item value, plus the settlement options.
+"""Room options of the 台炮 scorer (docs/rules/timing.md#room-options): every item value, plus the settlement options.
 
 Item values use the item key (see ``rules.py``): an int, or a list of ints for count-valued items
 (``caishen_suit`` / ``caishen_honour`` / ``caishen_same`` / ``flowers`` / ``white``: 4 values for 1-4
 tiles; ``shazhu`` / ``shazhuhu``: 3 values for the 4/5/6 財神 levels).  0 switches an item off.
 ``shazhuhu`` follows ``shazhu`` unless it is set itself.
 
-Settlement options (§2.2 Settlement, §2.1 rules 19-20):
+Settlement options (docs/rules/taipao.md#settlement, docs/rules/taipao.md#eight-flowers, docs/rules/taipao.md#optional-rules):
 
 * ``double_threshold`` 13 and ``double_factor`` 2: ``W = T * factor`` when ``T >= threshold``;
 * ``dealer_multiplier`` 2: what the dealer pays a non-dealer winner, and every non-dealer pays a dealer
@@ -69,7 +69,7 @@ class Options:
 
 
 def option_defaults() -> dict[str, Any]:
-    """Every scoring option of 台炮 with its default (RULES.md §2.2, §8)."""
+    """Every scoring option of 台炮 with its default (docs/rules/taipao.md#scoring, docs/rules/timing.md#room-options)."""
     out: dict[str, Any] = {r.key: r.default for r in RULES}
     out.update({k: d for k, (d, _) in INT_OPTIONS.items()})
     out.update(BOOL_OPTIONS)

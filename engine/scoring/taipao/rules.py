@@ -1,4 +1,4 @@
-"""The 台炮 scoring items of RULES.md §2.2, in display order.  Keys are the room-option keys."""
+"""The 台炮 scoring items of docs/rules/taipao.md#scoring, in display order.  Keys are the room-option keys."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _by_count(table: Table4, n: int) -> int:
     return table[min(n, 4) - 1] if n > 0 else 0
 
 
-# --- B: every player (§2.2 "B: common items") -----------------------------------------------------
+# --- B: every player (docs/rules/taipao.md#base-items) -----------------------------------------------------
 
 
 def _caishen(h: Held, v: Table4, honour: bool) -> int:
@@ -58,7 +58,7 @@ def flowers(h: Held, v: Table4) -> int:
 
 @rule("white", (1, 3, 5, 10), BASE, SEAT, needs="flowers")
 def white(h: Held, v: Table4) -> int:
-    """Collected 白板 as its own group, when 白 is not 財神 (§2.1 rule 7, B-7)."""
+    """Collected 白板 as its own group, when 白 is not 財神 (docs/rules/taipao.md#bonus-tiles, B-7)."""
     return _by_count(v, h.bonus_tiles[2])
 
 
@@ -98,7 +98,7 @@ def wind_pair(h: Held, s: Shape, v: int) -> int:
     return v if s.pair == h.wind else 0
 
 
-# --- X: the winner only (§2.2 "X: winner-only items") ----------------------------------------------
+# --- X: the winner only (docs/rules/taipao.md#winner-items) ----------------------------------------------
 
 
 @rule("zimo", 1, BONUS, WIN, kinds=SELF_DRAWN_KINDS)
@@ -211,21 +211,21 @@ def fenpai(h: Held, w: Win, v: int) -> int:
     return v if w.kind is WinKind.SPLIT_DEAL else 0
 
 
-# --- special wins: their value is the whole X, B is not added (§2.2) ------------------------------
+# --- special wins: their value is the whole X, B is not added (docs/rules/taipao.md#scoring) ------------------------------
 
 
 @rule("shazhu", (13, 30, 100), BONUS, SPECIAL)
 def shazhu(h: Held, v: tuple[int, int, int]) -> int:
-    """Plain 杀猪, any shape (§2.1 rule 17, B-12)."""
+    """Plain 杀猪, any shape (docs/rules/taipao.md#kill-pig, B-12)."""
     level = caishen_level(h)
     if level < 0:
-        raise ValueError(f"seat {h.seat} declared 杀猪 without a qualifying 財神 holding (§2.1 rule 17)")
+        raise ValueError(f"seat {h.seat} declared 杀猪 without a qualifying 財神 holding (docs/rules/taipao.md#kill-pig)")
     return v[level]
 
 
 @rule("huahu", 52, BONUS, SPECIAL)
 def huahu(h: Held, v: int) -> int:
-    """All 8 flowers (room option ``eight_flowers``; §2.1 rule 19, B-26)."""
+    """All 8 flowers (room option ``eight_flowers``; docs/rules/taipao.md#eight-flowers, B-26)."""
     if len(set(h.flowers) - {WHITE}) != 8:
         raise ValueError(f"seat {h.seat} claims 花胡 without holding all 8 flowers")
     return v

@@ -1,4 +1,4 @@
-"""台炮 settlement (結算, RULES.md §2.2 Settlement 1-4, §7): payments in points, 1 point = 1 台."""
+"""台炮 settlement (結算, docs/rules/taipao.md#settlement (1-4), docs/rules/rooms.md#points): payments in points, 1 point = 1 台."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 A ``Shape`` is the few facts the split-dependent rules look at.  Joker slots inside a group already carry
 the face they stand for (``engine.hand`` fills them in); groups made of 財神 alone (``wild_set``,
 ``wild_pair``) get their faces here, from short lists that cover every pattern that can change a score
-(§0 maximisation, §2.1 rule 9).  Non-winners have no split: their 財神 go where they add most (B-20).
+(docs/rules/common.md#best-reading, docs/rules/taipao.md#caishen-use).  Non-winners have no split: their 財神 go where they add most (B-20).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iter
             else:
                 wild_pair = True
         if white_is_bonus and mask >> WHITE & 1:
-            continue  # a 財神 may not stand for a bonus 白板 (§2.1 rule 9)
+            continue  # a 財神 may not stand for a bonus 白板 (docs/rules/taipao.md#caishen-use)
         shape = Shape(mask, winds, n_special, chows, sets, pair, wild_sets)
         if wild_sets or wild_pair:
             key = (shape, wild_pair, use)
@@ -99,10 +99,10 @@ def readings(h: Held, splits: Sequence[tuple[Group, ...]], mp: MeldPart) -> Iter
 
 
 def _wild_readings(h: Held, base: Shape, wild_pair: bool, use: int) -> Iterator[tuple[Shape, tuple[int, ...]]]:
-    """Faces for a pure-財神 pair: a colour face, the wind 四风会齐 misses, the own wind (門風對, RULES §4 E-1);
+    """Faces for a pure-財神 pair: a colour face, the wind 四风会齐 misses, the own wind (門風對, docs/rules/taipao.md#bare-caishen E-1);
     no honour face may be used more than 4 times.
 
-    A set of three 財神 alone is 财神汇 and takes no face (RULES.md §4 D-2, "3 张财神未作替代入型"): it is
+    A set of three 財神 alone is 财神汇 and takes no face (docs/rules/taipao.md#bare-caishen D-2, "3 张财神未作替代入型"): it is
     no pung of the own wind / 中 / 發, no wind for 四风会齐, no colour.
     """
     if not wild_pair:

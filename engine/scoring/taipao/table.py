@@ -4,7 +4,7 @@ A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (fro
 or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
 and a ``scope``:
 
-* layer ``base`` is B (基础台, every player) and ``bonus`` is X (和家特有台, the winner only), §2.2;
+* layer ``base`` is B (基础台, every player) and ``bonus`` is X (和家特有台, the winner only), docs/rules/taipao.md#scoring;
 * scope ``seat`` reads only the tiles held, ``shape`` one reading of the hand (a split with its 財神
   faces), ``win`` how the hand was won, ``special`` is the whole X of a special win (plain 杀猪, 花胡).
 

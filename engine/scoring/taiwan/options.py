@@ -1,4 +1,4 @@
-"""台灣 room options (RULES.md §3.2 payment, §7, §8) with their defaults and checks."""
+"""台灣 room options (docs/rules/taiwan.md#payment, docs/rules/rooms.md#points, docs/rules/timing.md#room-options) with their defaults and checks."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_in
 
 # Items outside the shape table: flower wins (exclusive), dealer 台 and the 眼牌 penalty.
 SPECIAL_ITEMS = {  # items outside the rule table, with their default 台 (names: engine.scoring.names)
-    "eight_flowers": 8,  # 八仙過海, §3.1 rule 16
-    "seven_rob_one": 8,  # 七搶一, §3.1 rule 17
-    "dealer": 1,  # 莊家, §3.1 rule 13
+    "eight_flowers": 8,  # 八仙過海, docs/rules/taiwan.md#eight-immortals
+    "seven_rob_one": 8,  # 七搶一, docs/rules/taiwan.md#seven-rob-one
+    "dealer": 1,  # 莊家, docs/rules/taiwan.md#dealer-tai
     "dealer_streak": 2,  # 連莊, per streak n: 莊家 + 連莊 = 1 + 2n
-    "eye_penalty": 1,  # 眼牌罰台, §3.1 rule 14: paid by a non-winning declarer
+    "eye_penalty": 1,  # 眼牌罰台, docs/rules/taiwan.md#eye: paid by a non-winning declarer
 }
 STAKE_DEFAULTS: dict[str, object] = {
-    "di": 5,  # 底, in points (§7)
-    "tai_value": 1,  # 台價, points per 台 (§7)
+    "di": 5,  # 底, in points (docs/rules/rooms.md#points)
+    "tai_value": 1,  # 台價, points per 台 (docs/rules/rooms.md#points)
     "accept_eye_declaration": True,  # C-10: False = 不接受眼牌 (no 眼牌 / Miji)
 }
 OPTION_DEFAULTS: dict[str, object] = {

@@ -1,7 +1,7 @@
-"""台灣16張 台 items of seed 003 (RULES.md §3.2), one small function each.
+"""台灣16張 台 items of seed 003 (docs/rules/taiwan.md#tai-table), one small function each.
 
 ``count`` returns how many times an item applies; ``replaces`` lists what it supersedes (the
-"Exclusions" of §3.2).  Values are room options under the same keys; 0 switches an item off, which is
+"Exclusions" of docs/rules/taiwan.md#exclusions).  Values are room options under the same keys; 0 switches an item off, which is
 how the optional items 獨聽 / 河底撈魚 start (C-2).
 """
 
@@ -71,7 +71,7 @@ def last_tile(s: Shape) -> int:
 @rule("kong_bloom", 1, TAI)
 def kong_bloom(s: Shape) -> int:
     """seed 003:L56-60: won on the replacement after a flower, a 加槓 or an 暗槓; not after a kong claimed on a
-    discard (RULES.md §4 D-4: seed L60 limits 明槓 to "本身已碰牌，自己摸起來槓的")."""
+    discard (docs/rules/taiwan.md#tai-table D-4: seed L60 limits 明槓 to "本身已碰牌，自己摸起來槓的")."""
     h = s.hand
     if h.win_kind is WinKind.KONG_REPLACEMENT:
         return int(h.kong_kind is not KongKind.EXPOSED)
@@ -107,13 +107,13 @@ def three_concealed_pungs(s: Shape) -> int:
 
 @rule("four_concealed_pungs", 4, TAI, replaces=("three_concealed_pungs",))
 def four_concealed_pungs(s: Shape) -> int:
-    """seed 003:L131-135; also five concealed pungs won on a discard (RULES §4 E-2: 五暗刻 needs 自摸)."""
+    """seed 003:L131-135; also five concealed pungs won on a discard (docs/rules/taiwan.md#tai-table E-2: 五暗刻 needs 自摸)."""
     return int(s.concealed_pungs == 4 or (s.concealed_pungs == 5 and not s.hand.self_drawn))
 
 
 @rule("five_concealed_pungs", 16, TAI, replaces=("four_concealed_pungs", "three_concealed_pungs"))
 def five_concealed_pungs(s: Shape) -> int:
-    """seed 003:L144-148 "需自摸" (RULES §4 E-2): on a discard the same hand is 四暗刻."""
+    """seed 003:L144-148 "需自摸" (docs/rules/taiwan.md#tai-table E-2): on a discard the same hand is 四暗刻."""
     return int(s.concealed_pungs == 5 and s.hand.self_drawn)
 
 
@@ -205,5 +205,5 @@ def single_wait(s: Shape) -> int:
 
 @rule("last_discard", 0, TAI)
 def last_discard(s: Shape) -> int:
-    """Optional (§3.1 rule 10, C-2, usual value 1): won on the discard after the 海底 draw."""
+    """Optional (docs/rules/taiwan.md#last-tile, C-2, usual value 1): won on the discard after the 海底 draw."""
     return int(s.hand.last_tile and s.hand.win_kind is WinKind.DISCARD)

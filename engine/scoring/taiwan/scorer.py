@@ -1,4 +1,4 @@
-"""台灣16張 scorer: the seed 003 台 table, maximised over every reading of the hand (RULES.md §3.2)."""
+"""台灣16張 scorer: the seed 003 台 table, maximised over every reading of the hand (docs/rules/taiwan.md#tai-table)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from engine.tiles import FLOWER_BASE
 
 VARIANT = "taiwan"
 N_SEATS = 4
-HAND_TILES = 17  # a winner's tiles, each kong counted as 3 (§3.1 rule 1)
+HAND_TILES = 17  # a winner's tiles, each kong counted as 3 (docs/rules/taiwan.md#tiles)
 FLOWER_WINS = (WinKind.EIGHT_FLOWERS, WinKind.SEVEN_ROB_ONE)
 WIN_KINDS = frozenset(
     {WinKind.DISCARD, WinKind.SELF_DRAW, WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT,
@@ -24,12 +24,12 @@ WIN_KINDS = frozenset(
 
 
 def seat_wind_index(seat: int, open_seat: int) -> int:
-    """隨開門 (§3.1 rule 2): 開門 is 東, its 下家 南, 對家 西, 上家 北."""
+    """隨開門 (docs/rules/taiwan.md#winds): 開門 is 東, its 下家 南, 對家 西, 上家 北."""
     return (seat - open_seat) % N_SEATS
 
 
 def score(s: Situation) -> ScoreResult:
-    """Score a finished 台灣 hand (RULES.md §3)."""
+    """Score a finished 台灣 hand (docs/rules/taiwan.md)."""
     opts = resolve(s.options)
     _check(s, opts)
     if s.is_draw:
@@ -41,7 +41,7 @@ def score(s: Situation) -> ScoreResult:
     seats[w] = list(items)
     totals[w]["tai"] = hand_tai
     who_pays = payers(s, w)
-    if s.dealer == w or s.dealer in who_pays:  # 莊家台 shown where it is paid (§3.1 rule 13)
+    if s.dealer == w or s.dealer in who_pays:  # 莊家台 shown where it is paid (docs/rules/taiwan.md#dealer-tai)
         seats[s.dealer].extend(_dealer_items(s, opts))
         totals[s.dealer]["dealer_tai"] = dealer_tai(s, opts)
     declarers = eye_declarers(s, w)
@@ -66,7 +66,7 @@ def _dealer_items(s: Situation, opts: Options) -> list[ScoreItem]:
 def _hand_items(s: Situation, w: int, opts: Options) -> tuple[tuple[ScoreItem, ...], int]:
     """The winner's 台 items (without 莊家台) and their sum."""
     kind = s.win_kind
-    if kind in FLOWER_WINS:  # 八仙過海 / 七搶一 exclude everything else (§3.1 rules 16-17)
+    if kind in FLOWER_WINS:  # 八仙過海 / 七搶一 exclude everything else (docs/rules/taiwan.md#eight-immortals, docs/rules/taiwan.md#seven-rob-one)
         assert kind is not None
         key = kind.value
         value = opts.values[key]
@@ -86,7 +86,7 @@ def _hand_items(s: Situation, w: int, opts: Options) -> tuple[tuple[ScoreItem, .
 
 
 def _check(s: Situation, opts: Options) -> None:
-    """Who won how, and whether the tiles fit (RULES.md §3.1)."""
+    """Who won how, and whether the tiles fit (docs/rules/taiwan.md)."""
     if s.n_seats != N_SEATS:
         raise ValueError(f"台灣 is played by {N_SEATS} seats, got {s.n_seats}")
     if not 0 <= s.dealer < N_SEATS:

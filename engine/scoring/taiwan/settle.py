@@ -1,4 +1,4 @@
-"""台灣 payments (RULES.md §3.1 rules 13-17, §3.2 "Payment"):
+"""台灣 payments (docs/rules/taiwan.md#dealer-tai, docs/rules/taiwan.md#eye, docs/rules/taiwan.md#miji, docs/rules/taiwan.md#eight-immortals, docs/rules/taiwan.md#seven-rob-one, docs/rules/taiwan.md#payment):
 
     pay = 底 + 台價 × (hand 台 + (dealer involved ? 莊家 + 連莊 × n : 0))
 

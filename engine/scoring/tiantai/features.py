@@ -54,7 +54,7 @@ def build_hand(seat: SeatHand, seat_wind_index: int, win_kind: WinKind, last_til
     for m in seat.melds:
         tiles.extend(m.tiles)
         if m.kind is MeldKind.CHOW:
-            raise ValueError("天台 has no chow (RULES.md §1.1 rule 13): a chow meld cannot occur")
+            raise ValueError("天台 has no chow (docs/rules/tiantai.md#claims): a chow meld cannot occur")
         meld_pungs.append((int(m.tiles[0]), m.kind.value))
     for t in tiles:
         if t < HONOUR_BASE:
@@ -106,7 +106,7 @@ def build_shape(hand: Hand, cand: Candidate) -> Shape:
             chows += 1
         elif kind == "pair":
             pair = g.tiles[0]
-        else:  # a concealed pung; one completed by the winning discard counts as 明刻 (§1.2)
+        else:  # a concealed pung; one completed by the winning discard counts as 明刻 (docs/rules/tiantai.md#scoring)
             discard_made = hand.fed and i == cand.win_index
             pungs.append((g.tiles[0], "exposed_pung" if discard_made else "concealed_pung"))
     for t, key in pungs:

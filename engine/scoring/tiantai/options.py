@@ -1,4 +1,4 @@
-"""天台 room options (RULES.md §1.2, §7, §8) with their defaults and checks."""
+"""天台 room options (docs/rules/tiantai.md#scoring, docs/rules/rooms.md#points, docs/rules/timing.md#room-options) with their defaults and checks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from engine.scoring.tiantai.features import Shape
 from engine.scoring.tiantai.rules import RULES
 from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_int
 
-# Seat wind offsets (dealer = 0, 下家 = 1, 上家 = 2) → wind index, §1.1 rule 5 and A-1.
+# Seat wind offsets (dealer = 0, 下家 = 1, 上家 = 2) → wind index, docs/rules/tiantai.md#seat-winds and A-1.
 WIND_ORDERS = {"ESN": (0, 1, 3), "ESW": (0, 1, 2)}
 
 SETTLEMENT_DEFAULTS: dict[str, object] = {
@@ -18,8 +18,8 @@ SETTLEMENT_DEFAULTS: dict[str, object] = {
     "heavenly": 1,  # 天胡 S = heavenly × cap (A-8)
     "earthly": 0.5,  # 地胡 S = earthly × cap (A-8)
     "three_player_winds": "ESN",  # A-1: 上家 = 北 (ESN) or 西 (ESW)
-    "eight_flowers": False,  # §1.1 rule 33: 8 flowers win at the cap (off)
-    "hu_per_point": 5,  # §7: 1 point = 5 胡
+    "eight_flowers": False,  # docs/rules/tiantai.md#eight-flowers: 8 flowers win at the cap (off)
+    "hu_per_point": 5,  # docs/rules/rooms.md#points: 1 point = 5 胡
 }
 
 OPTION_DEFAULTS: dict[str, object] = {**RULES.defaults(), **SETTLEMENT_DEFAULTS}
@@ -73,7 +73,7 @@ def _build(items: tuple[tuple[str, object], ...]) -> Options:
 
 
 def _check_integral(o: Options) -> None:
-    """Every payment any hand can produce must be a whole number of points (§7)."""
+    """Every payment any hand can produce must be a whole number of points (docs/rules/rooms.md#points)."""
     # S is a multiple of 10 up to the cap: k·x is whole for every k exactly when x is, so S = 10 stands
     # for them all and the check costs the same whatever the cap (issue 9: a huge cap froze the server).
     self_paid = [Fraction(10), o.heavenly * o.cap, Fraction(o.cap)]

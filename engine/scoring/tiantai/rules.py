@@ -1,4 +1,4 @@
-"""天台 scoring items: 胡數 (H) and 台 (T), RULES.md §1.2.
+"""天台 scoring items: 胡數 (H) and 台 (T), docs/rules/tiantai.md#scoring.
 
 One small function per item, registered in ``RULES`` with its option key, Chinese name, default value
 and unit.  ``count`` returns how many times the item applies (the value is multiplied by it).
@@ -84,7 +84,7 @@ def pair_wait(s: Shape) -> int:
 
 @rule("full_flush", 3, TAI, replaces=("half_flush",))
 def full_flush(s: Shape) -> int:
-    """One suit only, no honours (seed 000:L40); or honours only (RULES.md §4 D-5: harder than either 一色)."""
+    """One suit only, no honours (seed 000:L40); or honours only (docs/rules/tiantai.md#tai-items D-5: harder than either 一色)."""
     h = s.hand
     return int(h.suits in (1, 2, 4) and not h.honours or h.suits == 0 and bool(h.honours))
 
@@ -138,7 +138,7 @@ def flower_set(s: Shape) -> int:
 
 @rule("kong_bloom", 1, TAI)
 def kong_bloom(s: Shape) -> int:
-    """Won on a tail replacement after a kong or a flower (§1.1 rule 26, A-13)."""
+    """Won on a tail replacement after a kong or a flower (docs/rules/tiantai.md#kong-bloom, A-13)."""
     return int(s.hand.win_kind in (WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT))
 
 
@@ -149,5 +149,5 @@ def rob_kong(s: Shape) -> int:
 
 @rule("last_tile", 1, TAI)
 def last_tile(s: Shape) -> int:
-    """Self-drawn on the last drawable tile (§1.1 rule 27)."""
+    """Self-drawn on the last drawable tile (docs/rules/tiantai.md#last-draw-win)."""
     return int(s.hand.last_tile and s.hand.self_drawn)

@@ -13,9 +13,9 @@ from engine.scoring.tiantai.shape import candidates
 from engine.scoring.tiantai.table import Rule, check_winner_tiles, items_of
 
 VARIANT = "tiantai"
-FLAT_ITEMS = ("heavenly", "earthly", "eight_flowers")  # flat scores outside the rule table (A-8, §1.1 r33)
+FLAT_ITEMS = ("heavenly", "earthly", "eight_flowers")  # flat scores outside the rule table (A-8, docs/rules/tiantai.md#eight-flowers)
 N_SEATS = 3
-HAND_TILES = 14  # a winner's tiles, a kong counted as 3 (§1.1 rule 22)
+HAND_TILES = 14  # a winner's tiles, a kong counted as 3 (docs/rules/tiantai.md#winning-hand)
 WIN_KINDS = frozenset(
     {WinKind.DISCARD, WinKind.SELF_DRAW, WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT,
      WinKind.ROB_KONG, WinKind.EIGHT_FLOWERS}
@@ -26,7 +26,7 @@ MAX_DOUBLINGS = 64
 
 
 def score(s: Situation) -> ScoreResult:
-    """Score a finished 天台 hand (RULES.md §1.2)."""
+    """Score a finished 天台 hand (docs/rules/tiantai.md#scoring)."""
     opts = resolve(s.options)
     _check(s)
     if s.is_draw:
@@ -48,7 +48,7 @@ def score(s: Situation) -> ScoreResult:
 
 
 def seat_wind_index(s: Situation, seat: int, opts: Options) -> int:
-    """Wind index 0..3 of ``seat`` (dealer 東, 下家 南, 上家 北 or 西: §1.1 rule 5, A-1)."""
+    """Wind index 0..3 of ``seat`` (dealer 東, 下家 南, 上家 北 or 西: docs/rules/tiantai.md#seat-winds, A-1)."""
     return opts.winds[(seat - s.dealer) % N_SEATS]
 
 
@@ -99,7 +99,7 @@ def _check_tiles(s: Situation, w: int) -> None:
 
 
 def _check(s: Situation) -> None:
-    """Consistency of who won how (RULES.md §1.1 rules 16, 18, 24, 25)."""
+    """Consistency of who won how (docs/rules/tiantai.md#multiple-wins, docs/rules/tiantai.md#robbing, docs/rules/tiantai.md#heavenly-earthly)."""
     if s.n_seats != N_SEATS:
         raise ValueError(f"天台 is played by {N_SEATS} seats, got {s.n_seats}")
     if not 0 <= s.dealer < N_SEATS:
@@ -114,7 +114,7 @@ def _check(s: Situation) -> None:
     if len(set(s.winners)) != len(s.winners) or any(not 0 <= w < N_SEATS for w in s.winners):
         raise ValueError(f"winners {list(s.winners)} must be distinct seats 0..{N_SEATS - 1}")
     if len(s.winners) > 1 and kind is not WinKind.DISCARD:
-        raise ValueError("several winners (一炮多響) are only possible on a discard (§1.1 rules 16, 18)")
+        raise ValueError("several winners (一炮多響) are only possible on a discard (docs/rules/tiantai.md#multiple-wins, docs/rules/tiantai.md#robbing)")
     fed = kind in (WinKind.DISCARD, WinKind.ROB_KONG)
     if fed and (s.discarder is None or not 0 <= s.discarder < N_SEATS or s.discarder in s.winners):
         raise ValueError(f"a {kind.value} win needs the discarder (or konger): a seat that did not win")
@@ -123,6 +123,6 @@ def _check(s: Situation) -> None:
     if s.human:
         raise ValueError("天台 has no 人胡 (Situation.human)")
     if s.heavenly and (s.winners != (s.dealer,) or kind not in SELF_DRAWN_KINDS):
-        raise ValueError("天胡 is the dealer's self-drawn win (§1.1 rule 24)")
+        raise ValueError("天胡 is the dealer's self-drawn win (docs/rules/tiantai.md#heavenly-earthly)")
     if s.earthly and (kind is not WinKind.DISCARD or s.discarder != s.dealer):
-        raise ValueError("天台 地胡 is a non-dealer's win on the dealer's first discard (§1.1 rule 25)")
+        raise ValueError("天台 地胡 is a non-dealer's win on the dealer's first discard (docs/rules/tiantai.md#heavenly-earthly)")

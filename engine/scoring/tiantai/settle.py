@@ -1,4 +1,4 @@
-"""天台 payments (RULES.md §1.2 "Payment", §7): no 承包; 1 point = ``hu_per_point`` 胡."""
+"""天台 payments (docs/rules/tiantai.md#payment, docs/rules/rooms.md#points): no 承包; 1 point = ``hu_per_point`` 胡."""
 
 from __future__ import annotations
 

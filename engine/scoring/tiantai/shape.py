@@ -2,7 +2,7 @@
 
 Shared by the 天台 and 台灣 scorers.  A *candidate* is one split of the concealed tiles (from
 ``engine.hand.decompositions``) together with the group that the winning tile completed; the scorers
-score every candidate and keep the best (RULES.md §0 score maximisation, A-15).
+score every candidate and keep the best (docs/rules/common.md#best-reading, A-15).
 """
 
 from __future__ import annotations

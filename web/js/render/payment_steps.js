@@ -2,12 +2,12 @@
 /**
  * How one payment's points came about, step by step (issue 13 defect 7), from what the result carries: the
  * winner's totals (胡 / 台 / W / B), the table's options (底, 台價, the discard multiplier, 胡 per point, the
- * dealer multipliers) and who is the dealer.  The formulas are RULES.md's:
+ * dealer multipliers) and who is the dealer.  The formulas are the rule book's (docs/rules/README.md):
  *
- * - 天台 §1.2 / §7: S = ⌈H × 2^T / 10⌉ × 10 (capped, or a flat 天胡 / 地胡 value); a discard pays m × S;
+ * - 天台 docs/rules/tiantai.md#payment / docs/rules/rooms.md#points: S = ⌈H × 2^T / 10⌉ × 10 (capped, or a flat 天胡 / 地胡 value); a discard pays m × S;
  *   points = 胡 ÷ hu_per_point.
- * - 台灣 §3.1: points = 底 + 台價 × (hand 台 + (dealer involved ? 莊家台 : 0)); the 眼牌 penalty is 台價 × n.
- * - 台炮 §2.2: W = T (× 2 from 13 台); a loser pays W (× dealer_multiplier when the dealer is in the pair);
+ * - 台灣 docs/rules/taiwan.md#payment: points = 底 + 台價 × (hand 台 + (dealer involved ? 莊家台 : 0)); the 眼牌 penalty is 台價 × n.
+ * - 台炮 docs/rules/taipao.md#settlement: W = T (× 2 from 13 台); a loser pays W (× dealer_multiplier when the dealer is in the pair);
  *   losers settle |B_i − B_j| (× dealer_pair_multiplier with the dealer); 四風齊包賠 pays for all.
  *
  * `points` is what the steps compute: the result shows it beside the server's number, and the browser tests

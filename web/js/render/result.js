@@ -133,7 +133,7 @@ function winningHandEl(res, state, w, n, nameOf) {
 }
 
 /**
- * How the items became points and the points coins: the variant's rule (RULES.md §7) and the room's rate.
+ * How the items became points and the points coins: the variant's rule (docs/rules/rooms.md#points) and the room's rate.
  * @param {any} msg @param {import("../state.js").TableState} state
  */
 function payRuleEl(msg, state) {

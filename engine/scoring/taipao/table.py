@@ -1,6 +1,7 @@
-"""The 台炮 rule registry (規則表): one named rule per scoring item, exclusions as data.
+"""The 台炮 rules (規則表): one named rule per scoring item, exclusions as data.
 
-A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
+``RULES`` is the shared registry type (``engine.scoring.rule_table.RuleTable``) over this variant's rule
+record.  A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
 or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
 and a ``scope``:
 
@@ -17,7 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.scoring.names import ItemName, item_name
+from engine.scoring.names import ItemName
+from engine.scoring.rule_table import RuleTable
 from engine.scoring.situation import KongKind, WinKind
 
 BASE = "base"
@@ -40,6 +42,8 @@ class Win(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One 台炮 scoring item: ``fn`` returns the 台 it scores (0 = it does not apply)."""
+
     key: str
     names: ItemName
     default: int | tuple[int, ...]
@@ -52,7 +56,7 @@ class Rule:
     order: int = 0  # position in ``RULES`` (display order)
 
 
-RULES: list[Rule] = []
+RULES: RuleTable[Rule] = RuleTable("taipao")
 
 
 def rule(
@@ -60,18 +64,17 @@ def rule(
     replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
 ) -> Callable[[Callable[..., int]], Callable[..., int]]:
     """Register a 台炮 rule under ``key``; its names come from ``engine.scoring.names`` (KeyError if none)."""
-    name = item_name("taipao", key)
+    name = RULES.names_of(key)
 
     def register(fn: Callable[..., int]) -> Callable[..., int]:
-        if any(r.key == key for r in RULES):
-            raise ValueError(f"duplicate rule key {key!r}")
-        RULES.append(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(RULES)))
+        RULES.add(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(RULES)))
         return fn
 
     return register
 
 
 def by_scope(scope: str, layer: str | None = None) -> tuple[Rule, ...]:
+    """The rules of ``scope`` (and of ``layer``, when given), in table order."""
     return tuple(r for r in RULES if r.scope == scope and (layer is None or r.layer == layer))
 
 
@@ -81,7 +84,7 @@ Active = tuple[tuple[Rule, Any], ...]  # (rule, room value) for the rules a room
 
 def active(rules: Iterable[Rule], values: dict[str, Any]) -> Active:
     """The rules whose value is not 0, with their values (0 switches an item off)."""
-    return tuple((r, values[r.key]) for r in rules if values[r.key])
+    return RULES.active(values, rules)
 
 
 def for_kind(rules: Active, kind: WinKind) -> Active:
@@ -93,6 +96,8 @@ Grouped = tuple[tuple[str, Active], ...]  # runs of rules that need the same ``H
 
 
 def grouped(rules: Active) -> Grouped:
+    """``rules`` in runs that need the same ``Held`` field, in table order (``evaluate_held`` skips a run
+    whose field is empty)."""
     out: list[tuple[str, list[tuple[Rule, Any]]]] = []
     for r, v in rules:
         if out and out[-1][0] == r.needs:
@@ -125,11 +130,3 @@ def evaluate(rules: Active, h: Any, extra: Any) -> list[Hit]:
         if got:
             out.append((r, got))
     return out
-
-
-def drop_replaced(hits: list[Hit]) -> list[Hit]:
-    """Remove the items that another scored item replaces (e.g. 绿一色 replaces 清一色)."""
-    dropped = [k for r, _ in hits if r.replaces for k in r.replaces]
-    if not dropped:
-        return hits
-    return [(r, v) for r, v in hits if r.key not in dropped]

@@ -25,7 +25,8 @@ from engine.scoring.result import ScoreItem
 
 
 class ScoringRule(Protocol):
-    """What the registry needs of a rule record: its key, its names, its default value and what it replaces."""
+    """What every rule record has: its key, its names, its default value, its unit (``"tai"`` 台 or
+    ``"hu"`` 胡) and the items it replaces."""
 
     @property
     def key(self) -> str: ...
@@ -35,6 +36,9 @@ class ScoringRule(Protocol):
 
     @property
     def default(self) -> Any: ...
+
+    @property
+    def unit(self) -> str: ...
 
     @property
     def replaces(self) -> tuple[str, ...]: ...

@@ -25,18 +25,16 @@ from typing import Any
 
 from engine.scoring.option_checks import check_bool, check_int, check_known
 from engine.scoring.situation import WinKind
-from engine.scoring.taipao import rules as _rules  # noqa: F401  (registers the rules)
 from engine.scoring.taipao.loser import covers
+from engine.scoring.taipao.rules import RULES
 from engine.scoring.taipao.table import (
     BASE,
     BONUS,
-    RULES,
     SEAT,
     SHAPE,
     WIN,
     Active,
     Grouped,
-    active,
     by_scope,
     for_kind,
     grouped,
@@ -107,9 +105,9 @@ def build(options: Mapping[str, Any]) -> Options:
     eight = options.get("eight_flowers", "off")
     if eight not in EIGHT_FLOWER_MODES:
         raise ValueError(f"option 'eight_flowers' must be one of {list(EIGHT_FLOWER_MODES)}, got {eight!r}")
-    seat_base = grouped(active(by_scope(SEAT, BASE), values))
-    shape_base = active(by_scope(SHAPE, BASE), values)
-    win_bonus = active(by_scope(WIN, BONUS), values)
+    seat_base = grouped(RULES.active(values, by_scope(RULES, SEAT, BASE)))
+    shape_base = RULES.active(values, by_scope(RULES, SHAPE, BASE))
+    win_bonus = RULES.active(values, by_scope(RULES, WIN, BONUS))
     return Options(
         values=values,
         double_threshold=ints["double_threshold"],
@@ -121,7 +119,7 @@ def build(options: Mapping[str, Any]) -> Options:
         eight_flowers=eight,
         seat_base=seat_base,
         shape_base=shape_base,
-        shape_all=active(by_scope(SHAPE), values),
+        shape_all=RULES.active(values, by_scope(RULES, SHAPE)),
         win_bonus=win_bonus,
         win_bonus_for={k: for_kind(win_bonus, k) for k in WinKind},
         loser_fast=covers(seat_base, shape_base),

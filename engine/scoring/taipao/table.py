@@ -1,7 +1,7 @@
 """The 台炮 rules (規則表): one named rule per scoring item, exclusions as data.
 
-``RULES`` is the shared registry type (``engine.scoring.rule_table.RuleTable``) over this variant's rule
-record.  A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
+The items themselves are registered in ``rules.RULES``, a ``RuleTable`` (``engine.scoring.rule_table``, the
+registry all variants share) of this module's ``Rule`` record.  A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
 or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
 and a ``scope``:
 
@@ -54,37 +54,35 @@ class Rule:
     needs: str = ""  # a field of what the rule reads (Held, Shape or Win) that must be truthy (a fast skip)
     kinds: frozenset[WinKind] = frozenset()  # a win rule that scores only for these win kinds (empty: any)
     order: int = 0  # position in ``RULES`` (display order)
+    unit: str = "tai"  # every 台炮 item scores 台
 
 
-RULES: RuleTable[Rule] = RuleTable("taipao")
+def layered_rule(table: RuleTable[Rule]) -> Callable[..., Callable[[Callable[..., int]], Callable[..., int]]]:
+    """The decorator that registers a 台炮 rule in ``table``:
+    ``@rule(key, default, layer, scope, replaces=(), needs="", kinds=())`` over the item's function."""
+
+    def rule(
+        key: str, default: int | tuple[int, ...], layer: str, scope: str,
+        replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
+    ) -> Callable[[Callable[..., int]], Callable[..., int]]:
+        name = table.names_of(key)  # KeyError if engine.scoring.names has none
+
+        def register(fn: Callable[..., int]) -> Callable[..., int]:
+            table.add(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(table)))
+            return fn
+
+        return register
+
+    return rule
 
 
-def rule(
-    key: str, default: int | tuple[int, ...], layer: str, scope: str,
-    replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
-) -> Callable[[Callable[..., int]], Callable[..., int]]:
-    """Register a 台炮 rule under ``key``; its names come from ``engine.scoring.names`` (KeyError if none)."""
-    name = RULES.names_of(key)
-
-    def register(fn: Callable[..., int]) -> Callable[..., int]:
-        RULES.add(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(RULES)))
-        return fn
-
-    return register
-
-
-def by_scope(scope: str, layer: str | None = None) -> tuple[Rule, ...]:
+def by_scope(rules: Iterable[Rule], scope: str, layer: str | None = None) -> tuple[Rule, ...]:
     """The rules of ``scope`` (and of ``layer``, when given), in table order."""
-    return tuple(r for r in RULES if r.scope == scope and (layer is None or r.layer == layer))
+    return tuple(r for r in rules if r.scope == scope and (layer is None or r.layer == layer))
 
 
 Hit = tuple[Rule, int]
 Active = tuple[tuple[Rule, Any], ...]  # (rule, room value) for the rules a room has switched on
-
-
-def active(rules: Iterable[Rule], values: dict[str, Any]) -> Active:
-    """The rules whose value is not 0, with their values (0 switches an item off)."""
-    return RULES.active(values, rules)
 
 
 def for_kind(rules: Active, kind: WinKind) -> Active:

@@ -1,9 +1,9 @@
 """The 台炮 rules (規則表): one named rule per scoring item, exclusions as data.
 
 The items themselves are registered in ``rules.RULES``, a ``RuleTable`` (``engine.scoring.rule_table``, the
-registry all variants share) of this module's ``Rule`` record.  A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
-or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
-and a ``scope``:
+registry all variants share) of this module's ``Rule`` record.  A rule has a stable ASCII ``key`` (also its
+room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int, or a tuple for
+items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer`` and a ``scope``:
 
 * layer ``base`` is B (基础台, every player) and ``bonus`` is X (和家特有台, the winner only), §2.2;
 * scope ``seat`` reads only the tiles held, ``shape`` one reading of the hand (a split with its 財神

@@ -74,11 +74,7 @@ def _rule_docs(variant: str) -> dict[str, tuple[str, str]]:
     """Item key → (繁體 name, unit) from the scorer's rule table and ``engine.scoring.names``."""
     from engine.scoring.names import item_name
 
-    if variant == "taipao":
-        from engine.scoring.taipao.table import RULES as TAIPAO_RULES
-
-        return {r.key: (r.names.zh_hant, "tai") for r in TAIPAO_RULES}
-    rules = import_module(f"engine.scoring.{variant}.rules").RULES
+    rules = import_module(f"engine.scoring.{variant}.rules").RULES  # an engine.scoring.rule_table.RuleTable
     out = {r.key: (r.names.zh_hant, r.unit) for r in rules}
     if variant == "taiwan":
         from engine.scoring.taiwan.options import SPECIAL_ITEMS

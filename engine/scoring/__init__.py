@@ -24,6 +24,7 @@ _SCORER_MODULES = {
 
 @cache
 def scorer_for(variant: str) -> Callable[[Situation], ScoreResult]:
+    """The ``score`` function of ``variant``'s scoring package; ValueError for an unknown variant."""
     try:
         module = import_module(_SCORER_MODULES[variant])
     except KeyError:

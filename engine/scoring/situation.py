@@ -48,6 +48,7 @@ class Declaration(str, Enum):
 SELF_DRAWN_KINDS = frozenset(
     {WinKind.SELF_DRAW, WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT}
 )
+FED_KINDS = frozenset({WinKind.DISCARD, WinKind.ROB_KONG})  # won on another player's tile (discard or rob)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.scoring.names import ITEM_NAMES, ItemName, item_name
-from engine.scoring.taipao.table import RULES as TAIPAO_RULES
+from engine.scoring.taipao.rules import RULES as TAIPAO_RULES
 from engine.scoring.taiwan.options import SPECIAL_ITEMS as TAIWAN_SPECIALS
 from engine.scoring.taiwan.rules import RULES as TAIWAN_RULES
 from engine.scoring.tiantai.rules import RULES as TIANTAI_RULES

@@ -5,12 +5,14 @@ from __future__ import annotations
 from engine.decompose import decompositions
 from engine.melds import MeldKind
 from engine.scoring.result import ScoreItem
+from engine.scoring.rule_table import drop_replaced
 from engine.scoring.situation import KongKind, Situation, WinKind
 from engine.scoring.taipao.held import Held
 from engine.scoring.taipao.items import SeatResult, item
 from engine.scoring.taipao.options import Options
+from engine.scoring.taipao.rules import RULES
 from engine.scoring.taipao.shape import Reading, Shape, meld_part, nonwinner_shape, readings
-from engine.scoring.taipao.table import BASE, RULES, Hit, Rule, Win, drop_replaced, evaluate, evaluate_held
+from engine.scoring.taipao.table import BASE, Hit, Rule, Win, evaluate, evaluate_held
 from engine.tiles import format_tiles
 
 RULE = {r.key: r for r in RULES}

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.scoring.situation import SeatHand
-from engine.scoring.taipao import rules as _rules  # noqa: F401  (registers the rules)
 from engine.scoring.taipao.held import (
     N_SEATS,
     NATURAL,
@@ -26,7 +25,8 @@ from engine.scoring.taipao.held import (
     melds_of,
 )
 from engine.scoring.taipao.items import SeatResult, item
-from engine.scoring.taipao.table import RULES, Active, Grouped
+from engine.scoring.taipao.rules import RULES
+from engine.scoring.taipao.table import Active, Grouped
 from engine.tiles import HONOUR_BASE
 
 # the B rules this path computes, in table order

@@ -23,19 +23,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.scoring.option_checks import check_bool, check_int, check_known
 from engine.scoring.situation import WinKind
-from engine.scoring.taipao import rules as _rules  # noqa: F401  (registers the rules)
 from engine.scoring.taipao.loser import covers
+from engine.scoring.taipao.rules import RULES
 from engine.scoring.taipao.table import (
     BASE,
     BONUS,
-    RULES,
     SEAT,
     SHAPE,
     WIN,
     Active,
     Grouped,
-    active,
     by_scope,
     for_kind,
     grouped,
@@ -65,6 +64,7 @@ class Options:
     loser_fast: bool  # every active B rule is covered by ``loser.score_loser_fast``
 
     def doubled(self, total: int) -> int:
+        """W: the winner's T doubled (× ``double_factor``) from ``double_threshold`` 台 on (§2.2)."""
         return total * self.double_factor if total >= self.double_threshold else total
 
 
@@ -78,44 +78,21 @@ def option_defaults() -> dict[str, Any]:
 
 
 def known_keys() -> frozenset[str]:
+    """Every scoring option key of 台炮: the items of ``RULES`` and the settlement options."""
     return frozenset({r.key for r in RULES} | set(INT_OPTIONS) | set(BOOL_OPTIONS) | {"eight_flowers"})
-
-
-def _play_keys() -> frozenset[str]:
-    """Options of the play rules (timers...), which reach the scorer too and are ignored here."""
-    try:
-        from engine.variants import find_variant
-    except ImportError:  # pragma: no cover - the play layer is optional for the scorer
-        return frozenset()
-    return frozenset(find_variant("taipao").all_options())
-
-
-def _int(key: str, value: object, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"option {key!r} must be an integer, got {value!r}")
-    if value < low:
-        raise ValueError(f"option {key!r} must be ≥ {low}, got {value!r}")
-    return value
-
-
-def _bool(key: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"option {key!r} must be true or false, got {value!r}")
-    return value
 
 
 def _value(key: str, default: int | tuple[int, ...], value: object) -> int | tuple[int, ...]:
     if isinstance(default, int):
-        return _int(key, value)
+        return check_int(key, value)
     if not isinstance(value, list | tuple) or len(value) != len(default):
         raise ValueError(f"option {key!r} must be a list of {len(default)} integers, got {value!r}")
-    return tuple(_int(key, x) for x in value)
+    return tuple(check_int(key, x) for x in value)
 
 
 def build(options: Mapping[str, Any]) -> Options:
-    unknown = set(options) - known_keys()
-    if unknown and (unknown := unknown - _play_keys()):
-        raise ValueError(f"unknown 台炮 scoring option(s) {sorted(unknown)}; known: {sorted(known_keys())}")
+    """The room's options checked and resolved (no cache: ``resolve`` caches); ValueError names a bad one."""
+    check_known("taipao", options, known_keys(), label="台炮")
     values: dict[str, Any] = {}
     for r in RULES:
         if r.key in options:
@@ -124,14 +101,14 @@ def build(options: Mapping[str, Any]) -> Options:
             values[r.key] = r.default
     if "shazhuhu" not in options:
         values["shazhuhu"] = values["shazhu"]
-    ints = {k: _int(k, options.get(k, d), low) for k, (d, low) in INT_OPTIONS.items()}
-    bools = {k: _bool(k, options.get(k, d)) for k, d in BOOL_OPTIONS.items()}
+    ints = {k: check_int(k, options.get(k, d), low) for k, (d, low) in INT_OPTIONS.items()}
+    bools = {k: check_bool(k, options.get(k, d)) for k, d in BOOL_OPTIONS.items()}
     eight = options.get("eight_flowers", "off")
     if eight not in EIGHT_FLOWER_MODES:
         raise ValueError(f"option 'eight_flowers' must be one of {list(EIGHT_FLOWER_MODES)}, got {eight!r}")
-    seat_base = grouped(active(by_scope(SEAT, BASE), values))
-    shape_base = active(by_scope(SHAPE, BASE), values)
-    win_bonus = active(by_scope(WIN, BONUS), values)
+    seat_base = grouped(RULES.active(values, by_scope(RULES, SEAT, BASE)))
+    shape_base = RULES.active(values, by_scope(RULES, SHAPE, BASE))
+    win_bonus = RULES.active(values, by_scope(RULES, WIN, BONUS))
     return Options(
         values=values,
         double_threshold=ints["double_threshold"],
@@ -143,7 +120,7 @@ def build(options: Mapping[str, Any]) -> Options:
         eight_flowers=eight,
         seat_base=seat_base,
         shape_base=shape_base,
-        shape_all=active(by_scope(SHAPE), values),
+        shape_all=RULES.active(values, by_scope(RULES, SHAPE)),
         win_bonus=win_bonus,
         win_bonus_for={k: for_kind(win_bonus, k) for k in WinKind},
         loser_fast=covers(seat_base, shape_base),

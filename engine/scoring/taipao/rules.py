@@ -1,14 +1,19 @@
-"""The 台炮 scoring items of docs/rules/taipao.md#scoring, in display order.  Keys are the room-option keys."""
+"""The 台炮 scoring items of docs/rules/taipao.md#scoring, in display order, one small named function each, registered in
+``RULES`` (an ``engine.scoring.rule_table.RuleTable``).  Keys are the room-option keys."""
 
 from __future__ import annotations
 
+from engine.scoring.rule_table import RuleTable
 from engine.scoring.situation import SELF_DRAWN_KINDS, KongKind, WinKind
 from engine.scoring.taipao.held import WHITE, Held, caishen_level
 from engine.scoring.taipao.shape import Shape
-from engine.scoring.taipao.table import BASE, BONUS, SEAT, SHAPE, SPECIAL, WIN, Win, rule
+from engine.scoring.taipao.table import BASE, BONUS, SEAT, SHAPE, SPECIAL, WIN, Rule, Win, layered_rule
 from engine.tiles import HONOUR_BASE
 
 Table4 = tuple[int, int, int, int]
+
+RULES: RuleTable[Rule] = RuleTable("taipao")
+rule = layered_rule(RULES)
 
 SUIT_MASKS = tuple(((1 << 9) - 1) << (9 * i) for i in range(3))
 HONOUR_MASK = ((1 << 7) - 1) << HONOUR_BASE

@@ -1,8 +1,9 @@
-"""The 台炮 rule registry (規則表): one named rule per scoring item, exclusions as data.
+"""The 台炮 rules (規則表): one named rule per scoring item, exclusions as data.
 
-A rule has a stable ASCII ``key`` (also its room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int,
-or a tuple for items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer``
-and a ``scope``:
+The items themselves are registered in ``rules.RULES``, a ``RuleTable`` (``engine.scoring.rule_table``, the
+registry all variants share) of this module's ``Rule`` record.  A rule has a stable ASCII ``key`` (also its
+room-option key), its ``names`` (from ``engine.scoring.names``), a default value (an int, or a tuple for
+items valued by a count: 財神 1-4 tiles, flowers 1-4 per group, 杀猪 level), a ``layer`` and a ``scope``:
 
 * layer ``base`` is B (基础台, every player) and ``bonus`` is X (和家特有台, the winner only), docs/rules/taipao.md#scoring;
 * scope ``seat`` reads only the tiles held, ``shape`` one reading of the hand (a split with its 財神
@@ -17,7 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.scoring.names import ItemName, item_name
+from engine.scoring.names import ItemName
+from engine.scoring.rule_table import RuleTable
 from engine.scoring.situation import KongKind, WinKind
 
 BASE = "base"
@@ -40,6 +42,8 @@ class Win(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One 台炮 scoring item: ``fn`` returns the 台 it scores (0 = it does not apply)."""
+
     key: str
     names: ItemName
     default: int | tuple[int, ...]
@@ -50,38 +54,35 @@ class Rule:
     needs: str = ""  # a field of what the rule reads (Held, Shape or Win) that must be truthy (a fast skip)
     kinds: frozenset[WinKind] = frozenset()  # a win rule that scores only for these win kinds (empty: any)
     order: int = 0  # position in ``RULES`` (display order)
+    unit: str = "tai"  # every 台炮 item scores 台
 
 
-RULES: list[Rule] = []
+def layered_rule(table: RuleTable[Rule]) -> Callable[..., Callable[[Callable[..., int]], Callable[..., int]]]:
+    """The decorator that registers a 台炮 rule in ``table``:
+    ``@rule(key, default, layer, scope, replaces=(), needs="", kinds=())`` over the item's function."""
+
+    def rule(
+        key: str, default: int | tuple[int, ...], layer: str, scope: str,
+        replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
+    ) -> Callable[[Callable[..., int]], Callable[..., int]]:
+        name = table.names_of(key)  # KeyError if engine.scoring.names has none
+
+        def register(fn: Callable[..., int]) -> Callable[..., int]:
+            table.add(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(table)))
+            return fn
+
+        return register
+
+    return rule
 
 
-def rule(
-    key: str, default: int | tuple[int, ...], layer: str, scope: str,
-    replaces: tuple[str, ...] = (), needs: str = "", kinds: Iterable[WinKind] = (),
-) -> Callable[[Callable[..., int]], Callable[..., int]]:
-    """Register a 台炮 rule under ``key``; its names come from ``engine.scoring.names`` (KeyError if none)."""
-    name = item_name("taipao", key)
-
-    def register(fn: Callable[..., int]) -> Callable[..., int]:
-        if any(r.key == key for r in RULES):
-            raise ValueError(f"duplicate rule key {key!r}")
-        RULES.append(Rule(key, name, default, layer, scope, fn, replaces, needs, frozenset(kinds), len(RULES)))
-        return fn
-
-    return register
-
-
-def by_scope(scope: str, layer: str | None = None) -> tuple[Rule, ...]:
-    return tuple(r for r in RULES if r.scope == scope and (layer is None or r.layer == layer))
+def by_scope(rules: Iterable[Rule], scope: str, layer: str | None = None) -> tuple[Rule, ...]:
+    """The rules of ``scope`` (and of ``layer``, when given), in table order."""
+    return tuple(r for r in rules if r.scope == scope and (layer is None or r.layer == layer))
 
 
 Hit = tuple[Rule, int]
 Active = tuple[tuple[Rule, Any], ...]  # (rule, room value) for the rules a room has switched on
-
-
-def active(rules: Iterable[Rule], values: dict[str, Any]) -> Active:
-    """The rules whose value is not 0, with their values (0 switches an item off)."""
-    return tuple((r, values[r.key]) for r in rules if values[r.key])
 
 
 def for_kind(rules: Active, kind: WinKind) -> Active:
@@ -93,6 +94,8 @@ Grouped = tuple[tuple[str, Active], ...]  # runs of rules that need the same ``H
 
 
 def grouped(rules: Active) -> Grouped:
+    """``rules`` in runs that need the same ``Held`` field, in table order (``evaluate_held`` skips a run
+    whose field is empty)."""
     out: list[tuple[str, list[tuple[Rule, Any]]]] = []
     for r, v in rules:
         if out and out[-1][0] == r.needs:
@@ -125,11 +128,3 @@ def evaluate(rules: Active, h: Any, extra: Any) -> list[Hit]:
         if got:
             out.append((r, got))
     return out
-
-
-def drop_replaced(hits: list[Hit]) -> list[Hit]:
-    """Remove the items that another scored item replaces (e.g. 绿一色 replaces 清一色)."""
-    dropped = [k for r, _ in hits if r.replaces for k in r.replaces]
-    if not dropped:
-        return hits
-    return [(r, v) for r, v in hits if r.key not in dropped]

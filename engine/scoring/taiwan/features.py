@@ -6,12 +6,18 @@ from dataclasses import dataclass
 
 from engine.hand import waits
 from engine.melds import MeldKind
-from engine.scoring.situation import SELF_DRAWN_KINDS, Declaration, KongKind, SeatHand, Situation, WinKind
-from engine.scoring.tiantai.features import DRAGONS, FED_KINDS, flower_sets
-from engine.scoring.tiantai.shape import Candidate
+from engine.scoring.readings import Candidate
+from engine.scoring.situation import (
+    FED_KINDS,
+    SELF_DRAWN_KINDS,
+    Declaration,
+    KongKind,
+    SeatHand,
+    Situation,
+    WinKind,
+)
+from engine.scoring.tile_sets import DRAGONS, WINDS, flower_sets
 from engine.tiles import HONOUR_BASE, Tile, counts_of, seat_flowers
-
-WINDS = frozenset(range(HONOUR_BASE, HONOUR_BASE + 4))
 
 
 @dataclass(slots=True)

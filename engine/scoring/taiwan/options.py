@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.scoring.option_checks import OptionCache, check_bool, check_int
+from engine.scoring.rule_table import CountedRule
 from engine.scoring.taiwan.features import Shape
 from engine.scoring.taiwan.rules import RULES
-from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_int
 
 # Items outside the shape table: flower wins (exclusive), dealer 台 and the 眼牌 penalty.
 SPECIAL_ITEMS = {  # items outside the rule table, with their default 台 (names: engine.scoring.names)
@@ -35,7 +36,7 @@ class Options:
     di: int
     tai_value: int
     accept_eye_declaration: bool
-    active: tuple[tuple[Rule[Shape], int], ...]  # the table's rules switched on, with their values
+    active: tuple[tuple[CountedRule[Shape], int], ...]  # the table's rules switched on, with their values
 
 
 def _build(items: tuple[tuple[str, object], ...]) -> Options:

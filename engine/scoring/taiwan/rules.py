@@ -1,4 +1,5 @@
-"""台灣16張 台 items of seed 003 (docs/rules/taiwan.md#tai-table), one small function each.
+"""台灣16張 台 items of seed 003 (docs/rules/taiwan.md#tai-table), one small named function each, registered in ``RULES``
+(an ``engine.scoring.rule_table.RuleTable``).
 
 ``count`` returns how many times an item applies; ``replaces`` lists what it supersedes (the
 "Exclusions" of docs/rules/taiwan.md#exclusions).  Values are room options under the same keys; 0 switches an item off, which is
@@ -7,15 +8,15 @@ how the optional items 獨聽 / 河底撈魚 start (C-2).
 
 from __future__ import annotations
 
+from engine.scoring.readings import PAIR, TWO_SIDED
+from engine.scoring.rule_table import CountedRule, RuleTable, counted_rule
 from engine.scoring.situation import Declaration, KongKind, WinKind
-from engine.scoring.taiwan.features import WINDS, Shape
-from engine.scoring.tiantai.features import DRAGONS
-from engine.scoring.tiantai.shape import PAIR, TWO_SIDED
-from engine.scoring.tiantai.table import RuleTable
+from engine.scoring.taiwan.features import Shape
+from engine.scoring.tile_sets import DRAGONS, WINDS
 
 TAI = "tai"
-RULES: RuleTable[Shape] = RuleTable("taiwan")
-rule = RULES.rule
+RULES: RuleTable[CountedRule[Shape]] = RuleTable("taiwan")
+rule = counted_rule(RULES)
 ONE_SUIT = (1, 2, 4)
 FIRST_TURN = ("self_draw", "concealed", "concealed_self_draw", "miji", "eye")
 

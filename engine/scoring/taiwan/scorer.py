@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from engine.scoring.names import item_name
+from engine.scoring.readings import candidates, check_winner_tiles
 from engine.scoring.result import ScoreItem, ScoreResult, SeatScore
+from engine.scoring.rule_table import counted_hits, items_of
 from engine.scoring.situation import SELF_DRAWN_KINDS, Situation, WinKind
 from engine.scoring.taiwan.features import build_hand, build_shape
 from engine.scoring.taiwan.options import Options, resolve
-from engine.scoring.taiwan.rules import RULES
 from engine.scoring.taiwan.settle import dealer_tai, eye_declarers, payers, payments
-from engine.scoring.tiantai.shape import candidates
-from engine.scoring.tiantai.table import check_winner_tiles, items_of
 from engine.tiles import FLOWER_BASE
 
 VARIANT = "taiwan"
@@ -77,7 +76,7 @@ def _hand_items(s: Situation, w: int, opts: Options) -> tuple[tuple[ScoreItem, .
     best_hits = None
     best = -1
     for cand in candidates(hand.counts, s.winning_tile):
-        hits = RULES.hits(build_shape(hand, cand), active)
+        hits = counted_hits(build_shape(hand, cand), active)
         tai = sum(v for _, v in hits)
         if tai > best:
             best, best_hits = tai, hits

@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.melds import MeldKind
-from engine.scoring.situation import SELF_DRAWN_KINDS, SeatHand, WinKind
-from engine.scoring.tiantai.shape import Candidate
-from engine.tiles import FLOWER_BASE, HONOUR_BASE, Tile, counts_of, seat_flowers
-
-DRAGONS = frozenset(range(HONOUR_BASE + 4, FLOWER_BASE))
-FED_KINDS = frozenset({WinKind.DISCARD, WinKind.ROB_KONG})
+from engine.scoring.readings import Candidate
+from engine.scoring.situation import FED_KINDS, SELF_DRAWN_KINDS, SeatHand, WinKind
+from engine.scoring.tile_sets import DRAGONS, flower_sets
+from engine.tiles import HONOUR_BASE, counts_of, seat_flowers
 
 
 def is_yao(t: int) -> bool:
@@ -34,16 +32,6 @@ class Hand:
     suits: int  # bitmask of suits present: 1 m, 2 p, 4 s
     honours: bool
     meld_pungs: list[tuple[int, str]]  # (tile, "pong"|"kong"|"akong")
-
-
-def flower_sets(flowers: tuple[Tile, ...]) -> int:
-    """Complete sets among 春夏秋冬 (1-4f) and 梅蘭菊竹 (5-8f)."""
-    if len(flowers) < 4:
-        return 0
-    have = set(flowers)
-    first = all(FLOWER_BASE + i in have for i in range(4))
-    second = all(FLOWER_BASE + 4 + i in have for i in range(4))
-    return int(first) + int(second)
 
 
 def build_hand(seat: SeatHand, seat_wind_index: int, win_kind: WinKind, last_tile: bool) -> Hand:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.scoring.option_checks import OptionCache, check_bool, check_int
+from engine.scoring.rule_table import CountedRule
 from engine.scoring.tiantai.features import Shape
 from engine.scoring.tiantai.rules import RULES
-from engine.scoring.tiantai.table import OptionCache, Rule, check_bool, check_int
 
 # Seat wind offsets (dealer = 0, 下家 = 1, 上家 = 2) → wind index, docs/rules/tiantai.md#seat-winds and A-1.
 WIND_ORDERS = {"ESN": (0, 1, 3), "ESW": (0, 1, 2)}
@@ -36,7 +37,7 @@ class Options:
     winds: tuple[int, int, int]
     eight_flowers: bool
     hu_per_point: int
-    active: tuple[tuple[Rule[Shape], int], ...]  # the rules switched on, with their values
+    active: tuple[tuple[CountedRule[Shape], int], ...]  # the rules switched on, with their values
 
 
 def _fraction(key: str, value: object) -> Fraction:

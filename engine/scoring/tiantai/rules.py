@@ -1,23 +1,25 @@
 """天台 scoring items: 胡數 (H) and 台 (T), docs/rules/tiantai.md#scoring.
 
-One small function per item, registered in ``RULES`` with its option key, Chinese name, default value
-and unit.  ``count`` returns how many times the item applies (the value is multiplied by it).
+One small named function per item, registered in ``RULES`` (an ``engine.scoring.rule_table.RuleTable``)
+with its option key, default value and unit.  It returns how many times the item applies (the value is
+multiplied by it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.scoring.readings import CLOSED, EDGE, PAIR, TWO_SIDED
+from engine.scoring.rule_table import CountedRule, RuleTable, counted_rule
 from engine.scoring.situation import WinKind
-from engine.scoring.tiantai.features import DRAGONS, Shape
-from engine.scoring.tiantai.shape import CLOSED, EDGE, PAIR, TWO_SIDED
-from engine.scoring.tiantai.table import RuleTable
+from engine.scoring.tiantai.features import Shape
+from engine.scoring.tile_sets import DRAGONS
 
 HU = "hu"
 TAI = "tai"
 
-RULES: RuleTable[Shape] = RuleTable("tiantai")
-rule = RULES.rule
+RULES: RuleTable[CountedRule[Shape]] = RuleTable("tiantai")
+rule = counted_rule(RULES)
 
 # -- 胡數 H ------------------------------------------------------------------------------------------
 
@@ -36,14 +38,15 @@ def _sets(key: str) -> Callable[[Shape], int]:
     return count
 
 
-rule("exposed_pung", 2, HU)(_sets("exposed_pung"))  # incl. a 暗刻 completed by the winning discard
-rule("exposed_pung_yao", 4, HU)(_sets("exposed_pung_yao"))
-rule("concealed_pung", 4, HU)(_sets("concealed_pung"))
-rule("concealed_pung_yao", 8, HU)(_sets("concealed_pung_yao"))
-rule("exposed_kong", 8, HU)(_sets("exposed_kong"))
-rule("exposed_kong_yao", 16, HU)(_sets("exposed_kong_yao"))
-rule("concealed_kong", 16, HU)(_sets("concealed_kong"))
-rule("concealed_kong_yao", 32, HU)(_sets("concealed_kong_yao"))
+# 刻 / 槓 胡, by exposure and 么九 (§1.2): one named rule per kind of set
+exposed_pung = rule("exposed_pung", 2, HU)(_sets("exposed_pung"))  # incl. a 暗刻 completed by the winning discard
+exposed_pung_yao = rule("exposed_pung_yao", 4, HU)(_sets("exposed_pung_yao"))
+concealed_pung = rule("concealed_pung", 4, HU)(_sets("concealed_pung"))
+concealed_pung_yao = rule("concealed_pung_yao", 8, HU)(_sets("concealed_pung_yao"))
+exposed_kong = rule("exposed_kong", 8, HU)(_sets("exposed_kong"))
+exposed_kong_yao = rule("exposed_kong_yao", 16, HU)(_sets("exposed_kong_yao"))
+concealed_kong = rule("concealed_kong", 16, HU)(_sets("concealed_kong"))
+concealed_kong_yao = rule("concealed_kong_yao", 32, HU)(_sets("concealed_kong_yao"))
 
 
 @rule("dragon_pair", 2, HU)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from engine.scoring.names import item_name
+from engine.scoring.readings import candidates, check_winner_tiles
 from engine.scoring.result import ScoreItem, ScoreResult, SeatScore
+from engine.scoring.rule_table import CountedRule, counted_hits, items_of
 from engine.scoring.situation import SELF_DRAWN_KINDS, Situation, WinKind
 from engine.scoring.tiantai.features import Shape, build_hand, build_shape
 from engine.scoring.tiantai.options import Options, resolve
-from engine.scoring.tiantai.rules import HU, RULES
+from engine.scoring.tiantai.rules import HU
 from engine.scoring.tiantai.settle import payments
-from engine.scoring.tiantai.shape import candidates
-from engine.scoring.tiantai.table import Rule, check_winner_tiles, items_of
 
 VARIANT = "tiantai"
 FLAT_ITEMS = ("heavenly", "earthly", "eight_flowers")  # flat scores outside the rule table (A-8, docs/rules/tiantai.md#eight-flowers)
@@ -71,10 +71,10 @@ def _score_winner(s: Situation, w: int, opts: Options) -> SeatScore:
         return _flat(w, "heavenly", int(opts.heavenly * opts.cap))
     if s.earthly:
         return _flat(w, "earthly", int(opts.earthly * opts.cap))
-    best: tuple[int, int, int, int, list[tuple[Rule[Shape], int]]] | None = None
+    best: tuple[int, int, int, int, list[tuple[CountedRule[Shape], int]]] | None = None
     active = opts.active
     for cand in cands:
-        hits = RULES.hits(build_shape(hand, cand), active)
+        hits = counted_hits(build_shape(hand, cand), active)
         hu = tai = 0
         for r, v in hits:
             if r.unit == HU:

@@ -1,6 +1,6 @@
-"""Splits of a winning hand and where its winning tile sits (拆牌與聽型).
+"""Readings of a winning hand (拆牌與聽型): its splits and where its winning tile sits.
 
-Shared by the 天台 and 台灣 scorers.  A *candidate* is one split of the concealed tiles (from
+Used by the 天台 and 台灣 scorers (台炮 reads its hands with 財神, in ``taipao/shape.py``).  A *candidate* is one split of the concealed tiles (from
 ``engine.hand.decompositions``) together with the group that the winning tile completed; the scorers
 score every candidate and keep the best (docs/rules/common.md#best-reading, A-15).
 """
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.decompose import Group, decompositions
+from engine.scoring.situation import Situation
 from engine.tiles import Tile
 
 # How the winning tile completed its group (聽型).
@@ -61,3 +62,17 @@ def candidates(counts: Sequence[int], winning_tile: Tile | None) -> list[Candida
                 seen.append(g)
                 out.append(Candidate(groups, i, wait_of(g, winning_tile)))
     return out
+
+
+def check_winner_tiles(s: Situation, w: int, hand_tiles: int, variant: str) -> None:
+    """The winner ``w`` holds a whole hand of ``hand_tiles`` (kongs counted as 3) that contains the winning
+    tile; ValueError otherwise (``variant`` names the game in the message)."""
+    seat = s.seats[w]
+    n = len(seat.concealed) + 3 * len(seat.melds)
+    if n != hand_tiles:
+        raise ValueError(f"winner seat {w} has {n} tiles (kongs counted as 3); a {variant} win needs {hand_tiles}")
+    if s.winning_tile is None:
+        if not s.heavenly:
+            raise ValueError("winning_tile is required for a win (except 天胡)")
+    elif s.winning_tile not in seat.concealed:
+        raise ValueError(f"winner seat {w}: the winning tile {s.winning_tile} is not among the concealed tiles")

@@ -64,7 +64,7 @@ class Options:
     loser_fast: bool  # every active B rule is covered by ``loser.score_loser_fast``
 
     def doubled(self, total: int) -> int:
-        """W: the winner's T doubled (× ``double_factor``) from ``double_threshold`` 台 on (§2.2)."""
+        """W: the winner's T doubled (× ``double_factor``) from ``double_threshold`` 台 on (docs/rules/taipao.md#total)."""
         return total * self.double_factor if total >= self.double_threshold else total
 
 

@@ -38,7 +38,7 @@ def _sets(key: str) -> Callable[[Shape], int]:
     return count
 
 
-# 刻 / 槓 胡, by exposure and 么九 (§1.2): one named rule per kind of set
+# 刻 / 槓 胡, by exposure and 么九 (docs/rules/tiantai.md#hu-items): one named rule per kind of set
 exposed_pung = rule("exposed_pung", 2, HU)(_sets("exposed_pung"))  # incl. a 暗刻 completed by the winning discard
 exposed_pung_yao = rule("exposed_pung_yao", 4, HU)(_sets("exposed_pung_yao"))
 concealed_pung = rule("concealed_pung", 4, HU)(_sets("concealed_pung"))

@@ -34,8 +34,7 @@ from app.tables.cluster.runtime import TableRuntime as ActorRuntime
 from app.tables.registry import TableRegistry
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
-from app.ws import hands as hands_routes  # [tables] hand records
-from app.ws import spectate, table_socket  # [tables] the table WebSocket
+from app.ws import lobby, spectate, table_socket
 from app.ws.frames import quiet_frame_errors
 
 log = logging.getLogger(__name__)
@@ -118,8 +117,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = table_runtime
+    app.include_router(lobby.router)
     app.include_router(table_socket.router)
     app.include_router(spectate.router)  # operators watch a live table (public view only)
-    app.include_router(hands_routes.router)
     mount_web(app, settings.web_dir)
     return app

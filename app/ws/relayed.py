@@ -15,7 +15,8 @@ from fastapi import WebSocket
 from app.services.tickets import SocketOwner
 from app.state import AppState
 from app.tables.cluster.relay import HeldLink
-from app.ws.guard import TOO_MANY, client_address, refuse
+from app.tables.protocol.close_codes import TOO_MANY
+from app.ws.guard import client_address, refuse
 from app.ws.inbound import client_messages
 from app.ws.serve import serve_link
 

@@ -20,10 +20,11 @@ from app.tables.cluster.runtime import TableRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Inbound, Join, Leave
 from app.tables.play.seats import SeatLink
+from app.tables.protocol.close_codes import TOO_MANY
+from app.tables.protocol.messages import ErrorMessage, client_message
 from app.tables.settings import TableSettings
-from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
+from app.ws.guard import client_address, refuse, socket_owner
 from app.ws.inbound import client_messages
-from app.ws.protocol import ErrorMessage, client_message
 from app.ws.relayed import serve_relayed
 from app.ws.serve import serve_link
 

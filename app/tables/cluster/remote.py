@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 from app.tables.play.commands import Inbound, Join, Leave, Unwatch, Watch
-from app.ws.protocol import ErrorMessage, client_message
+from app.tables.protocol.messages import ErrorMessage, client_message
 
 if TYPE_CHECKING:
     from app.tables.play.actor import TableActor

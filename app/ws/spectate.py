@@ -17,7 +17,7 @@ from app.models import User
 from app.services.live_sessions import SessionEnd
 from app.services.roles import Role, has_role
 from app.tables.cluster.cluster import MOVING, ClusterRuntime
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.commands import Unwatch, Watch
 from app.tables.play.seats import SeatLink
 from app.ws.guard import socket_owner
@@ -41,7 +41,7 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep) -> None
     if not has_role(user, Role.OPERATOR):
         await websocket.close(code=4003, reason="operators and admins only")
         return
-    runtime: TableRuntime = websocket.app.state.table_runtime
+    runtime: ProcessRuntime = websocket.app.state.table_runtime
     actor = runtime.actors.get(table_id)
     with state.live_sessions.watch(who) as ended:
         if (actor is None or actor.closed) and isinstance(runtime, ClusterRuntime):

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from app.api.deps import StateDep
 from app.services.live_sessions import SessionEnd
 from app.tables.cluster.cluster import MOVING, ClusterRuntime
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Inbound, Join, Leave
 from app.tables.play.seats import SeatLink
@@ -33,7 +33,7 @@ router = APIRouter(tags=["tables"])
 
 @router.websocket("/ws/table/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, state: StateDep) -> None:
-    runtime: TableRuntime = websocket.app.state.table_runtime  # see app.main
+    runtime: ProcessRuntime = websocket.app.state.table_runtime  # see app.main
     # A browser's ticket names the account without a database round trip (a reconnect storm must not queue
     # behind settlements); being seated at the table is the authorisation.
     who = await socket_owner(websocket, state)

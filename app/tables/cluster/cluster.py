@@ -1,6 +1,6 @@
 """Several server processes on one Postgres and one Redis: leased tables, relayed sockets, take-over.
 
-``ClusterRuntime`` is the ``TableRuntime`` of every process.  With ``REDIS_URL`` set, a Postgres database
+``ClusterRuntime`` is the ``ProcessRuntime`` (``app.tables.hosting.runtime``) of every process.  With ``REDIS_URL`` set, a Postgres database
 and ``Settings.cluster`` on (the default) it runs as one of N processes; otherwise it is the plain
 single-process runtime (SQLite, no Redis: ``make run``).
 
@@ -42,7 +42,7 @@ from app.tables.cluster.directory import TableDirectory
 from app.tables.cluster.lease import TableLeases
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 from app.tables.cluster.remote import RelayEnds
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Leave, Stop, Unwatch
 from app.tables.registry import TableStatus
@@ -61,7 +61,7 @@ def cluster_wanted(state: AppState) -> bool:
     return bool(s.cluster and s.redis_url and not s.is_sqlite)
 
 
-class ClusterRuntime(RelayEnds, TableRuntime):
+class ClusterRuntime(RelayEnds, ProcessRuntime):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -86,9 +86,9 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return self.relay is not None
 
     @contextlib.asynccontextmanager
-    async def __call__(self, state: AppState) -> AsyncIterator[None]:
+    async def run(self, state: AppState) -> AsyncIterator[None]:
         if not cluster_wanted(state) or not self.settings.durable:
-            async with super().__call__(state):
+            async with super().run(state):
                 yield
             return
         self.state = state
@@ -107,7 +107,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         log.info("cluster: process %s (lease %.1f s, scan %.1f s)", self.process_id, self.lease_seconds,
                  self.scan_seconds)
         try:
-            async with super().__call__(state):  # resume_all: takes over the tables nobody holds
+            async with super().run(state):  # resume_all: takes over the tables nobody holds
                 self._loops = [asyncio.create_task(self._keep(), name="cluster-leases"),
                                asyncio.create_task(self._scan_loop(), name="cluster-takeover")]
                 try:
@@ -385,7 +385,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return MOVING
 
 
-def default_table_runtime() -> TableRuntime:
+def default_table_runtime() -> ProcessRuntime:
     """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
     (this module), else the plain single-process runtime."""
     return ClusterRuntime(TableSettings())

@@ -41,7 +41,8 @@ from app.tables.cluster.admin import apply_freeze, close_table, live_tables
 from app.tables.cluster.directory import TableDirectory
 from app.tables.cluster.lease import TableLeases
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
-from app.tables.cluster.remote import RelayEnds
+from app.tables.cluster.remote import RelayEnd, RelaySides
+from app.tables.hosting.ends import NO_GAME_HERE, ActorEnd, Refusal, TableEnd
 from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Leave, Stop, Unwatch
@@ -50,6 +51,7 @@ from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
+MOVING_NOW = Refusal(1013, "the table is moving between servers; reconnect")
 NO_ANSWER_ROUNDS = 3  # renewal rounds a relayed socket waits for its owner's first message
 # A holder's heartbeat can be missing for a moment while it lives (Redis restarted or cut): if it hears, its
 # player reconnects (1012) instead of being told it left.
@@ -61,7 +63,7 @@ def cluster_wanted(state: AppState) -> bool:
     return bool(s.cluster and s.redis_url and not s.is_sqlite)
 
 
-class ClusterRuntime(RelayEnds, ProcessRuntime):
+class ClusterRuntime(RelaySides, ProcessRuntime):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -362,6 +364,18 @@ class ClusterRuntime(RelayEnds, ProcessRuntime):
         return table.public() if table is not None else None
 
     # -- where a table is ----------------------------------------------------------------------------------
+
+    async def connect(self, table_id: str) -> TableEnd | Refusal:
+        """A socket's way to the table: its actor here (taken over if nobody holds it), the relay to the
+        process that owns it, or a refusal (1013 while it moves between owners, 4004 when no game runs)."""
+        found = await self.locate(table_id)
+        if found == MOVING:
+            return MOVING_NOW
+        if isinstance(found, str):
+            return RelayEnd(self, table_id, found)
+        if found is None:
+            return NO_GAME_HERE
+        return ActorEnd(found, self.settings.outbox_size)
 
     async def locate(self, table_id: str) -> TableActor | str | None:
         """The table's actor if it plays here (taking it over if nobody holds it), else its owner's process

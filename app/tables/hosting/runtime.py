@@ -27,6 +27,7 @@ from app.state import AppState
 from app.tables.durability.journal import TableJournal
 from app.tables.durability.records import GameRecords
 from app.tables.durability.settle import DatabaseSettler, Settler
+from app.tables.hosting.ends import NO_GAME_HERE, ActorEnd, Refusal, TableEnd
 from app.tables.play.actor import ActorServices, TableActor
 from app.tables.play.clock import Clock, RealClock
 from app.tables.play.commands import Stop
@@ -98,6 +99,14 @@ class ProcessRuntime:
                 with contextlib.suppress(asyncio.CancelledError):
                     await pacer
             await self.shutdown()
+
+    async def connect(self, table_id: str) -> TableEnd | Refusal:
+        """A socket's way to the table (``app.tables.hosting.ends``): its actor, or a refusal (4004) when no
+        game runs at it here."""
+        actor = self.actors.get(table_id)
+        if actor is None or actor.closed:
+            return NO_GAME_HERE
+        return ActorEnd(actor, self.settings.outbox_size)
 
     def _services(self) -> ActorServices:
         assert self.state is not None and self.settler is not None

@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
+from typing import Protocol
 
 from fastapi import FastAPI
 from redis.asyncio import Redis
@@ -30,28 +31,31 @@ from app.schemas import ERROR_RESPONSES
 from app.services.commitments import SeatCommitments
 from app.state import AppState
 from app.tables.cluster.cluster import default_table_runtime  # [tables] the table actors
-from app.tables.cluster.runtime import TableRuntime as ActorRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.registry import TableRegistry
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
-from app.ws import hands as hands_routes  # [tables] hand records
-from app.ws import spectate, table_socket  # [tables] the table WebSocket
+from app.ws import lobby, spectate, table_socket
 from app.ws.frames import quiet_frame_errors
 
 log = logging.getLogger(__name__)
 
-# The table actor's way in: entered once everything in AppState exists (set registry.on_table_full etc.),
-# exited first at shutdown (stop the actors while the database is still there).
-TableRuntime = Callable[[AppState], AbstractAsyncContextManager[None]]
+class TableLifespan(Protocol):
+    """What ``create_app`` runs the tables with: a ``ProcessRuntime`` (``ClusterRuntime`` by default), or a
+    test's stand-in.  ``run(state)`` is entered once everything in AppState exists (it sets
+    ``registry.on_table_full`` etc.) and exited first at shutdown (the actors stop while the database is
+    still there)."""
+
+    def run(self, state: AppState) -> AbstractAsyncContextManager[None]: ...
 
 
-def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, table_runtime: TableLifespan | None = None) -> FastAPI:
     settings = settings or get_settings()
     install_secret_scrubbing()  # no token or ticket in any log line, whatever the format
     quiet_frame_errors()  # a broken frame from a client is a count, not a traceback
     if settings.log_format == "json":
         use_json_logs()
-    table_runtime = table_runtime or default_table_runtime()  # [tables] actors start when a table fills
+    tables = table_runtime or default_table_runtime()  # [tables] actors start when a table fills
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -82,12 +86,11 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
         await state.live_sessions.start()
         try:
             async with contextlib.AsyncExitStack() as stack:
-                runtime = table_runtime if isinstance(table_runtime, ActorRuntime) else None
+                runtime = tables if isinstance(tables, ProcessRuntime) else None
                 # Hooked in before the runtime resumes its tables (a resumed tournament table settles as the
                 # tournament's from its first hand); ticking after the tables start, stopped before them.
                 director = make_director(state, runtime)
-                if table_runtime is not None:
-                    await stack.enter_async_context(table_runtime(state))
+                await stack.enter_async_context(tables.run(state))
                 app.state.tournaments = await stack.enter_async_context(running_director(director))
                 matcher = make_quickplay(state, runtime.journal if runtime is not None else None)
                 state.quickplay = matcher.quickplay
@@ -117,9 +120,9 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableRuntime 
     app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
-    app.state.table_runtime = table_runtime
+    app.state.table_runtime = tables
+    app.include_router(lobby.router)
     app.include_router(table_socket.router)
     app.include_router(spectate.router)  # operators watch a live table (public view only)
-    app.include_router(hands_routes.router)
     mount_web(app, settings.web_dir)
     return app

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.core.config import Settings
+from app.core.socket_caps import SocketCaps
 from app.core.throttle import Throttle
 from app.lobby.broker import LobbyBroker
 from app.services.live_sessions import LiveSessions
 from app.services.tickets import RedisTicketBook, TicketBook
 from app.tables.registry import TableRegistry
-from app.ws.guard import SocketCaps
 
 if TYPE_CHECKING:
     from app.quickplay.service import QuickPlay

@@ -48,7 +48,7 @@ async def serve(args: argparse.Namespace, results: Any) -> None:
 
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.cluster.runtime import TableRuntime
+    from app.tables.hosting.runtime import ProcessRuntime
     from app.tables.settings import TableSettings
 
     db = Path(tempfile.mkdtemp(prefix="login-bench-")) / "bench.sqlite3"
@@ -57,7 +57,7 @@ async def serve(args: argparse.Namespace, results: Any) -> None:
                         redis_url=None, web_dir=db.parent / "no-web", **lifted)
     table_settings = TableSettings(_env_file=None, bot_delay_seconds=0.05, auto_play_delay_seconds=0.05,  # type: ignore[call-arg]
                                    claim_hold_seconds=0.0, hand_pause_seconds=0.2, join_seconds=30.0)
-    app = create_app(settings, table_runtime=TableRuntime(table_settings))
+    app = create_app(settings, table_runtime=ProcessRuntime(table_settings))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", backlog=8192))
     task = asyncio.create_task(server.serve())
     while not server.started:

@@ -35,7 +35,7 @@ import websockets
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.settings import TableSettings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def start_server() -> tuple[str, uvicorn.Server]:
     settings = Settings(_env_file=None, environment="development", secret_key="pace-" + "x" * 40,  # type: ignore[call-arg]
                         database_url=f"sqlite+aiosqlite:///{db}", redis_url=None, web_dir=ROOT / "web",
                         register_per_ip=1000, login_per_ip=1000)
-    app = create_app(settings, table_runtime=TableRuntime(TableSettings(_env_file=None)))  # type: ignore[call-arg]
+    app = create_app(settings, table_runtime=ProcessRuntime(TableSettings(_env_file=None)))  # type: ignore[call-arg]
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

@@ -101,7 +101,7 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
 
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.cluster.runtime import TableRuntime
+    from app.tables.hosting.runtime import ProcessRuntime
     from app.tables.settings import TableSettings
 
     settings = Settings(_env_file=None, secret_key=SECRET, database_url=database_url,  # type: ignore[call-arg]
@@ -117,7 +117,7 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    durable=args.durable in ("on", "single"),
                                    journal_synchronous_commit=args.synchronous_commit == "on",
                                    group_commit=args.durable == "on")
-    app = create_app(settings, table_runtime=TableRuntime(table_settings))
+    app = create_app(settings, table_runtime=ProcessRuntime(table_settings))
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", ws=args.ws,
                             ws_max_size=65536, ws_per_message_deflate=False, backlog=8192)
     server = uvicorn.Server(config)

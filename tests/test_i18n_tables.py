@@ -20,7 +20,7 @@ from app.game.names import LANGUAGES, Names
 from app.game.rooms import ROOMS
 from app.game.titles import TITLES
 from app.services.errors import ErrorCode
-from app.ws.protocol import GameOverMessage
+from app.tables.protocol.messages import GameOverMessage
 from engine.scoring.names import ITEM_NAMES
 from engine.scoring.situation import WinKind
 

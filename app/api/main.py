@@ -6,9 +6,9 @@ from app.api.routes import (
     admin,
     auth,
     games,
+    hands,
     health,
     history,
-    lobby,
     me,
     metrics,
     operator,
@@ -21,6 +21,6 @@ from app.api.routes import (
 
 api_router = APIRouter()
 for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, operator, tournaments,
-               lobby):
+               hands):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

@@ -1,7 +1,7 @@
 """Serving with uvicorn, and draining on SIGTERM (``python -m app``).
 
 uvicorn's own shutdown closes every WebSocket with 1012 and says nothing first.  ``DrainingServer`` drains
-the app before that: it stops accepting connections, calls ``TableRuntime.drain`` (no new tables or seats;
+the app before that: it stops accepting connections, calls ``ProcessRuntime.drain`` (no new tables or seats;
 ``server_restarting`` to the lobby and every seat; sockets closed with 1001; the journal keeps every hand),
 then lets uvicorn finish.  A watchdog ends the process if all that takes longer than
 ``Settings.shutdown_seconds``: exiting in bounded time matters more than a tidy exit, since the journal

@@ -4,8 +4,7 @@
     python -m app.docgen --check   exit 1 if any is stale (tests/app/test_generated_docs.py does the same)
 
 Each page is a function returning markdown from the declarations it documents (the error table, the
-option table, the settings classes, the protocol models).  ``app.ws.docs`` keeps writing
-docs/protocol.md; it is run from here as well.
+option table, the settings classes, the protocol models); ``protocol`` writes docs/protocol.md and its JSON schema.
 """
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.core.config import PROJECT_ROOT
-from app.docgen import errors, guide, metrics, options, settings, tournaments
-from app.ws import docs as protocol_docs
+from app.docgen import errors, guide, metrics, options, protocol, settings, tournaments
 
 DOCS = PROJECT_ROOT / "docs"
 PAGES: dict[str, Callable[[], str]] = {
@@ -29,7 +27,7 @@ PAGES: dict[str, Callable[[], str]] = {
 
 def outputs() -> dict[Path, str]:
     out = {DOCS / name: render() for name, render in PAGES.items()}
-    out.update(protocol_docs.outputs())
+    out.update(protocol.outputs())
     out[guide.GUIDE_EXAMPLES] = guide.render()  # the rules guide's worked examples (web/js)
     return out
 

@@ -139,7 +139,7 @@ class ErrorCode(StrEnum):
     SEATING_UNAVAILABLE = "seating_unavailable", 503, (
         "the tables' directory (Redis) cannot be reached to seat you: nothing changed; try again in a few seconds")
     INTERNAL = "internal", 500, "the server failed; nothing changed", (), (HTTP, WS)
-    # -- table socket ``error`` messages (app.ws.protocol.ErrorMessage) ---------------------------------
+    # -- table socket ``error`` messages (app.tables.protocol.messages.ErrorMessage) ---------------------------------
     MALFORMED = "malformed", None, "the message is not valid JSON of a known type", (), (WS,)
     STALE = "stale", None, "the action quotes an old prompt's v", (), (WS,)
     NOT_YOUR_TURN = "not_your_turn", None, "your seat has no open prompt", (), (WS,)

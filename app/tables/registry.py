@@ -16,9 +16,9 @@ Seam for the table actor (the code that runs hands):
   hand, docs/rules/rooms.md#rooms), ``remove``; ``get`` and ``table_of`` to look things up.  Settle hands with
   ``app.services.settlement.settle_hand`` in a session of its own.
 
-Wiring: ``app.main.create_app(table_runtime=...)`` takes a factory of an async context manager that gets
-the ``AppState`` (registry, sessionmaker, broker, settings) at startup: set the hooks there, stop the actors
-on exit.  Hooks may be plain functions or coroutines.  ``get``/``list_tables`` return copies: mutate only through
+Wiring: ``app.main.create_app(table_runtime=...)`` takes a ``TableLifespan``, whose ``run(state)`` is an
+async context manager that gets the ``AppState`` (registry, sessionmaker, broker, settings) at startup: set
+the hooks there, stop the actors on exit.  Hooks may be plain functions or coroutines.  ``get``/``list_tables`` return copies: mutate only through
 the registry, so the lobby hears about every change.
 """
 

@@ -33,7 +33,7 @@ from app.models import Tournament, TournamentGame, User
 from app.monitoring import tournaments as tournament_gauges
 from app.services.errors import Conflict
 from app.state import AppState
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.registry import TableInfo, new_table_id
 from app.tournaments import accounts, queries, service, views
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 
 class TournamentDirector:
-    def __init__(self, state: AppState, runtime: TableRuntime | None, rng: random.Random | None = None,
+    def __init__(self, state: AppState, runtime: ProcessRuntime | None, rng: random.Random | None = None,
                  lease: DirectorLease | None = None) -> None:
         self.state = state
         self.runtime = runtime
@@ -313,7 +313,7 @@ async def tournament_view(session: Any, tournament_id: int) -> dict[str, Any]:
     }
 
 
-def make_director(state: AppState, runtime: TableRuntime | None) -> TournamentDirector:
+def make_director(state: AppState, runtime: ProcessRuntime | None) -> TournamentDirector:
     """The process's director, hooked into the table runtime: made before the runtime resumes its tables.
     With ``REDIS_URL`` it leads a tournament only while it holds the tournament's Redis lease."""
     settings = state.settings

@@ -5,14 +5,13 @@ the session token in an ``Authorization: Bearer`` header from any other client. 
 URLs end up in access logs.  Refusals are sent as close codes after accepting (``refuse``): a browser cannot
 read an HTTP 403 from a WebSocket handshake, only a close code (docs/protocol.md, "Close codes").  An
 accepted socket is closed with 4401 when its session ends (app.services.live_sessions).  Caps
-(Settings.sockets_per_user / sockets_per_ip) count every socket together; over a cap: 4029.
+(``app.core.socket_caps``, Settings.sockets_per_user / sockets_per_ip) count every socket together; over a
+cap: 4029.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
-from collections.abc import Iterator
 from typing import Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -23,8 +22,6 @@ from app.core.config import Settings
 from app.services import sessions
 from app.services.live_sessions import LiveSessions
 from app.services.tickets import SocketOwner, TicketBook
-
-TOO_MANY = 4029  # too many sockets (account or address), or too many reconnects
 
 
 async def refuse(websocket: WebSocket, code: int, reason: str) -> None:
@@ -66,33 +63,3 @@ async def socket_owner(websocket: WebSocket, state: SocketAuthority) -> SocketOw
 
 def client_address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
-
-
-class SocketCaps:
-    """Open sockets per account and per address, in this process."""
-
-    def __init__(self, per_user: int, per_ip: int) -> None:
-        self.per_user, self.per_ip = per_user, per_ip
-        self.users: Counter[int] = Counter()
-        self.ips: Counter[str] = Counter()
-
-    @contextlib.contextmanager
-    def hold(self, user_id: int, ip: str) -> Iterator[str | None]:
-        """Count a socket while it is open; yields None, or "account" / "address" when over a cap (then
-        nothing is counted and the caller closes the socket with 4029)."""
-        over = ("account" if self.users[user_id] >= self.per_user
-                else "address" if self.ips[ip] >= self.per_ip else None)
-        if over is not None:
-            yield over
-            return
-        self.users[user_id] += 1
-        self.ips[ip] += 1
-        try:
-            yield None
-        finally:
-            self.users[user_id] -= 1
-            self.ips[ip] -= 1
-            if not self.users[user_id]:
-                del self.users[user_id]
-            if not self.ips[ip]:
-                del self.ips[ip]

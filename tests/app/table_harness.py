@@ -19,7 +19,7 @@ from fastapi import FastAPI
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.clock import FakeClock
 from app.tables.settings import TableSettings
 from engine.bots import isolation
@@ -43,7 +43,7 @@ class Closed(Exception):
 class Harness:
     app: FastAPI
     client: httpx.AsyncClient
-    runtime: TableRuntime
+    runtime: ProcessRuntime
     clock: FakeClock
 
     async def register(self, name: str) -> dict[str, Any]:
@@ -102,7 +102,7 @@ class Harness:
 @contextlib.asynccontextmanager
 async def harness(settings: Settings, **table_settings: Any) -> AsyncIterator[Harness]:
     clock = FakeClock()
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**FAST, **table_settings}),  # type: ignore[call-arg]
+    runtime = ProcessRuntime(TableSettings(_env_file=None, **{**FAST, **table_settings}),  # type: ignore[call-arg]
                            clock=clock)
     app = create_app(settings, table_runtime=runtime)
     async with app.router.lifespan_context(app):

@@ -92,8 +92,8 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         return int(rows or 0), int(fence or 0)
 
     async with contextlib.AsyncExitStack() as stack:
-        await stack.enter_async_context(a(state_a))
-        await stack.enter_async_context(b(state_b))
+        await stack.enter_async_context(a.run(state_a))
+        await stack.enter_async_context(b.run(state_b))
         assert a.active and b.active and a.process_id != b.process_id
         table = await state_a.registry.create_practice_table(
             variant=VariantKey.TAIWAN, options=validate_options(VariantKey.TAIWAN, {}), user_id=1, username="p")

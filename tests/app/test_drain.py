@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.ws.protocol import server_message
+from app.tables.protocol.messages import server_message
 from tests.app.table_harness import Closed, harness, is_type
 
 

@@ -8,7 +8,7 @@ import typing
 import pytest
 
 from app.services.errors import WS, ErrorCode
-from app.ws import protocol
+from app.tables.protocol import messages as protocol
 from engine.actions import Refusal
 
 

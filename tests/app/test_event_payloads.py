@@ -1,4 +1,4 @@
-"""Every event payload and snapshot view a seat receives matches its declaration in app.ws.events (the
+"""Every event payload and snapshot view a seat receives matches its declaration in app.tables.protocol.events (the
 source of docs/protocol.md's "Events" and "The view"), unknown fields forbidden: docs cannot go stale."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.ws.events import HandView, event_payload
+from app.tables.protocol.events import HandView, event_payload
 from engine.actions import Action, ActionKind
 from engine.bots import greedy_policy
 from engine.match import Match

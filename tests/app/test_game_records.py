@@ -228,7 +228,7 @@ async def test_a_record_that_cannot_be_written_does_not_stop_game_over(settings,
     async def broken(*_args: Any, **_kwargs: Any) -> bool:
         raise ConnectionRefusedError("the database is away")
 
-    monkeypatch.setattr("app.tables.cluster.records.RETRY_SECONDS", 0.0)
+    monkeypatch.setattr("app.tables.durability.records.RETRY_SECONDS", 0.0)
     monkeypatch.setattr(games, "record_game", broken)
     failures = metrics.GAME_RECORD_FAILURES._value.get()
     async with harness(settings) as h:

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Hand, LiveTable
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import PASSWORD, grant_role
 from tests.app.table_harness import SeatClient, answer_until, harness, is_event, is_type
@@ -72,7 +72,7 @@ async def test_a_seat_and_a_spectator_that_come_in_the_pause_see_the_last_result
 
 
 def _durable_app(settings: Settings, hand_pause_seconds: float) -> FastAPI:
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": hand_pause_seconds}))  # type: ignore[call-arg]
+    runtime = ProcessRuntime(TableSettings(_env_file=None, **{**DURABLE, "hand_pause_seconds": hand_pause_seconds}))  # type: ignore[call-arg]
     return create_app(settings, table_runtime=runtime)
 
 

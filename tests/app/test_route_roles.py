@@ -9,7 +9,7 @@ import re
 from fastapi.routing import APIRoute
 
 from app.api.deps import get_admin_user, get_operator_user
-from app.ws.hands import readable_hand
+from app.api.routes.hands import readable_hand
 from tests.app.test_history import _settle
 
 ROLES = ["anonymous", "player", "operator", "admin"]

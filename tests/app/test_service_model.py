@@ -37,7 +37,7 @@ from app.models import Commitment, LedgerEntry, Tournament, TournamentEntry, Use
 from app.services.accounts import WELCOME_REASON
 from app.services.ledger import ADMIN_REASON
 from app.services.settlement import HAND_REASON
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import PASSWORD, TEST_SECRET, grant_role, reset_database
 
@@ -67,7 +67,7 @@ class ServiceModel(RuleBasedStateMachine):
     # -- the process -------------------------------------------------------------------------------------
 
     def _open(self) -> None:
-        runtime = TableRuntime(TableSettings(_env_file=None, **FAST_TABLES))  # type: ignore[call-arg]
+        runtime = ProcessRuntime(TableSettings(_env_file=None, **FAST_TABLES))  # type: ignore[call-arg]
         self.app = create_app(self.settings, table_runtime=runtime)
         self.context = TestClient(self.app, raise_server_exceptions=False)
         self.client = self.context.__enter__()

@@ -12,7 +12,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.config import Settings
-from app.ws.protocol import client_message
+from app.tables.protocol.messages import client_message
 from tests.app.test_tournaments import spec
 
 LATER = datetime.now(UTC) + timedelta(hours=1)

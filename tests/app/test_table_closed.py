@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from app.ws.protocol import CLOSE_CODES, TABLE_GONE
+from app.tables.protocol.close_codes import CLOSE_CODES, TABLE_GONE
 from tests.app.conftest import grant_role
 from tests.app.table_harness import Closed, SeatClient, harness, is_type
 

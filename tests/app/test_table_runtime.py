@@ -24,7 +24,7 @@ class FakeActors:
         self.stopped = False
 
     @contextlib.asynccontextmanager
-    async def runtime(self, state: AppState):
+    async def run(self, state: AppState):
         self.state = state
         state.registry.on_table_full = self.play_one_hand
         yield
@@ -47,7 +47,7 @@ class FakeActors:
 @pytest.fixture
 async def actors_client(settings):
     actors = FakeActors()
-    app = create_app(settings, table_runtime=actors.runtime)
+    app = create_app(settings, table_runtime=actors)
     transport = httpx.ASGITransport(app=app)
     async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://test") as client:
         yield actors, client
@@ -93,7 +93,7 @@ def test_warm_up_sets_the_gc_thresholds_the_settings_declare(monkeypatch: pytest
     """TABLE_GC_GEN0_THRESHOLD / TABLE_GC_GEN2_THRESHOLD reach the collector (0 keeps Python's own)."""
     import gc
 
-    from app.tables.cluster import runtime as runtime_module
+    from app.tables.hosting import runtime as runtime_module
 
     saved, frozen = gc.get_threshold(), gc.get_freeze_count()
     try:
@@ -116,7 +116,7 @@ async def test_paced_collections_collect_young_and_middle_on_a_clock_and_everyth
     import asyncio
     import gc
 
-    from app.tables.cluster.runtime import paced_collections
+    from app.tables.hosting.runtime import paced_collections
 
     seen: list[int] = []
 

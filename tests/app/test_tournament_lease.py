@@ -19,7 +19,7 @@ from app.core.config import Settings
 from app.main import create_app
 from app.models import Tournament
 from app.tables.cluster.cluster import ClusterRuntime
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.settings import TableSettings
 from app.tournaments.lease import RedisLease
 from tests.app.conftest import PASSWORD, grant_role
@@ -55,7 +55,7 @@ async def test_a_lease_has_one_holder_renews_and_passes_on() -> None:
 def _app(settings: Settings, kind: str):  # noqa: ANN202 - a FastAPI app
     table_settings = TableSettings(_env_file=None, **IDLE)  # type: ignore[call-arg]
     # "cluster": the runtime of `python -m app` on Postgres + Redis (tables leased per process, issue 10).
-    runtime = ClusterRuntime(table_settings) if kind == "cluster" else TableRuntime(table_settings)
+    runtime = ClusterRuntime(table_settings) if kind == "cluster" else ProcessRuntime(table_settings)
     return create_app(settings, table_runtime=runtime)
 
 

@@ -18,7 +18,7 @@ import websockets
 
 from app.core.config import Settings
 from app.main import create_app
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.settings import TableSettings
 from tests.app.conftest import TEST_SECRET, grant_role
 from tests.app.metrics_scrape import missing_documented, samples, total
@@ -31,7 +31,7 @@ async def _serve(settings: Settings):
     table_settings = TableSettings(_env_file=None, time_scale=0.05, bot_delay_seconds=0.0,  # type: ignore[call-arg]
                                    auto_play_delay_seconds=0.0, claim_hold_seconds=0.01, hand_pause_seconds=0.05,
                                    join_seconds=10.0, grace_seconds=0.2, rate_limit_messages=10_000)
-    app = create_app(settings, table_runtime=TableRuntime(table_settings))
+    app = create_app(settings, table_runtime=ProcessRuntime(table_settings))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     task = asyncio.create_task(server.serve())
     while not server.started:

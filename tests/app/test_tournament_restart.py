@@ -21,7 +21,7 @@ from sqlalchemy import select
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Hand, LiveTable, TableAction, User
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.settings import TableSettings
 from app.tournaments import service
 from app.tournaments.director import tournament_view
@@ -35,7 +35,7 @@ QUICK = {"join_seconds": 0.0, "resume_join_seconds": 0.0, "auto_play_delay_secon
 
 
 def _app(settings: Settings, **table: Any):  # noqa: ANN202 - a FastAPI app
-    runtime = TableRuntime(TableSettings(_env_file=None, **{**QUICK, **table}))  # type: ignore[call-arg]
+    runtime = ProcessRuntime(TableSettings(_env_file=None, **{**QUICK, **table}))  # type: ignore[call-arg]
     return create_app(settings, table_runtime=runtime)
 
 

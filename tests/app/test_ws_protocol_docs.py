@@ -1,15 +1,16 @@
-"""docs/protocol.md and docs/protocol.schema.json are generated from app.ws.protocol and must be current."""
+"""docs/protocol.md and docs/protocol.schema.json are generated from app.tables.protocol and must be current."""
 
 from __future__ import annotations
 
 import json
 import typing
 
-from app.ws import docs, protocol
+from app.docgen import protocol as docs
+from app.tables.protocol import messages as protocol
 
 
 def test_protocol_docs_are_current():
-    assert docs.stale() == [], "run: python -m app.ws.docs"
+    assert docs.stale() == [], "run: python -m app.docgen"
 
 
 def test_every_message_type_is_documented():

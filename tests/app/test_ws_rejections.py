@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from app.ws.protocol import CLOSE_CODES
+from app.tables.protocol.close_codes import CLOSE_CODES
 from tests.app.conftest import PASSWORD, bearer, end_session_in
 from tests.app.table_harness import Closed, SeatClient, harness, is_type
 

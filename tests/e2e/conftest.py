@@ -92,7 +92,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from app.core import security
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.cluster.runtime import TableRuntime
+    from app.tables.hosting.runtime import ProcessRuntime
     from app.tables.settings import TableSettings
 
     # Still argon2id, at minimal cost: the suite registers a dozen accounts.
@@ -119,7 +119,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         join_seconds=15.0,
         time_scale=0.5,
     )
-    app = create_app(settings, table_runtime=TableRuntime(table_settings))
+    app = create_app(settings, table_runtime=ProcessRuntime(table_settings))
     LIVE["database_url"] = settings.database_url
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

@@ -4,7 +4,7 @@
  *
  * After an unexpected close the socket reconnects with a growing, jittered delay (0.5 s … 8 s); the
  * server sends a fresh snapshot on every (re)connect, so nothing needs replaying here.  Close codes that
- * mean "don't come back" (app/ws/protocol.py CLOSE_CODES: 1000 game over, 1008 not authenticated, 4001
+ * mean "don't come back" (app/tables/protocol/close_codes.py CLOSE_CODES: 1000 game over, 1008 not authenticated, 4001
  * replaced, 4003 not seated, 4004 no game, 4005 table closed, 4401 session ended) stop the retries and are
  * reported to `onClose`.  `url` is async: each connect fetches a single-use ticket (api.socketUrl).  A ping
  * every 15 s keeps the table socket honest: no message for 45 s and it is treated as dropped.

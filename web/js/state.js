@@ -2,7 +2,7 @@
 /**
  * The table as this client knows it: the server's snapshot plus the events since, reduced in order.
  * Pure: no DOM, no clock, no sockets.  The client implements no rules: legal actions come only from
- * the server's prompt, and every event carries what changed (engine/events.py, app/ws/protocol.py).
+ * the server's prompt, and every event carries what changed (engine/events.py, app/tables/protocol/).
  *
  * `reduceMessage(state, msg, now)` takes any server message and returns `{state, resync}`; `resync` is
  * true when an event number was skipped (the caller then asks the server for a fresh snapshot).

@@ -13,12 +13,12 @@ from typing import Any
 
 from app.services.errors import Conflict, ErrorCode, NotFound
 from app.tables.cluster.directory import raise_payload
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.commands import Freeze
 from app.tables.registry import TableRegistry, TableStatus
 
 
-def live_tables(registry: TableRegistry, runtime: TableRuntime | None) -> list[dict[str, Any]]:
+def live_tables(registry: TableRegistry, runtime: ProcessRuntime | None) -> list[dict[str, Any]]:
     """Every table of this process, practice ones included, with its actor's hand number and inbox depth."""
     rows = []
     for table in registry.all_tables():
@@ -31,12 +31,12 @@ def live_tables(registry: TableRegistry, runtime: TableRuntime | None) -> list[d
     return rows
 
 
-def _cluster(runtime: TableRuntime | None) -> Any:
+def _cluster(runtime: ProcessRuntime | None) -> Any:
     """The cluster runtime when several processes run, else None."""
     return runtime if runtime is not None and getattr(runtime, "active", False) else None
 
 
-async def live_tables_everywhere(registry: TableRegistry, runtime: TableRuntime | None) -> list[dict[str, Any]]:
+async def live_tables_everywhere(registry: TableRegistry, runtime: ProcessRuntime | None) -> list[dict[str, Any]]:
     """``live_tables`` of this process and of every other process that owns a table."""
     rows = live_tables(registry, runtime)
     cluster = _cluster(runtime)
@@ -52,7 +52,7 @@ async def live_tables_everywhere(registry: TableRegistry, runtime: TableRuntime 
     return rows
 
 
-async def _forward(runtime: TableRuntime | None, owner: str | None, op: str, **args: Any) -> Any:
+async def _forward(runtime: ProcessRuntime | None, owner: str | None, op: str, **args: Any) -> Any:
     cluster = _cluster(runtime)
     if cluster is None or owner is None or owner == cluster.process_id:
         return None
@@ -62,7 +62,7 @@ async def _forward(runtime: TableRuntime | None, owner: str | None, op: str, **a
     return reply.get("result")
 
 
-async def close_table(registry: TableRegistry, table_id: str, *, force: bool, runtime: TableRuntime | None = None,
+async def close_table(registry: TableRegistry, table_id: str, *, force: bool, runtime: ProcessRuntime | None = None,
                       here: bool = False) -> dict[str, Any]:
     """Remove a table (its actor stops; a hand in progress is not settled, so no coins move — a void).
 
@@ -84,7 +84,7 @@ async def close_table(registry: TableRegistry, table_id: str, *, force: bool, ru
     return table.public()
 
 
-async def apply_freeze(registry: TableRegistry, runtime: TableRuntime | None, user_id: int, *,
+async def apply_freeze(registry: TableRegistry, runtime: ProcessRuntime | None, user_id: int, *,
                        here: bool = False) -> str | None:
     """Carry a freeze to the account's seat, if any: stand up from a waiting table at once; at a running
     one the actor plays the seat on 托管 until the hand ends.  Returns the table id it was seated at."""

@@ -1,6 +1,6 @@
 """Several server processes on one Postgres and one Redis: leased tables, relayed sockets, take-over.
 
-``ClusterRuntime`` is the ``TableRuntime`` of every process.  With ``REDIS_URL`` set, a Postgres database
+``ClusterRuntime`` is the ``ProcessRuntime`` (``app.tables.hosting.runtime``) of every process.  With ``REDIS_URL`` set, a Postgres database
 and ``Settings.cluster`` on (the default) it runs as one of N processes; otherwise it is the plain
 single-process runtime (SQLite, no Redis: ``make run``).
 
@@ -41,8 +41,9 @@ from app.tables.cluster.admin import apply_freeze, close_table, live_tables
 from app.tables.cluster.directory import TableDirectory
 from app.tables.cluster.lease import TableLeases
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
-from app.tables.cluster.remote import RelayEnds
-from app.tables.cluster.runtime import TableRuntime
+from app.tables.cluster.remote import RelayEnd, RelaySides
+from app.tables.hosting.ends import NO_GAME_HERE, ActorEnd, Refusal, TableEnd
+from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.actor import TableActor
 from app.tables.play.commands import Leave, Stop, Unwatch
 from app.tables.registry import TableStatus
@@ -50,6 +51,7 @@ from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
+MOVING_NOW = Refusal(1013, "the table is moving between servers; reconnect")
 NO_ANSWER_ROUNDS = 3  # renewal rounds a relayed socket waits for its owner's first message
 # A holder's heartbeat can be missing for a moment while it lives (Redis restarted or cut): if it hears, its
 # player reconnects (1012) instead of being told it left.
@@ -61,7 +63,7 @@ def cluster_wanted(state: AppState) -> bool:
     return bool(s.cluster and s.redis_url and not s.is_sqlite)
 
 
-class ClusterRuntime(RelayEnds, TableRuntime):
+class ClusterRuntime(RelaySides, ProcessRuntime):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
@@ -86,9 +88,9 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return self.relay is not None
 
     @contextlib.asynccontextmanager
-    async def __call__(self, state: AppState) -> AsyncIterator[None]:
+    async def run(self, state: AppState) -> AsyncIterator[None]:
         if not cluster_wanted(state) or not self.settings.durable:
-            async with super().__call__(state):
+            async with super().run(state):
                 yield
             return
         self.state = state
@@ -107,7 +109,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         log.info("cluster: process %s (lease %.1f s, scan %.1f s)", self.process_id, self.lease_seconds,
                  self.scan_seconds)
         try:
-            async with super().__call__(state):  # resume_all: takes over the tables nobody holds
+            async with super().run(state):  # resume_all: takes over the tables nobody holds
                 self._loops = [asyncio.create_task(self._keep(), name="cluster-leases"),
                                asyncio.create_task(self._scan_loop(), name="cluster-takeover")]
                 try:
@@ -363,6 +365,18 @@ class ClusterRuntime(RelayEnds, TableRuntime):
 
     # -- where a table is ----------------------------------------------------------------------------------
 
+    async def connect(self, table_id: str) -> TableEnd | Refusal:
+        """A socket's way to the table: its actor here (taken over if nobody holds it), the relay to the
+        process that owns it, or a refusal (1013 while it moves between owners, 4004 when no game runs)."""
+        found = await self.locate(table_id)
+        if found == MOVING:
+            return MOVING_NOW
+        if isinstance(found, str):
+            return RelayEnd(self, table_id, found)
+        if found is None:
+            return NO_GAME_HERE
+        return ActorEnd(found, self.settings.outbox_size)
+
     async def locate(self, table_id: str) -> TableActor | str | None:
         """The table's actor if it plays here (taking it over if nobody holds it), else its owner's process
         id; None when no game runs at that table; ``MOVING`` while it is between owners for too long."""
@@ -385,7 +399,7 @@ class ClusterRuntime(RelayEnds, TableRuntime):
         return MOVING
 
 
-def default_table_runtime() -> TableRuntime:
+def default_table_runtime() -> ProcessRuntime:
     """The runtime of ``python -m app``: one of several processes when Redis and Postgres are configured
     (this module), else the plain single-process runtime."""
     return ClusterRuntime(TableSettings())

@@ -1,9 +1,13 @@
-"""The relay's two ends inside one process (mixed into ``ClusterRuntime``).
+"""The relay's two sides inside one process (``RelaySides``, mixed into ``ClusterRuntime``), and the end a
+socket holds for a table owned elsewhere (``RelayEnd``).
 
-* Holder side: the sockets (seats and spectators) served here for tables owned elsewhere: their outboxes
-  (``HeldLink``) are fed by the owner's ``out`` / ``close`` records.
+* Holder side: the sockets (seats and spectators) served here for tables owned elsewhere, each through a
+  ``RelayEnd`` (``ClusterRuntime.connect``): their outboxes (``HeldLink``) are fed by the owner's ``out`` /
+  ``close`` records.
 * Owner side: the sockets held elsewhere for tables owned here: a ``RemoteLink`` in the seat (or among the
-  spectators) of the actor, fed by ``join`` / ``in`` / ``leave`` / ``watch`` / ``unwatch`` records.
+  spectators) of the actor, fed by ``join`` / ``in`` / ``leave`` / ``watch`` / ``unwatch`` records; a relayed
+  client message goes to the actor through the same ``forward`` as a local socket's
+  (``app.tables.hosting.ends``).
 * Requests between processes (``call`` / ``reply``): seating forwarded to a table's owner
   (``app.tables.cluster.directory``), answered by ``handlers``.
 """
@@ -13,27 +17,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
-from app.tables.play.commands import Inbound, Join, Leave, Unwatch, Watch
-from app.ws.protocol import ErrorMessage, client_message
+from app.tables.hosting.ends import NOT_SEATED_HERE, Refusal, forward, seat_of
+from app.tables.play.commands import Join, Leave, Unwatch, Watch
 
 if TYPE_CHECKING:
     from app.tables.play.actor import TableActor
+    from app.tables.play.clock import Clock
     from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
 
 
-class RelayEnds:
+class RelaySides:
     relay: Relay | None
     process_id: str
     settings: TableSettings
+    clock: Clock
     actors: dict[str, TableActor]
     remote: dict[str, tuple[RemoteLink, TableActor, int]]
     watching: dict[str, tuple[RemoteLink, TableActor]]
@@ -92,9 +95,10 @@ class RelayEnds:
         if actor is None or actor.closed:
             self.relay.send(holder, {"k": "close", "l": link_id, "c": RELAY_GAP, "r": "the table moved; reconnect"})
             return
-        seat = next((s.seat for s in actor.slots if s.user_id == user_id and not s.bot), None)
+        seat = seat_of(actor, user_id)
         if seat is None:
-            self.relay.send(holder, {"k": "close", "l": link_id, "c": 4003, "r": "you are not seated at this table"})
+            refusal = NOT_SEATED_HERE  # the holder admitted the socket; the seat is checked here
+            self.relay.send(holder, {"k": "close", "l": link_id, "c": refusal.code, "r": refusal.reason})
             return
         rlink = RemoteLink(self.relay, holder, link_id, self._remote_closed)
         self.remote[link_id] = (rlink, actor, seat)
@@ -122,14 +126,7 @@ class RelayEnds:
         if entry is None:
             return
         rlink, actor, seat = entry
-        try:
-            parsed = client_message.validate_json(raw)
-        except ValidationError as exc:
-            detail = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
-            rlink.send(ErrorMessage(v=actor.out.v, code="malformed", message=detail or "bad message").model_dump_json())
-            return
-        if not actor.offer(Inbound(seat, rlink, parsed, time.perf_counter())):
-            rlink.send(ErrorMessage(v=actor.out.v, code="busy", message="the table is busy; try again").model_dump_json())
+        forward(actor, seat, rlink, raw)
 
     def _relay_broken(self) -> None:
         """Our subscription broke, so frames may be lost: every relayed socket here reconnects."""
@@ -162,6 +159,50 @@ class RelayEnds:
             except Exception as exc:
                 reply.update(ok=False, error=error_payload(exc))
         self.relay.send(header["h"], reply)
+
+
+class RelayEnd:
+    """A socket held here for a table its ``owner`` process plays: the link is a ``HeldLink`` fed over the
+    relay, and client messages go to the owner raw (it parses them, answers, and refuses an account with no
+    seat by closing the link with 4003)."""
+
+    kind = "relayed"
+
+    def __init__(self, sides: RelaySides, table_id: str, owner: str) -> None:
+        self.sides, self.table_id, self.owner = sides, table_id, owner
+        self.clock = sides.clock
+        self.user_id: int | None = None
+        self.link: HeldLink | None = None
+        self.tell = "leave"  # what the owner hears when the socket ends: ``leave`` a seat, ``unwatch``
+
+    def admit(self, user_id: int) -> Refusal | None:
+        self.user_id = user_id  # whether it holds a seat, only the owner knows
+        return None
+
+    def join(self) -> HeldLink:
+        assert self.sides.relay is not None and self.user_id is not None, "admit first"
+        self.link = self.sides.hold_link(self.table_id, self.owner)
+        self.sides.relay.send(self.owner, {"k": "join", "t": self.table_id, "u": self.user_id,
+                                           "l": self.link.link_id, "h": self.sides.process_id})
+        return self.link
+
+    def watch(self) -> HeldLink:
+        assert self.sides.relay is not None
+        self.link, self.tell = self.sides.hold_link(self.table_id, self.owner), "unwatch"
+        self.sides.relay.send(self.owner, {"k": "watch", "t": self.table_id, "l": self.link.link_id,
+                                           "h": self.sides.process_id})
+        return self.link
+
+    def forward(self, raw: str) -> None:
+        assert self.link is not None, "join first"
+        if self.sides.relay is None:  # this process's relay stopped (shutdown): the socket ends
+            self.link.close(1000, "bye")
+            return
+        self.sides.relay.send(self.owner, {"k": "in", "l": self.link.link_id, "m": raw})
+
+    def leave(self) -> None:
+        if self.link is not None:
+            self.sides.drop_link(self.link, self.tell)
 
 
 def error_payload(exc: Exception) -> dict[str, Any]:

@@ -43,11 +43,8 @@ from app.tables.play.flow import HandFlow
 from app.tables.play.hand_end import GameEndHook, GameOverHook, HandEnd, announce_game_over
 from app.tables.play.outbox import Outbox
 from app.tables.play.seats import SeatLink, SeatSlot
-from app.tables.registry import TableInfo, TableRegistry
-from app.tables.settings import TableSettings
-from app.ws.guard import TOO_MANY
-from app.ws.protocol import (
-    TABLE_GONE,
+from app.tables.protocol.close_codes import TABLE_GONE, TOO_MANY
+from app.tables.protocol.messages import (
     ActionMessage,
     AutoPlayMessage,
     BackMessage,
@@ -57,6 +54,8 @@ from app.ws.protocol import (
     ResyncMessage,
     ServerRestartingMessage,
 )
+from app.tables.registry import TableInfo, TableRegistry
+from app.tables.settings import TableSettings
 
 log = logging.getLogger(__name__)
 RESERVED = 64  # inbox room kept for the actor's own timers and for Leave/Stop

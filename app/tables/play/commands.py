@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.tables.play.seats import SeatLink
-from app.ws.protocol import ActionMessage, AutoPlayMessage, BackMessage, PingMessage, ResyncMessage
+from app.tables.protocol.messages import (
+    ActionMessage,
+    AutoPlayMessage,
+    BackMessage,
+    PingMessage,
+    ResyncMessage,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,9 +29,7 @@ from app.tables.play.commands import Command, Tick
 from app.tables.play.hints import turn_hints, waits_out
 from app.tables.play.outbox import OpenPrompt, Outbox
 from app.tables.play.seats import SeatSlot
-from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, TableSettings
-from app.tables.table_info import TableInfo
-from app.ws.protocol import (
+from app.tables.protocol.messages import (
     ActionMessage,
     ErrorCode,
     ErrorMessage,
@@ -41,6 +39,8 @@ from app.ws.protocol import (
     SnapshotMessage,
     TableOut,
 )
+from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, TableSettings
+from app.tables.table_info import TableInfo
 from engine.actions import Action, IllegalAction
 from engine.events import Event
 from engine.match import Match

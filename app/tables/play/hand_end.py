@@ -17,10 +17,10 @@ from app.tables.fairness import WallSeed
 from app.tables.play.commands import Tick
 from app.tables.play.durable import V_GAP, JournalWriter
 from app.tables.play.flow import HandFlow
+from app.tables.protocol.messages import GameOverMessage, HandResultMessage, PaymentOut
 from app.tables.registry import TableRegistry
 from app.tables.seating import unseat_below_entry
 from app.tables.table_info import TableInfo
-from app.ws.protocol import GameOverMessage, HandResultMessage, PaymentOut
 from engine.actions import Action
 from engine.invariants import check_all
 from engine.state import HandState

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from app.ws.protocol import ActionOut, DiscardWaitsOut, TurnHintsOut, WaitOut
+from app.tables.protocol.messages import ActionOut, DiscardWaitsOut, TurnHintsOut, WaitOut
 from engine.bots import get_policy
 from engine.hints import Wait, discard_waits, ready_waits
 from engine.state import HandState

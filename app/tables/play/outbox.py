@@ -1,6 +1,6 @@
 """What a table sends: per-seat projections of its events, prompts and snapshots, numbered by ``v``.
 
-Every message is a model from ``app.ws.protocol``, encoded once per seat.  A seat sees only
+Every message is a model from ``app.tables.protocol.messages``, encoded once per seat.  A seat sees only
 ``Event.for_seat(seat)`` and its own prompts; bots and disconnected seats get nothing.
 """
 
@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from app.tables.play.clock import Clock, TimerHandle
 from app.tables.play.seats import SeatLink, SeatSlot
-from app.ws.protocol import ActionOut, EventMessage, PromptMessage, TurnHintsOut
+from app.tables.protocol.messages import ActionOut, EventMessage, PromptMessage, TurnHintsOut
 from engine.actions import Action
 from engine.events import Event
 

@@ -1,9 +1,10 @@
 """The tables of this process: starts an actor when a table fills, stops it when the table goes.
 
-``TableRuntime`` is what ``create_app(table_runtime=...)`` takes: entered with the AppState at startup,
-it hooks itself into the registry (``on_table_full`` / ``on_table_removed``) and, with durable tables
+``ProcessRuntime`` is what ``create_app(table_runtime=...)`` takes (``app.tables.cluster.cluster.ClusterRuntime``
+extends it to several processes).  ``run(state)`` is entered with the AppState at startup: it hooks the
+runtime into the registry (``on_table_full`` / ``on_table_removed``) and, with durable tables
 (``TableSettings.durable``), resumes every table the journal holds; exited at shutdown, it stops every
-actor (each closes its sockets with 1001).  The socket endpoint finds actors in ``actors``.
+actor (each closes its sockets with 1001).  A socket reaches a table through ``connect``.
 
 ``drain`` is the SIGTERM path (``app.__main__``): no new tables or seats, the lobby and every seat hear
 ``server_restarting``, sockets close with 1001 and the journal keeps every hand for the next start.
@@ -23,9 +24,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from app.bots import TableBots
 from app.services.games import FinishedGame
 from app.state import AppState
-from app.tables.cluster.records import GameRecords
 from app.tables.durability.journal import TableJournal
+from app.tables.durability.records import GameRecords
 from app.tables.durability.settle import DatabaseSettler, Settler
+from app.tables.hosting.ends import NO_GAME_HERE, ActorEnd, Refusal, TableEnd
 from app.tables.play.actor import ActorServices, TableActor
 from app.tables.play.clock import Clock, RealClock
 from app.tables.play.commands import Stop
@@ -38,7 +40,7 @@ from engine.variants import VARIANTS
 log = logging.getLogger(__name__)
 
 
-class TableRuntime:
+class ProcessRuntime:
     def __init__(self, settings: TableSettings | None = None, *, clock: Clock | None = None,
                  bots: Callable[[], TableBots] = TableBots, settler: Settler | None = None) -> None:
         self.settings = settings or TableSettings()
@@ -63,7 +65,9 @@ class TableRuntime:
         self.records: GameRecords | None = None
 
     @contextlib.asynccontextmanager
-    async def __call__(self, state: AppState) -> AsyncIterator[None]:
+    async def run(self, state: AppState) -> AsyncIterator[None]:
+        """Host the tables while the app runs: entered once everything in ``state`` exists, exited first at
+        shutdown (the actors stop while the database is still there)."""
         self.state = state
         state.registry.on_table_full = self.start_table
         state.registry.on_table_removed = self.stop_table
@@ -95,6 +99,14 @@ class TableRuntime:
                 with contextlib.suppress(asyncio.CancelledError):
                     await pacer
             await self.shutdown()
+
+    async def connect(self, table_id: str) -> TableEnd | Refusal:
+        """A socket's way to the table (``app.tables.hosting.ends``): its actor, or a refusal (4004) when no
+        game runs at it here."""
+        actor = self.actors.get(table_id)
+        if actor is None or actor.closed:
+            return NO_GAME_HERE
+        return ActorEnd(actor, self.settings.outbox_size)
 
     def _services(self) -> ActorServices:
         assert self.state is not None and self.settler is not None

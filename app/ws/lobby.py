@@ -30,7 +30,8 @@ from app.lobby.broker import Subscription
 from app.quickplay.matcher import lobby_queues
 from app.services.live_sessions import SessionEnd
 from app.state import AppState
-from app.ws.guard import TOO_MANY, client_address, refuse, socket_owner
+from app.tables.protocol.close_codes import TOO_MANY
+from app.ws.guard import client_address, refuse, socket_owner
 
 router = APIRouter(tags=["lobby"])
 

@@ -1,7 +1,7 @@
-"""The table WebSocket protocol, defined once: every message either side may send.
+"""The table WebSocket protocol's messages, defined once: every message either side may send.
 
 ``docs/protocol.md`` and ``docs/protocol.schema.json`` are generated from these models
-(``python -m app.ws.docs``); a test fails when they are stale.
+(``python -m app.docgen``, ``app.docgen.protocol``); a test fails when they are stale.
 
 Every server message carries ``v``, the table's event number: it grows by one with every ``event`` the
 table sends (all seats see every event number, each with only what that seat may see) and never goes
@@ -292,28 +292,3 @@ ServerMessage = Annotated[
     Field(discriminator="type"),
 ]
 server_message = TypeAdapter(ServerMessage)
-
-TABLE_GONE = 4005  # close code: the table was closed for good (after `game_over`, reason `table_closed`)
-
-# WebSocket close codes of the table and lobby sockets.  Refusals are sent after the handshake (accept, then
-# close), so a client always reads one of these rather than a bare HTTP 403.
-CLOSE_CODES: dict[int, str] = {
-    1000: "the game is over",
-    1001: "the server is restarting (after `server_restarting`), or the table is restarting here after a "
-          "lost journal: reconnect",
-    1008: "not authenticated: no ticket or a missing, used or expired one (or an invalid session token in the "
-          "Authorization header); or over the message rate limit",
-    1009: "message too big",
-    1012: "several server processes: the table moved to another process, or a message relayed between "
-          "processes was lost; reconnect (the snapshot puts you back in step)",
-    1013: "too slow to read messages, the table is busy, or it is moving between server processes; reconnect",
-    4001: "replaced by a newer connection for the same seat",
-    4003: "you are not seated at this table",
-    4004: "no game is running at this table",
-    TABLE_GONE: "the table was closed for good (an operator closed it, or its tournament was cancelled), after "
-                "`game_over` with reason `table_closed`: do not reconnect",
-    4401: "your login session ended while connected (logged out, ended from another session, password "
-          "changed, account frozen, an admin's log-out-everywhere, or its lifetime ran out): log in again",
-    4029: "too many open sockets for your account or address (Settings.sockets_per_user / sockets_per_ip), "
-          "or too many reconnects; close others or wait",
-}

@@ -13,7 +13,7 @@ from app.game.variants import Variant
 from app.tables.durability.journal_steps import Fenced
 from app.tables.play.clock import FakeClock
 from app.tables.play.commands import Command, Tick
-from app.tables.play.durable import JournalLost, JournalWriter
+from app.tables.play.journal_writer import JournalLost, JournalWriter
 from app.tables.play.flow import HandFlow
 from app.tables.play.outbox import Outbox
 from app.tables.play.seats import SeatSlot

@@ -10,7 +10,7 @@ The actor owns its parts (lila's round owns its game; sockets and persistence ar
   托管 and the claim hold;
 * ``hand_end`` (``hand_end.HandEnd``): settlement, the result, game over, and recovery from a crash or a
   restart;
-* ``writer`` (``durable.JournalWriter``): what the game has not journalled yet, written before it is sent;
+* ``writer`` (``journal_writer.JournalWriter``): what the game has not journalled yet, written before it is sent;
 * the seats (``slots``) and their ``out``box, which the parts share.
 
 Durability (``journal``): while a command is handled the outbox is held; the journal then records what the
@@ -38,7 +38,7 @@ from app.tables.durability.journal import LiveGame, TableJournal
 from app.tables.durability.settle import Settler
 from app.tables.play.clock import Clock
 from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
-from app.tables.play.durable import JournalLost, JournalWriter
+from app.tables.play.journal_writer import JournalLost, JournalWriter
 from app.tables.play.flow import HandFlow
 from app.tables.play.hand_end import GameEndHook, GameOverHook, HandEnd, announce_game_over
 from app.tables.play.outbox import Outbox

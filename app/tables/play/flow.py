@@ -107,7 +107,7 @@ class HandFlow:
         self.coins = [0] * len(slots)
         self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
         self.resuming = False  # rebuilt from the journal, waiting for the players to come back
-        # What the journal has not got yet (``durable.JournalWriter`` writes it and clears the marks):
+        # What the journal has not got yet (``journal_writer.JournalWriter`` writes it and clears the marks):
         self.logged = 0  # actions of the current hand in the journal
         self.start_due = False  # a new hand's wall is not journalled yet
         self.close_due = False  # the closed hand (settled or voided) is not journalled yet

@@ -15,7 +15,7 @@ from app.tables.durability.journal import Fenced, LiveGame
 from app.tables.durability.settle import Settler
 from app.tables.fairness import WallSeed
 from app.tables.play.commands import Tick
-from app.tables.play.durable import V_GAP, JournalWriter
+from app.tables.play.journal_writer import V_GAP, JournalWriter
 from app.tables.play.flow import HandFlow
 from app.tables.registry import TableRegistry
 from app.tables.seating import unseat_below_entry

@@ -5,15 +5,16 @@ the last event; one ``seat_went_auto`` puts a seat on 托管 whatever the reason
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
+from app import metrics
 from app.bots import TableBots
 from app.game.variants import Variant
 from app.tables.play.clock import FakeClock
 from app.tables.play.commands import Command, Tick
 from app.tables.play.flow import HandFlow
 from app.tables.play.outbox import Outbox
-from app.tables.play.played import NOTHING, Played
+from app.tables.play.played import NOTHING, AutoPlayReason, Played
 from app.tables.play.seats import SeatLink, SeatSlot
 from app.tables.settings import TableSettings
 from app.tables.table_info import TableInfo, TableStatus
@@ -76,7 +77,7 @@ async def test_an_action_that_does_not_end_the_hand_returns_its_events_only() ->
 
 
 async def test_under_the_claim_hold_the_hand_ends_when_its_last_event_is_released() -> None:
-    clock, posted = FakeClock(), []
+    clock, posted = FakeClock(), list[Command]()
     flow = _flow(posted, clock, claim_hold_seconds=1.0)
     win = _up_to_a_win_on_a_discard(flow)
     played = flow.play(win)
@@ -114,7 +115,8 @@ def _table_events(link: SeatLink) -> list[dict[str, Any]]:
 
 
 async def test_every_way_onto_auto_play_plays_the_open_prompt_and_only_leaving_is_told_by_presence() -> None:
-    for reason in ("timeouts", "chosen", "frozen", "disconnected"):
+    reasons: tuple[AutoPlayReason, ...] = ("timeouts", "chosen", "frozen", "disconnected")
+    for reason in reasons:
         flow = _flow([], FakeClock())
         flow.slots[0].link = SeatLink(256)  # seat 0 is at the table: its prompt waits for the player
         watcher = SeatLink(256)
@@ -126,7 +128,7 @@ async def test_every_way_onto_auto_play_plays_the_open_prompt_and_only_leaving_i
         _table_events(watcher)
         if reason == "disconnected":
             flow.slots[0].link = None
-        flow.seat_went_auto(0, reason)  # type: ignore[arg-type]
+        flow.seat_went_auto(0, reason)
         assert prompt.act_timer is not None, reason  # the server plays the open prompt after the delay
         told = _table_events(watcher)
         if reason == "disconnected":
@@ -134,3 +136,8 @@ async def test_every_way_onto_auto_play_plays_the_open_prompt_and_only_leaving_i
         else:
             assert told == [{"type": "auto_play", "seat": 0, "on": True, "reason": reason}]
             assert flow.slots[0].auto
+
+
+def test_the_auto_play_reasons_are_the_metrics_labels() -> None:
+    """``AutoPlayReason`` and the ``AUTO_PLAY_BY`` labels name the same four reasons (a new one needs both)."""
+    assert get_args(AutoPlayReason) == metrics.AUTO_PLAY_REASONS

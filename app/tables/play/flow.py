@@ -56,7 +56,8 @@ class HandFlow:
     hold and 托管.  Every method runs inside the actor task.
 
     What it needs of the table is passed in: the seats and their outbox, the table's clock, ``post`` (how a
-    timer's ``Tick`` reaches the actor's inbox) and ``table_closed`` (whether the actor has stopped).
+    timer's ``Tick`` reaches the actor's inbox) and ``table_closed`` (whether the actor has stopped).  What a
+    command did comes back as a ``Played`` (the hand ended: the actor settles it next).
     """
 
     def __init__(self, info: TableInfo, settings: TableSettings, clock: Clock, slots: list[SeatSlot],

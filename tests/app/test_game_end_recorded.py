@@ -16,7 +16,7 @@ import pytest
 
 from app.tables.durability.journal import TableJournal
 from app.tables.durability.journal_steps import Fenced
-from app.tables.play.durable import JournalWriter
+from app.tables.play.journal_writer import JournalWriter
 from tests.app.table_harness import answer_until, harness
 
 DURABLE = {"join_seconds": 0.0, "resume_join_seconds": 30.0, "freeze_gc": False, "durable": True,
@@ -46,7 +46,7 @@ async def _unsettled(*_args: Any) -> None:
 
 @pytest.mark.timeout(60)
 async def test_a_game_ended_during_an_outage_leaves_the_journal_once_the_database_is_back(settings, monkeypatch):
-    monkeypatch.setattr("app.tables.play.durable.END_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr("app.tables.play.journal_writer.END_RETRY_SECONDS", 0.01)
     async with harness(settings, **DURABLE) as h:
         assert h.runtime.state is not None
         journal = AwayJournal(h.runtime.state.engine, serial=True, away=3)

@@ -13,8 +13,8 @@ from app.game.variants import VariantKey
 from app.tables.durability.journal_steps import Fenced
 from app.tables.play.clock import FakeClock
 from app.tables.play.commands import Command, Tick
-from app.tables.play.durable import JournalLost, JournalWriter
 from app.tables.play.flow import HandFlow
+from app.tables.play.journal_writer import JournalLost, JournalWriter
 from app.tables.play.outbox import Outbox
 from app.tables.play.seats import SeatSlot
 from app.tables.settings import TableSettings
@@ -36,17 +36,21 @@ async def test_the_hand_flow_plays_a_hand_with_only_its_seats_clock_and_post() -
     assert flow.started and flow.hand_no == 1 and flow.hand is not None
     assert flow.start_due and flow.logged == 0  # the new wall is due to the journal
     assert flow.prompts  # the dealer is prompted (seat 0 is away: 托管 plays it)
+    ended = []
     for _ in range(5000):  # every timer reaches the flow through ``post``, as the actor's inbox would
-        if flow.hand_ended or flow.hand is None or flow.hand.is_over:
+        if ended:
             break
         clock.advance(1.0)
-        while posted:
+        while posted and not ended:
             tick = posted.pop(0)
             assert isinstance(tick, Tick)
-            flow.on_tick(tick)
+            played = flow.on_tick(tick)
+            if played.hand_ended:
+                ended.append(played)
     hand = flow.hand
     assert hand is not None and hand.is_over and hand.result is not None
-    assert flow.hand_ended  # the actor's hand end settles it next
+    assert ended  # the flow says so, and the actor's hand end settles it next
+    assert ended[0].ended_by == ("draw" if hand.result.is_draw else hand.result.win_kind)
     assert flow.out.v > len(hand.actions)  # every event went out numbered
 
 

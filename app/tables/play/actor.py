@@ -8,10 +8,13 @@ The actor owns its parts (lila's round owns its game; sockets and persistence ar
 
 * ``flow`` (``flow.HandFlow``): the game itself — the match, the hand, prompts, claim windows, timeouts,
   托管 and the claim hold;
-* ``hand_end`` (``hand_end.HandEnd``): settlement, the result, game over, and recovery from a crash or a
-  restart;
-* ``writer`` (``durable.JournalWriter``): what the game has not journalled yet, written before it is sent;
+* ``hand_end`` (``hand_end.HandEnd``): settlement, the result, who stands up, game over;
+* ``recovery`` (``recovery.GameRecovery``): recovery from a crash in a handler, or from a restart;
+* ``writer`` (``journal_writer.JournalWriter``): what the game has not journalled yet, written before it is sent;
 * the seats (``slots``) and their ``out``box, which the parts share.
+
+The flow and the recovery answer each command with what it did (``played.Played``): the actor settles a
+hand that ended and ends a game that must end from that answer, never from flags left on the flow.
 
 Durability (``journal``): while a command is handled the outbox is held; the journal then records what the
 command did (a new hand's wall, the accepted actions, a closed hand) and only then are its messages sent.
@@ -38,11 +41,14 @@ from app.tables.durability.journal import LiveGame, TableJournal
 from app.tables.durability.settle import Settler
 from app.tables.play.clock import Clock
 from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop, Tick, Unwatch, Watch
-from app.tables.play.durable import JournalLost, JournalWriter
 from app.tables.play.flow import HandFlow
 from app.tables.play.hand_end import GameEndHook, GameOverHook, HandEnd, announce_game_over
+from app.tables.play.journal_writer import JournalLost, JournalWriter
 from app.tables.play.outbox import Outbox
+from app.tables.play.played import NOTHING, Played
+from app.tables.play.recovery import GameRecovery
 from app.tables.play.seats import SeatLink, SeatSlot
+from app.tables.play.views import state_dump
 from app.tables.protocol.close_codes import TABLE_GONE, TOO_MANY
 from app.tables.protocol.messages import (
     ActionMessage,
@@ -104,6 +110,7 @@ class TableActor:
         self.writer = JournalWriter(self.flow, services.journal, fence, on_fenced=self._fenced)
         self.hand_end = HandEnd(self.flow, self.writer, self.registry, services.settle, close=self.close,
                                 on_game_over=services.on_game_over, on_game_end=services.on_game_end)
+        self.recovery = GameRecovery(self.flow, self.writer)
 
     # -- life ------------------------------------------------------------------------------------------
 
@@ -113,12 +120,11 @@ class TableActor:
 
     async def run(self) -> None:
         if self.resume is not None:
-            self.hand_end.resume(self.resume)
+            resumed = self.recovery.resume(self.resume)
+            if resumed.game_over:  # its hand did not replay, one void too many: the game ends now
+                await self._follow_up(resumed, None)
         else:
-            if not self._humans_missing():
-                self.post(Tick("start"))
-            else:
-                self.flow.start_timer = self.flow.timer(self.settings.join_seconds, Tick("start"))
+            self.flow.schedule_start(self.settings.join_seconds if self._humans_missing() else None)
             await self.writer.open_game()  # the first command waits for it: the game's row comes first
         try:
             while not self.closed:
@@ -146,21 +152,24 @@ class TableActor:
         if self.writer.journal is not None:
             self.out.hold()
         try:
-            self._handle(command)
+            played = self._handle(command)
         except Exception:
-            self._crashed(command)
-        try:  # journal what the command did, send it, then: settle a finished hand, end the game
+            played = self._crashed(command)
+        await self._follow_up(played, command)
+
+    async def _follow_up(self, played: Played, command: Command | None) -> None:
+        """Journal what the command did, send it, then: settle the hand that ended, end the game."""
+        try:
             await self.writer.persist()
             self.out.release()
-            if self.flow.hand_ended:
-                self.flow.hand_ended = False
+            if played.hand_ended:
                 if self.writer.journal is not None:
                     self.out.hold()
                 await self.hand_end.finish_hand()
                 await self.writer.persist()
                 self.out.release()
-            if self.flow.end_reason and not self.closed:
-                await self.hand_end.game_over(self.flow.end_reason)
+            if played.game_over and not self.closed:
+                await self.hand_end.game_over(played.game_over)
         except JournalLost:
             self._lost()
         except Exception:  # past the settlement's own retries: end the game cleanly
@@ -178,17 +187,15 @@ class TableActor:
         finally:
             self.out.release()
 
-    def _handle(self, command: Command) -> None:
+    def _handle(self, command: Command) -> Played:
+        """Carry out one command; returns what it did to the game (the actor follows it up)."""
         if isinstance(command, Inbound):
-            self._inbound(command)
-        elif isinstance(command, Tick):
-            if command.kind == "resume":
-                self.hand_end.end_resume()
-            else:
-                self.flow.on_tick(command)
-        elif isinstance(command, Join):
-            self._join(command.seat, command.link)
-        elif isinstance(command, Leave):
+            return self._inbound(command)
+        if isinstance(command, Tick):
+            return self.recovery.end_resume() if command.kind == "resume" else self.flow.on_tick(command)
+        if isinstance(command, Join):
+            return self._join(command.seat, command.link)
+        if isinstance(command, Leave):
             self._leave(command.seat, command.link)
         elif isinstance(command, Watch):
             self._watch(command.link)
@@ -207,6 +214,7 @@ class TableActor:
                 self.flow.close_prompts()
                 announce_game_over(self.flow, "table_closed", [], self.services.on_game_end)
                 self.close_code, self.close_reason = TABLE_GONE, "the table was closed"
+        return NOTHING
 
     # -- posting (from sockets and timers) ---------------------------------------------------------------
 
@@ -230,28 +238,19 @@ class TableActor:
 
     # -- sockets ---------------------------------------------------------------------------------------
 
-    def _join(self, seat: int, link: SeatLink) -> None:
-        if seat in self.flow.frozen_seats:
+    def _join(self, seat: int, link: SeatLink) -> Played:
+        if self.flow.is_frozen(seat):
             link.close(4003, "this account is frozen")
-            return
+            return NOTHING
         if self.snapshots.hit(str(seat)):
             link.close(TOO_MANY, "too many reconnects; wait a few seconds")
-            return
+            return NOTHING
         slot = self.slots[seat]
         old, slot.link = slot.link, link
         if old is not None and old is not link:
             old.close(4001, "replaced by a newer connection")
-        self.flow.send_snapshot(seat)
-        if old is None:  # everyone already here learns of the new arrival, before the start too
-            self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=True,
-                                 auto_play=slot.human and slot.auto)
-        self.flow.maybe_stop_auto(seat)
-        if self._humans_missing():
-            return
-        if self.flow.resuming:
-            self.hand_end.end_resume()
-        elif not self.flow.started:
-            self.flow.start_game()
+        self.flow.seat_connected(seat, first=old is None)
+        return NOTHING if self._humans_missing() else self.recovery.players_seated()
 
     def _leave(self, seat: int, link: SeatLink) -> None:
         slot = self.slots[seat]
@@ -259,38 +258,25 @@ class TableActor:
             return  # an old socket, already replaced
         slot.link = None
         link.close(1000, "left")
-        self.out.table_event(self.flow.hand_no, "presence", seat=seat, connected=False, auto_play=slot.human)
-        if slot.human:
-            metrics.AUTO_PLAY_BY["disconnected"].inc()
-        prompt = self.flow.prompts.get(seat)
-        if prompt is not None and prompt.act_timer is None:
-            self.flow.schedule_act(prompt)
+        self.flow.seat_disconnected(seat)
 
     def _watch(self, link: SeatLink) -> None:
         """A spectator: a public snapshot (``seat`` -1, no concealed tiles, no prompt), then public events."""
         self.out.watchers.append(link)
         link.synced = True
-        link.send(self.flow.spectator_snapshot().model_dump_json())
-        if self.flow.last_result is not None:
-            link.send(self.flow.last_result.model_dump_json())
+        for message in self.flow.spectator_messages():
+            link.send(message.model_dump_json())
 
     def _freeze(self, user_id: int) -> None:
         """托管 for a frozen account's seat until the hand ends (``HandEnd.finish_hand`` stands it up)."""
         seat = next((s.seat for s in self.slots if s.user_id == user_id and not s.bot), None)
-        if seat is None or seat in self.flow.frozen_seats:
+        if seat is None or self.flow.is_frozen(seat):
             return
-        self.flow.frozen_seats.add(seat)
-        slot = self.slots[seat]
-        if slot.link is not None:
-            link = slot.link
+        link = self.slots[seat].link
+        if link is not None:
             link.close(4003, "this account is frozen")  # the first close code is the one sent
             self._leave(seat, link)
-        slot.auto = True
-        metrics.AUTO_PLAY_BY["frozen"].inc()
-        self.out.table_event(self.flow.hand_no, "auto_play", seat=seat, on=True, reason="frozen")
-        prompt = self.flow.prompts.get(seat)
-        if prompt is not None and prompt.act_timer is None:
-            self.flow.schedule_act(prompt)
+        self.flow.freeze(seat)
 
     def close(self, code: int, reason: str) -> None:
         """The game is over: the actor stops, its prompts and then its sockets close with ``code``."""
@@ -329,18 +315,19 @@ class TableActor:
 
     # -- client messages -------------------------------------------------------------------------------
 
-    def _inbound(self, command: Inbound) -> None:
+    def _inbound(self, command: Inbound) -> Played:
         seat, message = command.seat, command.message
         if self.slots[seat].link is not command.link:
-            return  # a replaced socket's late message
+            return NOTHING  # a replaced socket's late message
         if isinstance(message, ActionMessage):
-            self.flow.client_action(seat, message)
+            played = self.flow.client_action(seat, message)
             if command.received:
                 seconds = time.perf_counter() - command.received
                 metrics.action_answered(message.action.kind, seconds)
                 if self.services.latencies is not None:
                     self.services.latencies.append(seconds)
-        elif isinstance(message, PingMessage):
+            return played
+        if isinstance(message, PingMessage):
             self.out.send(seat, PongMessage(v=self.out.v, t=message.t, server_ms=self.clock.wall_ms()))
         elif isinstance(message, ResyncMessage):
             wait = self.snapshots.hit(str(seat))
@@ -353,26 +340,21 @@ class TableActor:
             self.flow.player_back(seat)
         elif isinstance(message, AutoPlayMessage):
             self.flow.auto_play_chosen(seat)
+        return NOTHING
 
     # -- crashes ---------------------------------------------------------------------------------------
 
-    def _crashed(self, command: Command) -> None:
+    def _crashed(self, command: Command | None) -> Played:
+        """A command raised: log it with the table's state, tell its sender, and recover the game."""
         log.critical("table %s: crash while handling %r; state: %s", self.id, command, self.state_dump(),
                      exc_info=True)
         with contextlib.suppress(Exception):
             if isinstance(command, Inbound):
                 self.flow.error(command.seat, "internal",
                                 "the server failed on this message; the table goes on")
-            self.hand_end.recover()
+            return self.recovery.recover()
+        return NOTHING
 
     def state_dump(self) -> dict[str, Any]:
         """The table's state for the critical log (never the seed: it stays secret until the hand ends)."""
-        hand = self.flow.hand
-        return {
-            "table": self.id, "game": self.flow.game_id, "hand_no": self.flow.hand_no, "v": self.out.v,
-            "variant": self.info.variant.value, "phase": hand.phase.value if hand else None,
-            "awaiting": hand.awaiting() if hand else [], "prompts": sorted(self.flow.prompts),
-            "pending": len(self.flow.pending),
-            "actions": [str(a) for a in hand.actions[-12:]] if hand else [],
-            "seats": [(s.user_id, s.bot, s.connected, s.auto) for s in self.slots],
-        }
+        return state_dump(self.flow)

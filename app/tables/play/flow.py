@@ -21,23 +21,21 @@ from typing import Any
 
 from app import metrics
 from app.bots import TableBots
-from app.game.rooms import ROOMS
-from app.game.variants import VARIANT_INFO
 from app.tables.fairness import WallSeed, new_wall_seed
 from app.tables.play.clock import Clock, TimerHandle
 from app.tables.play.commands import Command, Tick
 from app.tables.play.hints import turn_hints, waits_out
 from app.tables.play.outbox import OpenPrompt, Outbox
+from app.tables.play.played import NOTHING, AutoPlayReason, Played, SeatWithoutAMove
 from app.tables.play.seats import SeatSlot
+from app.tables.play.views import seat_snapshot, spectator_snapshot
 from app.tables.protocol.messages import (
     ActionMessage,
     ErrorCode,
     ErrorMessage,
     HandResultMessage,
     HintsMessage,
-    SeatOut,
     SnapshotMessage,
-    TableOut,
 )
 from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, TableSettings
 from app.tables.table_info import TableInfo
@@ -53,20 +51,13 @@ PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", 
 HOLD_AFTER = {"discard", "kong_attempt"}
 
 
-class SeatWithoutAMove(RuntimeError):
-    """The hand awaits a seat that has no legal action or no timeout action (docs/rules/common.md#always-a-move D-7).
-
-    The engine never offers an action that leads there, but if it ever did, the table must not wait for ever
-    (no prompt, no timer): the actor treats it as a crash in a handler, which logs it and voids the hand.
-    """
-
-
 class HandFlow:
     """The game at one table (一局), owned by its actor: the match, the hand in play, its prompts, the claim
     hold and 托管.  Every method runs inside the actor task.
 
     What it needs of the table is passed in: the seats and their outbox, the table's clock, ``post`` (how a
-    timer's ``Tick`` reaches the actor's inbox) and ``table_closed`` (whether the actor has stopped).
+    timer's ``Tick`` reaches the actor's inbox) and ``table_closed`` (whether the actor has stopped).  What a
+    command did comes back as a ``Played`` (the hand ended: the actor settles it next).
     """
 
     def __init__(self, info: TableInfo, settings: TableSettings, clock: Clock, slots: list[SeatSlot],
@@ -96,8 +87,6 @@ class HandFlow:
         self.keys = itertools.count(1)
         self.started = False
         self.start_timer: TimerHandle | None = None  # the wait for every human to connect
-        self.hand_ended = False
-        self.end_reason: str | None = None  # set when the game must end (game_over runs after the command)
         self.voided = 0
         self.settled_hand: HandState | None = None
         # 結算: the settled hand's result, sent again with every snapshot until the next deal (a player who
@@ -107,7 +96,7 @@ class HandFlow:
         self.coins = [0] * len(slots)
         self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
         self.resuming = False  # rebuilt from the journal, waiting for the players to come back
-        # What the journal has not got yet (``durable.JournalWriter`` writes it and clears the marks):
+        # What the journal has not got yet (``journal_writer.JournalWriter`` writes it and clears the marks):
         self.logged = 0  # actions of the current hand in the journal
         self.start_due = False  # a new hand's wall is not journalled yet
         self.close_due = False  # the closed hand (settled or voided) is not journalled yet
@@ -121,14 +110,22 @@ class HandFlow:
 
     # -- hands -----------------------------------------------------------------------------------------
 
-    def start_game(self) -> None:
+    def schedule_start(self, wait: float | None) -> None:
+        """Deal the first hand at once (``wait`` None: every human is here) or after ``wait`` seconds (the
+        wait for every human to connect; ``start_game`` cuts it short once they have)."""
+        if wait is None:
+            self.post(Tick("start"))
+        else:
+            self.start_timer = self.timer(wait, Tick("start"))
+
+    def start_game(self) -> Played:
         if self.started or self.table_closed():
-            return
+            return NOTHING
         self.started = True
         log.info("game started", extra={"table_id": self.id, "game_id": self.game_id})
         if self.start_timer is not None:
             self.start_timer.cancel()
-        self.new_hand()
+        return self.new_hand()
 
     @property
     def pace(self) -> PracticePace:
@@ -136,7 +133,7 @@ class HandFlow:
         return BOT_SPEEDS.get(self.info.bot_speed if self.info.practice else DEFAULT_BOT_SPEED,
                               BOT_SPEEDS[DEFAULT_BOT_SPEED])
 
-    def new_hand(self) -> None:
+    def new_hand(self) -> Played:
         wall = new_wall_seed()
         hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
         self.hand_no += 1
@@ -150,13 +147,14 @@ class HandFlow:
         self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
                              round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
                              commitment=wall.commitment)
-        self.pump()
+        return self.pump()  # a hand may end in its deal (台灣 八仙過海)
 
-    def pump(self) -> None:
-        """Send the engine's new events (minding the claim hold), then open the prompts they lead to."""
+    def pump(self) -> Played:
+        """Send the engine's new events (minding the claim hold), then open the prompts they lead to; the
+        hand has ended once its last event is out (``Played.hand_ended``: the actor settles it next)."""
         hand = self.hand
         if hand is None:
-            return
+            return NOTHING
         if self.taken < len(hand.events):
             self.pending.extend(hand.events[self.taken:])
             self.taken = len(hand.events)
@@ -169,14 +167,15 @@ class HandFlow:
                 self.hold_until = self.clock.now() + hold
                 self.timer(hold, Tick("release", self.hold_key))
         if self.pending:
-            return
+            return NOTHING
         for seat in sorted(self.snapshot_due):
             self.send_snapshot(seat)
         self._send_waits(hand)
-        if hand.is_over:
-            self.hand_ended = hand.result is not None and hand is not self.settled_hand
-        else:
+        if not hand.is_over:
             self._open_prompts(hand)
+        elif hand.result is not None and hand is not self.settled_hand:
+            return Played.hand_over(hand)
+        return NOTHING
 
     # -- prompts ---------------------------------------------------------------------------------------
 
@@ -205,7 +204,7 @@ class HandFlow:
             prompt.hints = turn_hints(hand, seat, self.info.practice and self.info.suggest_discard)
         self.out.prompt(prompt, slot.auto_played)
         if slot.auto_played:
-            self.schedule_act(prompt)
+            self._schedule_act(prompt)
 
     def _send_waits(self, hand: HandState) -> None:
         """A ``hints`` message to each connected human whose waits changed (only once no event is held,
@@ -222,7 +221,7 @@ class HandFlow:
             slot.waits_sent = key
             self.out.send(slot.seat, HintsMessage(v=self.out.v, hand_no=self.hand_no, waits=waits))
 
-    def schedule_act(self, prompt: OpenPrompt) -> None:
+    def _schedule_act(self, prompt: OpenPrompt) -> None:
         slot = self.slots[prompt.seat]
         if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
             delay = self.settings.bot_delay_seconds * self.pace.bot_delay * (0.5 + self.bots.rng.random())
@@ -235,28 +234,31 @@ class HandFlow:
             prompt.cancel()
         self.prompts.clear()
 
-    def on_tick(self, tick: Tick) -> None:
+    def on_tick(self, tick: Tick) -> Played:
+        """A timer of the game's: the start, the claim hold's release, the next deal, a prompt's deadline or a
+        托管 seat's move."""
         if tick.kind == "start":
-            self.start_game()
-        elif tick.kind == "release":
-            if tick.key == self.hold_key:
-                self.hold_until = 0.0
-                self.pump()
-        elif tick.kind == "next_hand":
+            return self.start_game()
+        if tick.kind == "release":
+            if tick.key != self.hold_key:
+                return NOTHING
+            self.hold_until = 0.0
+            return self.pump()
+        if tick.kind == "next_hand":
             if tick.key == self.hand_no and not self.table_closed() and not self.resuming:
-                self.new_hand()
-        else:
-            self._prompt_timer(tick)
+                return self.new_hand()
+            return NOTHING
+        return self._prompt_timer(tick)
 
-    def _prompt_timer(self, tick: Tick) -> None:
+    def _prompt_timer(self, tick: Tick) -> Played:
         prompt = self.prompts.get(tick.seat)
         hand = self.hand
         if prompt is None or prompt.key != tick.key or hand is None:
-            return
+            return NOTHING
         slot = self.slots[tick.seat]
         if tick.kind == "act":
             if not slot.auto_played:
-                return  # back, or reconnected, since it was scheduled
+                return NOTHING  # back, or reconnected, since it was scheduled
             level = self.info.bot_level if slot.bot else self.settings.auto_play_level
             action: Action | None = self.bots.choose(hand, slot.seat, level)
         else:
@@ -266,10 +268,11 @@ class HandFlow:
                 self._timed_out(slot.seat)
         if action is None:
             raise SeatWithoutAMove(f"seat {slot.seat} has no action to play at its {tick.kind} timer")
-        self.play(action)
+        return self.play(action)
 
-    def play(self, action: Action) -> None:
-        """Apply an action (IllegalAction leaves everything as it was) and move the table on."""
+    def play(self, action: Action) -> Played:
+        """Apply an action (IllegalAction leaves everything as it was) and move the table on; returns the
+        events it caused and whether (and how) the hand ended with them."""
         assert self.hand is not None
         events = self.hand.apply(action)
         prompt = self.prompts.pop(action.seat, None)
@@ -277,54 +280,61 @@ class HandFlow:
             prompt.cancel()
         if events:
             self.close_prompts()  # the hand moved on: every open prompt is stale
-        self.pump()
+        return Played(tuple(events)).then(self.pump())
 
     # -- players ---------------------------------------------------------------------------------------
 
-    def client_action(self, seat: int, message: ActionMessage) -> None:
+    def client_action(self, seat: int, message: ActionMessage) -> Played:
+        """A player's action: refused with a typed error (nothing changes), or played."""
         prompt = self.prompts.get(seat)
         if prompt is None:
             over = self.hand is None or self.hand.is_over
             self.error(seat, "hand_over" if over else "not_your_turn", "no prompt is open for your seat")
-            return
+            return NOTHING
         if message.v != prompt.v:
             self.error(seat, "stale", f"the open prompt is v={prompt.v}, not v={message.v}")
-            return
+            return NOTHING
         data = message.action.model_dump(exclude_none=True)
         if data.setdefault("seat", seat) != seat:
             self.error(seat, "bad_seat", "you can only act for your own seat")
-            return
+            return NOTHING
         try:
             action = Action.from_json(data)
         except ValueError as exc:
             self.error(seat, "malformed", str(exc))
-            return
+            return NOTHING
         try:
-            self.play(action)
+            played = self.play(action)
         except IllegalAction as exc:
             self.error(seat, exc.reason.value, f"refused: {exc}")
-            return
+            return NOTHING
         self.player_back(seat)
+        return played
 
     def _timed_out(self, seat: int) -> None:
         slot = self.slots[seat]
         slot.timeouts += 1
         if slot.timeouts >= self.settings.timeouts_to_auto_play and not slot.auto:
+            self.seat_went_auto(seat, "timeouts")
+
+    def seat_went_auto(self, seat: int, reason: AutoPlayReason) -> None:
+        """托管 begins for ``seat`` (docs/rules/timing.md#auto-play): it is counted, told to the table (a seat that left is told
+        by its ``presence`` event instead), and the server plays the seat's open prompt."""
+        slot = self.slots[seat]
+        if slot.human:
+            metrics.AUTO_PLAY_BY[reason].inc()
+        if reason != "disconnected":
             slot.auto = True
-            metrics.AUTO_PLAY_BY["timeouts"].inc()
-            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="timeouts")
+            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason=reason)
+        prompt = self.prompts.get(seat)
+        if prompt is not None and prompt.act_timer is None:
+            self._schedule_act(prompt)
 
     def auto_play_chosen(self, seat: int) -> None:
         """托管 switched on by the player: the server plays the seat (an open prompt too) until it is back."""
         slot = self.slots[seat]
-        if slot.auto or not slot.human:
-            return
-        slot.auto = True
-        metrics.AUTO_PLAY_BY["chosen"].inc()
-        self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason="chosen")
-        prompt = self.prompts.get(seat)
-        if prompt is not None and prompt.act_timer is None:
-            self.schedule_act(prompt)
+        if not slot.auto and slot.human:
+            self.seat_went_auto(seat, "chosen")
 
     def player_back(self, seat: int) -> None:
         """An accepted action or "back": the timeout streak ends and so does 托管."""
@@ -333,12 +343,36 @@ class HandFlow:
         if slot.auto:
             slot.auto = False
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=False, reason="back")
-        self.maybe_stop_auto(seat)
+        self._maybe_stop_auto(seat)
 
-    def maybe_stop_auto(self, seat: int) -> None:
+    def _maybe_stop_auto(self, seat: int) -> None:
         prompt = self.prompts.get(seat)
         if prompt is not None and not self.slots[seat].auto_played:
             prompt.cancel_act()
+
+    def seat_connected(self, seat: int, *, first: bool) -> None:
+        """A socket took the seat (``first``: none held it before; else it replaced one): its snapshot, the
+        table hears of the arrival, and a player back from away plays their own prompt again."""
+        self.send_snapshot(seat)
+        if first:  # everyone already here learns of the new arrival, before the start too
+            slot = self.slots[seat]
+            self.out.table_event(self.hand_no, "presence", seat=seat, connected=True,
+                                 auto_play=slot.human and slot.auto)
+        self._maybe_stop_auto(seat)
+
+    def seat_disconnected(self, seat: int) -> None:
+        """The seat's socket left: the table hears it, and the server plays the seat while it is away."""
+        self.out.table_event(self.hand_no, "presence", seat=seat, connected=False,
+                             auto_play=self.slots[seat].human)
+        self.seat_went_auto(seat, "disconnected")
+
+    def is_frozen(self, seat: int) -> bool:
+        return seat in self.frozen_seats
+
+    def freeze(self, seat: int) -> None:
+        """An admin froze the seat's account: 托管 until the hand ends (``HandEnd.finish_hand`` stands it up)."""
+        self.frozen_seats.add(seat)
+        self.seat_went_auto(seat, "frozen")
 
     # -- snapshots -------------------------------------------------------------------------------------
 
@@ -352,44 +386,14 @@ class HandFlow:
             return
         self.snapshot_due.discard(seat)
         link.synced = True
-        self.out.send(seat, self._snapshot(seat))
+        self.out.send(seat, seat_snapshot(self, seat))
         if self.last_result is not None:  # between hands: how the last one ended, which it may have missed
             self.out.send(seat, self.last_result)
         self.slots[seat].waits_sent = None  # a fresh client knows no waits yet
         if self.hand is not None:
             self._send_waits(self.hand)
 
-    def _snapshot(self, seat: int) -> SnapshotMessage:
-        hand, prompt = self.hand, self.prompts.get(seat)
-        slot = self.slots[seat]
-        return SnapshotMessage(
-            v=self.out.v, table=self._table_out(seat), view=hand.view(seat) if hand else None,
-            commitment=self.wall.commitment if self.wall else None,
-            prompt=prompt.message(self.clock, slot.auto_played) if prompt else None,
-            server_ms=self.clock.wall_ms(),
-        )
-
-    def spectator_snapshot(self) -> SnapshotMessage:
-        """What a spectator sees: the public view (``HandState.view(None)``: no concealed tile), seat -1."""
-        hand = self.hand
-        return SnapshotMessage(
-            v=self.out.v, table=self._table_out(-1), view=hand.view(None) if hand else None,
-            commitment=self.wall.commitment if self.wall else None, prompt=None,
-            server_ms=self.clock.wall_ms(),
-        )
-
-    def _table_out(self, seat: int) -> TableOut:
-        info, match = self.info, self.match
-        return TableOut(
-            id=info.id, variant=info.variant.value, practice=info.practice,
-            room=info.room.value if info.room else None,
-            coins_per_point=None if info.practice or not info.room else ROOMS[info.room].coins_per_point,
-            options=info.options, seat=seat, discard_row=VARIANT_INFO[info.variant].discard_row,
-            seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, connected=s.bot or s.connected,
-                           auto_play=s.human and (s.auto or not s.connected)) for s in self.slots],
-            hand_no=self.hand_no, hands_played=match.hands_played,
-            dealer=self.hand.dealer if self.hand else match.dealer,
-            round_wind=self.hand.round_wind if self.hand else match.round_wind,
-            dealer_streak=self.hand.dealer_streak if self.hand else match.dealer_streak,
-            game_points=list(self.points), game_coins=list(self.coins), hands_limit=info.hands_limit,
-        )
+    def spectator_messages(self) -> list[SnapshotMessage | HandResultMessage]:
+        """What a new spectator is sent: the public snapshot, then how the last hand ended (between hands)."""
+        shown: list[SnapshotMessage | HandResultMessage] = [spectator_snapshot(self)]
+        return shown + ([self.last_result] if self.last_result is not None else [])

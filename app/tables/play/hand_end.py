@@ -1,6 +1,5 @@
-"""The end of a hand and of the game at a table actor: settlement, the result, who stands up, game over,
-and recovery: from a crash in a handler (a broken hand is voided: no coins move, its seed is revealed) and
-from a restart or a take-over (the game is rebuilt from the journal and waits for its players).
+"""The end of a hand and of the game at a table actor: settlement (结算), the result, who stands up, game
+over (終局).  Recovering the game from a crash or a restart is ``recovery.GameRecovery``.
 """
 
 from __future__ import annotations
@@ -11,22 +10,19 @@ from collections.abc import Awaitable, Callable
 from app.game.rooms import ROOMS
 from app.services.games import FinishedGame, record_id
 from app.services.settlement import Settlement
-from app.tables.durability.journal import Fenced, LiveGame
+from app.tables.durability.journal import Fenced
 from app.tables.durability.settle import Settler
 from app.tables.fairness import WallSeed
 from app.tables.play.commands import Tick
-from app.tables.play.durable import V_GAP, JournalWriter
 from app.tables.play.flow import HandFlow
+from app.tables.play.journal_writer import JournalWriter
 from app.tables.protocol.messages import GameOverMessage, HandResultMessage, PaymentOut
 from app.tables.registry import TableRegistry
 from app.tables.seating import unseat_below_entry
 from app.tables.table_info import TableInfo
-from engine.actions import Action
-from engine.invariants import check_all
 from engine.state import HandState
 
 log = logging.getLogger(__name__)
-MAX_VOIDED = 3  # hands the server may break in one game before it ends the game
 
 
 # After game_over: (table, points per seat, hands played, reason).  Tournament tables report here.
@@ -79,6 +75,12 @@ def announce_game_over(flow: HandFlow, reason: str, stood_up: list[int], on_game
         except Exception:
             log.exception("table %s: the game's record could not be handed over", flow.id)
 
+def rounds_complete(flow: HandFlow) -> bool:
+    """The game has played all it should: its 圈 (docs/rules/timing.md#room-options), or the table's hand limit."""
+    limit = flow.info.hands_limit
+    return flow.match.finished or bool(limit and flow.match.hands_played >= limit)
+
+
 class HandEnd:
     """Ends the hands and the game of the table's ``flow``; owned by the actor, every method runs inside the
     actor task.  ``settle`` is the ledger's side of a hand (结算), ``writer`` the table's journal, ``close``
@@ -119,16 +121,11 @@ class HandEnd:
         stood_up = await self._unseat_broke(settlement)
         if stood_up:
             await self.game_over("player_left", stood_up)
-        elif self.rounds_complete():
+        elif rounds_complete(flow):
             await self.game_over("rounds_complete")
         elif not flow.table_closed():
             flow.timer(flow.settings.hand_pause_seconds, Tick("next_hand", flow.hand_no))
 
-    def rounds_complete(self) -> bool:
-        """The game has played all it should: its 圈 (docs/rules/tiantai.md#match-units, docs/rules/taiwan.md#rounds), or the table's hand limit."""
-        flow = self.flow
-        limit = flow.info.hands_limit
-        return flow.match.finished or bool(limit and flow.match.hands_played >= limit)
 
     def _hand_result(self, hand: HandState, wall: WallSeed,
                      settlement: Settlement | None) -> HandResultMessage:
@@ -202,97 +199,3 @@ class HandEnd:
             await self.registry.remove(flow.id)
         except Exception as exc:
             log.warning("table %s: closing it in the registry failed: %s", flow.id, exc)
-
-    def recover(self) -> None:
-        """After a crash: a hand the server broke is voided (no coins move, its seed is revealed and the
-        next hand is dealt); a failed deal is retried; otherwise prompts re-open for whoever is awaited."""
-        flow = self.flow
-        flow.close_prompts()
-        hand = flow.hand
-        if not flow.started:
-            return
-        if hand is None or hand is flow.settled_hand:
-            self._server_failed()  # the next deal failed: try again after the pause
-            return
-        try:
-            broken = hand.is_over and hand.result is None
-            if not broken:
-                check_all(hand)  # includes D-7: an awaited seat without a move is a broken hand
-        except Exception:
-            broken = True
-        if broken:
-            self.void_hand()
-        else:
-            flow.pump()
-
-    def void_hand(self) -> None:
-        flow = self.flow
-        assert flow.wall is not None
-        flow.pending.clear()
-        flow.out.table_event(flow.hand_no, "hand_void", hand_no=flow.hand_no, seed=flow.wall.seed,
-                             salt=flow.wall.salt, reason="the server failed during this hand; no coins move")
-        flow.hand = None
-        flow.close_due = True
-        self._server_failed()
-
-    def _server_failed(self) -> None:
-        flow = self.flow
-        flow.voided += 1
-        if flow.voided >= MAX_VOIDED:
-            flow.end_reason = "server_error"
-        else:
-            flow.timer(flow.settings.hand_pause_seconds, Tick("next_hand", flow.hand_no))
-
-    # -- resuming from the journal (after a restart or a take-over) ----------------------------------------
-
-    def resume(self, game: LiveGame) -> None:
-        """Rebuild the table from the journal; play goes on once the players are back (``end_resume``)."""
-        flow = self.flow
-        flow.game_id, self.writer.fence, flow.hand_no = game.game_id, game.fence, game.hand_no
-        m = game.match
-        flow.match.dealer, flow.match.dealer_streak = m.dealer, m.dealer_streak
-        flow.match.round_wind, flow.match.hands_played = m.round_wind, m.hands_played
-        flow.voided, flow.points, flow.coins = m.voided, list(m.points), list(m.coins)
-        flow.out.v = game.v + V_GAP
-        flow.started = game.hand_no > 0
-        flow.wall = game.wall  # a closed hand's too: the snapshot names its commitment until the next deal
-        if game.last_result is not None:
-            flow.last_result = HandResultMessage.model_validate(game.last_result)
-        if game.wall is not None and not game.hand_closed:
-            try:
-                flow.hand = HandState.replay(
-                    flow.match.variant, [Action.from_json(a) for a in game.actions], seed=game.wall.seed,
-                    dealer=m.dealer, round_wind=m.round_wind, dealer_streak=m.dealer_streak,
-                    options=flow.options)
-                flow.taken, flow.logged = len(flow.hand.events), len(game.actions)
-            except Exception:
-                log.exception("table %s: hand %d does not replay; voiding it", flow.id, flow.hand_no)
-                flow.hand = None
-                self.void_hand()
-        flow.resuming = True
-        flow.timer(flow.settings.resume_join_seconds, Tick("resume"))
-        log.info("table %s: resumed hand %d (%d actions) with fence %d", flow.id, flow.hand_no,
-                 len(game.actions), self.writer.fence)
-
-    def end_resume(self) -> None:
-        """The players are back (or the wait is over): re-open the prompts with their full time, settle a
-        hand that had ended, or deal the next hand."""
-        flow = self.flow
-        if not flow.resuming or flow.table_closed():
-            return
-        flow.resuming = False
-        hand = flow.hand
-        if not flow.started:
-            flow.start_game()
-        elif hand is not None and not hand.is_over:
-            flow.pump()
-        elif hand is not None and hand.result is not None:
-            flow.hand_ended = True  # it ended before the crash: settle it (idempotent by hand key)
-        elif hand is not None:
-            self.void_hand()
-        elif self.rounds_complete():  # the last hand was settled, but the game's end never reached the journal
-            flow.end_reason = "rounds_complete"
-        elif flow.last_result is not None:  # it was settled: its result is shown for the usual pause first
-            flow.timer(flow.settings.hand_pause_seconds, Tick("next_hand", flow.hand_no))
-        else:
-            flow.new_hand()

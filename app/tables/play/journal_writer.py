@@ -1,6 +1,6 @@
 """A table's side of its journal (``app.tables.durability.journal``): what each command did is written
 before it is sent.  Rebuilding a table from the journal after a restart or a take-over is
-``hand_end.HandEnd.resume``.
+``recovery.GameRecovery.resume``.
 """
 
 from __future__ import annotations

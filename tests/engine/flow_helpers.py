@@ -4,15 +4,13 @@ Scenarios are set up with ``engine.rigging.build_wall`` so that every hand, draw
 ``do`` applies an action after checking that the engine offers it, and ``check_all`` runs the engine's own
 invariants after every step.
 
-The test modules import these helpers as ``flow_helpers`` (registered below): pytest always loads a
-directory's conftest before the test modules in it, and this avoids importing ``conftest`` by name (several
-directories have one).
+The test modules import it like any module (``from tests.engine.flow_helpers import ...``); it holds no
+fixtures, so tests/engine has no conftest.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -206,5 +204,3 @@ __all__ = [
     "run_defaults", "snapshot", "t", "ts",
 ]
 
-
-sys.modules.setdefault("flow_helpers", sys.modules[__name__])

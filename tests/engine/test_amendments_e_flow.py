@@ -5,11 +5,11 @@ E-1 … E-3 are scoring rows in tests/scoring/test_amendments_e.py; E-6 and E-7 
 from __future__ import annotations
 
 import pytest
-from flow_helpers import TAIPAO, TAIWAN, K, Phase, discard, do, rig, run_defaults, t
 
 from engine.actions import Declare
 from engine.state import HandState
 from engine.tiles import FLOWER_BASE
+from tests.engine.flow_helpers import TAIPAO, TAIWAN, K, Phase, discard, do, rig, run_defaults, t
 
 # --------------------------------------------------------------------------------------------------
 # E-4 (with E-8's "about six live 財神"): a flower indicator yields no 財神 face and is not re-turned

@@ -4,7 +4,10 @@ their own modules; D-2 … D-5 are scoring rows in tests/scoring).  Each amendme
 from __future__ import annotations
 
 import pytest
-from flow_helpers import (
+
+from engine.actions import Declare
+from engine.scoring.situation import KongKind, WinKind
+from tests.engine.flow_helpers import (
     TAIPAO,
     TAIWAN,
     TIANTAI,
@@ -18,9 +21,6 @@ from flow_helpers import (
     run_defaults,
     t,
 )
-
-from engine.actions import Declare
-from engine.scoring.situation import KongKind, WinKind
 
 # --------------------------------------------------------------------------------------------------
 # D-6: 台炮 kong → flower replacement → win is 杠上开花

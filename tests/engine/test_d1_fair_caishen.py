@@ -12,10 +12,9 @@ from __future__ import annotations
 import math
 import statistics
 
-from flow_helpers import TAIPAO
-
 from engine.simulate import wildcards_by_seat_from_dealer
 from engine.state import HandState
+from tests.engine.flow_helpers import TAIPAO
 
 DEALS = 3000
 
@@ -44,7 +43,7 @@ def test_d1_mean_caishen_per_seat_after_the_deal_is_fair():
 def test_d1_near_miss_the_replacement_is_the_stack_before_the_indicators():
     """D-1 near miss: the indicators are the last two tiles and stay put; the third tile from the end is the
     first replacement (a dealt flower's), so it is the only tail tile a seat receives."""
-    from flow_helpers import rig, t
+    from tests.engine.flow_helpers import rig, t
 
     state = rig(TAIPAO, ["1f 111m 222m 333m 444p 55p 66p", "", "", ""], tail="5m 9s 2z")
     assert state.indicators == (t("9s"), t("5m")) and set(state.wildcards) == {t("5m"), t("9s")}

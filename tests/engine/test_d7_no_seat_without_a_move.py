@@ -8,9 +8,9 @@ no legal action and the table would wait for ever.  D-7: such a claim is not off
 from __future__ import annotations
 
 import pytest
-from flow_helpers import TAIPAO, K, Phase, do, hand, offers, rig
 
 from engine.invariants import InvariantViolation, check_awaited_can_act
+from tests.engine.flow_helpers import TAIPAO, K, Phase, do, hand, offers, rig
 
 # 財神 = 9p and 9s (the two tail tiles).  Seat 1 holds four pairs it will pong, 66m and the two 財神.
 FREEZE_HANDS = ["1m 123456s 777s 123p 4678p", "11m22m33m44m66m 9p9s 1z2z3z4z",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from flow_helpers import ALL_VARIANTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from engine.bots import get_policy
 from engine.invariants import check_all, check_awaited_can_act
 from engine.simulate import MIXES, parse_players, play_hand
 from engine.state import HandState
+from tests.engine.flow_helpers import ALL_VARIANTS
 
 STRESS = ("claimer", "nowin", "declarer", "konger", "random", "easy")
 

@@ -3,7 +3,7 @@ the same database and plays on as the tournament's — tournament points, no coi
 the round's hand limit, its points reported to the director — without the director ever ticking (so
 nothing re-adopts the table by hand: ``TournamentDirector.adopt_resumed`` does it as the table resumes).
 
-The restart is what tests/app/test_journal.py and test_drain.py rely on: the first app's lifespan ends
+The restart is what tests/app/tables/durability/test_journal.py and test_drain.py rely on: the first app's lifespan ends
 (its actors stop, the journal keeps the game) and a new ``create_app`` on the same database starts.
 """
 

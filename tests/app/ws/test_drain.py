@@ -1,5 +1,5 @@
 """SIGTERM's drain (issue 9 item 5, issue 10): no new tables or seats, ``server_restarting`` to the lobby and
-every seat, then their sockets close with 1001 (never 1012).  tests/app/test_durable_restart.py does the same
+every seat, then their sockets close with 1001 (never 1012).  tests/app/tables/durability/test_durable_restart.py does the same
 through a real process and signal."""
 
 from __future__ import annotations

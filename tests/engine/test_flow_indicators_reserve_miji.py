@@ -1,6 +1,7 @@
 """RULES.md §4 "Amendments of 2026-12-03" that concern the hand flow: E-4 (flower 財神 indicators), E-5 (the D-8
-reserve wording: tests/engine/test_amendments_flow.py), E-8 (why 台炮 分牌 is rare) and E-9 (the Miji window).
-E-1 … E-3 are scoring rows in tests/scoring/test_amendments_e.py; E-6 and E-7 are server rules in tests/app."""
+reserve wording: tests/engine/test_flow_kongs_and_replacements.py), E-8 (why 台炮 分牌 is rare) and E-9 (the
+Miji window).  E-1 … E-3 are scoring rows in tests/scoring/test_caishen_pair_and_win_conditions.py; E-6 and
+E-7 are server rules in tests/app."""
 
 from __future__ import annotations
 

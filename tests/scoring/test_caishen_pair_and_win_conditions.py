@@ -1,7 +1,7 @@
 """RULES.md §4 "Amendments of 2026-12-03" that concern scoring: E-1 (台炮 two bare 財神 as the winner's pair) and
 E-2 (台灣 五暗刻 needs 自摸).  Each case cites its amendment; expected values come from RULES.md, never the code.
-The flow amendments (E-3, E-4, E-5, E-8, E-9) are in tests/engine/test_amendments_e_flow.py, E-6 and E-7 in
-tests/app."""
+The flow amendments (E-3, E-4, E-5, E-8, E-9) are in tests/engine/test_flow_indicators_reserve_miji.py,
+E-6 and E-7 in tests/app."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-# Two commands for a newcomer: `make run` and `make test`.
+# Two commands for a newcomer: `make run` and `make test`; `make test-fast` while working.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run test test-fast lint bench simulate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,11 @@ run: $(STAMP)
 
 test: $(DEVSTAMP)
 	$(BIN)/python -m pytest -q
+
+# Everything but the browser (tests/e2e), chaos (tests/chaos) and multi-process tests (marked `multiprocess`
+# by tests/app/conftest.py): a few minutes on two cores.  `make test` stays the whole suite, as .ci/run runs it.
+test-fast: $(DEVSTAMP)
+	$(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess"
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine app tests bench

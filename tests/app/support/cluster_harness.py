@@ -29,6 +29,7 @@ from app.core.db import make_engine, make_sessionmaker
 from app.models import Hand, User
 from tests.app.conftest import reset_database
 from tests.app.support.live_server import Seat, ServerProcess, register
+from tests.app.support.processes import starts_servers
 
 GRANT = 50_000  # coins each new account starts with
 # Short leases so a take-over comes quickly; renewals every second are still plenty on a loaded machine.
@@ -94,6 +95,7 @@ class Cluster:
             await engine.dispose()
 
 
+@starts_servers
 @contextlib.asynccontextmanager
 async def running_cluster(database_url: str, redis_url: str, tmp_path: Path, n: int = 3,
                           **env: str) -> AsyncIterator[Cluster]:

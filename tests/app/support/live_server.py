@@ -27,6 +27,7 @@ import websockets
 from engine.bots import isolation
 from engine.hand import N_PLAY
 from engine.tiles import NAMES
+from tests.app.support.processes import starts_servers
 
 ROOT = Path(__file__).resolve().parents[3]
 SECRET = "restart-secret-" + "x" * 40
@@ -50,6 +51,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@starts_servers
 class ServerProcess:
     def __init__(self, database_url: str, log_path: Path, **env: str) -> None:
         self.database_url, self.log_path, self.env = database_url, log_path, env

@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 
 from tests.app.conftest import TEST_SECRET, free_port
+from tests.app.support.processes import starts_servers
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -53,6 +54,7 @@ class Served:
         return self.log.read_text("utf-8", errors="replace")
 
 
+@starts_servers
 @contextlib.contextmanager
 def served(tmp_path: Path, **extra: str) -> Iterator[Served]:
     env = server_env(tmp_path, **extra)
@@ -79,6 +81,7 @@ def served(tmp_path: Path, **extra: str) -> Iterator[Served]:
             process.wait()
 
 
+@starts_servers
 def run_app(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
     """``python -m app`` to its end (a start-up that fails)."""
     return subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=server_env(tmp_path, **extra),

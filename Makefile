@@ -25,10 +25,11 @@ run: $(STAMP)
 test: $(DEVSTAMP)
 	$(BIN)/python -m pytest -q
 
-# Everything but the browser (tests/e2e), chaos (tests/chaos) and multi-process tests (marked `multiprocess`
-# by tests/app/conftest.py): a few minutes on two cores.  `make test` stays the whole suite, as .ci/run runs it.
+# Everything but the browser (tests/e2e), chaos (tests/chaos), multi-process tests (marked `multiprocess` by
+# tests/app/conftest.py) and the few marked `slow`: under 3 minutes on two cores.  `make test` stays the whole
+# suite, as .ci/run runs it.
 test-fast: $(DEVSTAMP)
-	$(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess"
+	$(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess and not slow"
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine app tests bench

@@ -53,6 +53,7 @@ def _world(client: TestClient) -> dict[str, str | None]:
     return tokens
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_no_operation_answers_5xx_or_off_its_schema(settings):  # noqa: ANN001 - the conftest fixture
     app = create_app(settings)

@@ -252,6 +252,7 @@ async def _all_tables(registry: Any) -> Any:
     return registry.all_tables()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_the_service_keeps_its_invariants_under_random_use(database_url: str, tmp_path: Path) -> None:
     counter = itertools.count()

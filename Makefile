@@ -26,10 +26,10 @@ test: $(DEVSTAMP)
 	$(BIN)/python -m pytest -q
 
 # Everything but the browser (tests/e2e), chaos (tests/chaos), multi-process tests (marked `multiprocess` by
-# tests/app/conftest.py) and the few marked `slow`: under 3 minutes on two cores.  `make test` stays the whole
-# suite, as .ci/run runs it.
+# tests/app/conftest.py) and the few marked `slow`, on SQLite only (each Postgres test rebuilds its schema):
+# about 2 minutes on two cores.  `make test` stays the whole suite, as .ci/run runs it.
 test-fast: $(DEVSTAMP)
-	$(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess and not slow"
+	env -u TEST_DATABASE_URL $(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess and not slow"
 
 lint: $(DEVSTAMP)
 	$(BIN)/ruff check engine app tests bench

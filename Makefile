@@ -1,4 +1,4 @@
-# Two commands for a newcomer: `make run` and `make test`.
+# Two commands for a newcomer: `make run` and `make test`; `make test-fast` while working.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +7,7 @@ DEVSTAMP := $(VENV)/.installed-dev
 # The web client's dev tools (TypeScript's checker, pinned in package-lock.json); npm ci writes this file.
 NODESTAMP := node_modules/.package-lock.json
 
-.PHONY: run test test-web lint bench simulate clean
+.PHONY: run test test-fast test-web lint bench simulate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,14 @@ test: $(DEVSTAMP)
 # The web client's pure modules under Node's own test runner (no npm packages needed).
 test-web:
 	node --test --test-reporter=spec tests/web/
+
+
+# Everything but the browser (tests/e2e), chaos (tests/chaos), multi-process tests (marked `multiprocess` by
+# tests/app/conftest.py) and the few marked `slow`, on SQLite only (each Postgres test rebuilds its schema):
+# about 2 minutes on two cores.  `make test` stays the whole suite, as .ci/run runs it.
+test-fast: $(DEVSTAMP)
+	$(MAKE) --no-print-directory test-web
+	env -u TEST_DATABASE_URL $(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess and not slow"
 
 lint: $(DEVSTAMP) $(NODESTAMP)
 	$(BIN)/ruff check engine app tests bench

@@ -110,8 +110,8 @@ async def latency_bench(database_url: str, redis_url: str, processes: int, round
     import httpx
     import websockets
 
-    from tests.app.live_server import ServerProcess, register
-    from tests.app.test_quickplay_cluster import _reset
+    from tests.app.quickplay.test_quickplay_cluster import _reset
+    from tests.app.support.live_server import ServerProcess, register
 
     await _reset(database_url)
     prefix = f"bench{secrets.token_hex(4)}"

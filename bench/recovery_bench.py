@@ -4,7 +4,7 @@
     python bench/recovery_bench.py --kills 20 --database-url postgresql+asyncpg://postgres@127.0.0.1/bench
 
 One ``python -m app`` process (uvicorn, the journal) on a free loopback port holds ``--tables`` practice
-tables, each with one scripted player (tests/app/live_server.Seat, reconnecting by itself).  Each round:
+tables, each with one scripted player (tests/app/support/live_server.Seat, reconnecting by itself).  Each round:
 wait until every table is mid-hand, ``kill -9`` the server, start a new one on the same database and port,
 and measure, per table, the time from the kill to the first prompt the resumed table sends its player.
 Reported: the median and max over every table of every kill, the restart time alone (process start to
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 
 async def one_round(server, seats, kill_no: int):  # noqa: ANN001, ANN201 - (waits, restart s, new server)
-    from tests.app.live_server import ServerProcess
+    from tests.app.support.live_server import ServerProcess
 
     deadline = time.monotonic() + 60
     while not all(s.hand_no and not s.results.get(s.hand_no) for s in seats):  # every table mid-hand
@@ -58,7 +58,7 @@ async def one_round(server, seats, kill_no: int):  # noqa: ANN001, ANN201 - (wai
 
 
 async def main(args: argparse.Namespace) -> int:
-    from tests.app.live_server import Seat, ServerProcess, open_table, register
+    from tests.app.support.live_server import Seat, ServerProcess, open_table, register
 
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/recovery.sqlite3"

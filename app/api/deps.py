@@ -119,6 +119,6 @@ def get_admin_user(user: CurrentUser) -> User:
 
 
 # Routers of operator / admin endpoints carry the tag "operator" / "admin" and one of these on every route
-# (tests/app/test_route_roles.py walks the OpenAPI document and checks both).
+# (tests/app/api/test_route_roles.py walks the OpenAPI document and checks both).
 OperatorUser = Annotated[User, Depends(get_operator_user)]
 AdminUser = Annotated[User, Depends(get_admin_user)]

@@ -1,7 +1,7 @@
 """Security headers on every HTTP response, and the allowlist of origins that may open WebSockets.
 
 Declared once here; ``deploy/nginx.conf`` sends the same values (plus HSTS, behind TLS) and a test checks
-that it does (tests/app/test_transport_security.py).
+that it does (tests/app/api/test_transport_security.py).
 
 * ``CONTENT_SECURITY_POLICY``: the client is plain files from this origin (web/, no inline script or style,
   no third-party anything), so everything is ``'self'``; sockets are same-origin (``connect-src 'self'``

@@ -1,7 +1,7 @@
 """Reference docs generated from the code, so they cannot drift from it (docs/*.md).
 
     python -m app.docgen           rewrite every generated doc
-    python -m app.docgen --check   exit 1 if any is stale (tests/app/test_generated_docs.py does the same)
+    python -m app.docgen --check   exit 1 if any is stale (tests/app/docgen/test_generated_docs.py does the same)
 
 Each page is a function returning markdown from the declarations it documents (the error table, the
 option table, the settings classes, the protocol models); ``protocol`` writes docs/protocol.md and its JSON schema.

@@ -64,13 +64,13 @@ once (`app.tournaments.spec.OPERATOR_ACTIONS`) and returned as `actions` with ev
   resumes each one where it stopped (the same hand, the same wall). The table is the tournament's again before
   its first resumed hand (it is found by its table id, which the director stores with the game before the
   table starts): tournament points, no coins, the round's hand limit, its points to the standings
-  (`tests/app/test_tournament_restart.py`). A table the journal does not hold is started again on the next tick
+  (`tests/app/tournaments/test_tournament_restart.py`). A table the journal does not hold is started again on the next tick
   (its game replayed from the start; only finished games count).
 * **Several server processes** (one database, one Redis): one director per tournament. A process seats a
   tournament's rounds and runs its tables only while it holds the tournament's Redis lease (`SET NX PX`,
   renewed every tick, `TOURNAMENT_LEASE_SECONDS`); the others' ticks and start requests launch nothing. When the
   holder stops, it gives its leases back (or they lapse if it died) and the next tick of another process takes
-  the tournament over, resuming its tables from the journal (`tests/app/test_tournament_lease.py`). Without
+  the tournament over, resuming its tables from the journal (`tests/app/tournaments/test_tournament_lease.py`). Without
   Redis the process is alone and directs every tournament.
 
 ## Money
@@ -91,7 +91,7 @@ and the tournament's own **pool account** (a system account `pool#ID`; nobody ca
   the earlier-registered of them (the higher place). If fewer players finish than places are paid, the unpaid
   places' coins go to the winner.
 * **Exactly once**: paying, cancelling and every state change lock the pool account first and check the state,
-  so a retry or a second process does nothing (`tests/app/test_tournaments.py` retries concurrently on Postgres).
+  so a retry or a second process does nothing (`tests/app/tournaments/test_tournaments.py` retries concurrently on Postgres).
 * **The guarantee** comes from the house account (`house#`), which an admin funds or drains only with its own
   audited action, `POST /api/admin/house` (`{{"delta", "reason"}}`, audit `house.adjust`); the players' adjustment
   route refuses the house and the pools (403 `system_account`). Creating a tournament whose guarantee the house

@@ -27,6 +27,7 @@ from app.core.config import Settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.main import create_app
 from app.services.roles import Role, set_role
+from tests.app.support.processes import reaches_servers
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 BACKENDS = ["sqlite"] + (["postgres"] if TEST_DATABASE_URL else [])
@@ -162,6 +163,18 @@ def no_env_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def pytest_configure(config: pytest.Config) -> None:
     # Starlette's TestClient (our only WebSocket client) warns about its httpx backend on import.
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that reaches a harness entry point starting server processes (tests/app/support/processes.py),
+    from its body or a fixture, is marked ``multiprocess``: ``make test-fast`` leaves those out."""
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        # pytest has no public way from an item to its fixtures' functions; _fixtureinfo is what plugins use
+        fixtures = [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]
+        if any(reaches_servers(function) for function in [item.function, *fixtures]):
+            item.add_marker(pytest.mark.multiprocess)
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -19,6 +19,7 @@ def test_choose_prefers_a_win_then_claims_then_the_loneliest_discard() -> None:
     assert demo.choose(discards, ["1m", "2m", "3m", "7z"])["tile"] == "7z"  # the lone honour goes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["tiantai", "taiwan"])
 async def test_demo_plays_a_coin_game_over_real_sockets(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     from bench.server_bench import parse_args, start_server

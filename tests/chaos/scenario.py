@@ -32,7 +32,7 @@ from sqlalchemy import func, select
 
 from app.core.db import make_engine
 from app.models import LiveTable
-from tests.app.cluster_harness import (
+from tests.app.support.cluster_harness import (
     SEATS,
     VARIANT_NAMES,
     Cluster,

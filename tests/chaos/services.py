@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.app.live_server import free_port
+from tests.app.support.live_server import free_port
 
 
 def _binary(name: str) -> str | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.cluster_harness import Cluster, running_cluster
+from tests.app.support.cluster_harness import Cluster, running_cluster
 from tests.chaos.scenario import ChaosRun
 from tests.chaos.services import FaultProxy, PrivatePostgres, PrivateRedis
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from flow_helpers import TAIWAN, K, discard, do, pass_all, rig, t
 
 from engine.actions import Declare
 from engine.bots import POLICIES
 from engine.bots.defence import deal_in_chance, passed_since_last_discard, ready_chance, threat_map
 from engine.bots.shanten import sight
+from tests.engine.flow_helpers import TAIWAN, K, discard, do, pass_all, rig, t
 
 CASES = [
     # (declarer's 17 tiles, its Miji discard, the safe tile seat 1 throws, seat 3's 16 tiles, seat 3's draw)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from bot_helpers import states_along
-from flow_helpers import TIANTAI, K, rig, t
 
 from engine.bots import POLICIES
 from engine.bots.normal import DRAW_WEIGHTS, best_discard, rank_discards, tai_material
 from engine.bots.shanten import codes, need, remove, sight
+from tests.engine.bot_helpers import states_along
+from tests.engine.flow_helpers import TIANTAI, K, rig, t
 
 
 def _need_after(state, tile: int) -> int:

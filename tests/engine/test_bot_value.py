@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from flow_helpers import TAIPAO, K, kinds, rig
 
 from engine.bots import POLICIES
 from engine.bots.normal import best_after_discard
 from engine.bots.shanten import codes, need, sight
+from tests.engine.flow_helpers import TAIPAO, K, kinds, rig
 
 
 def _choose(level: str, state) -> object:

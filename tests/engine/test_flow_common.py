@@ -8,7 +8,16 @@ import json
 import random
 
 import pytest
-from flow_helpers import (
+
+from engine.actions import Action
+from engine.invariants import check_all
+from engine.melds import MeldKind
+from engine.rigging import deal_positions
+from engine.scoring.situation import WinKind
+from engine.state import HandState
+from engine.tiles import TILES
+from engine.variants import Variant
+from tests.engine.flow_helpers import (
     ALL_VARIANTS,
     TAIPAO,
     TAIWAN,
@@ -28,15 +37,6 @@ from flow_helpers import (
     t,
     ts,
 )
-
-from engine.actions import Action
-from engine.invariants import check_all
-from engine.melds import MeldKind
-from engine.rigging import deal_positions
-from engine.scoring.situation import WinKind
-from engine.state import HandState
-from engine.tiles import TILES
-from engine.variants import Variant
 
 FOUR = [TAIPAO, TAIWAN]
 IDS4 = ["taipao", "taiwan"]

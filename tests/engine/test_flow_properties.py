@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 
-from flow_helpers import ALL_VARIANTS, TAIPAO, TIANTAI, K, Phase, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from engine.invariants import check_all
 from engine.state import HandState
 from engine.tiles import TILES
 from engine.variants import WallEnd
+from tests.engine.flow_helpers import ALL_VARIANTS, TAIPAO, TIANTAI, K, Phase, snapshot
 
 VARIANT = st.sampled_from(ALL_VARIANTS)
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

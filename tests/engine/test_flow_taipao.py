@@ -12,7 +12,14 @@ import random
 from collections import Counter
 
 import pytest
-from flow_helpers import (
+
+from engine.actions import Declare
+from engine.invariants import tile_places
+from engine.match import Match
+from engine.scoring.situation import KongKind, WinKind
+from engine.state import HandState
+from engine.tiles import TILES
+from tests.engine.flow_helpers import (
     TAIPAO,
     FinishedHand,
     K,
@@ -30,13 +37,6 @@ from flow_helpers import (
     t,
     ts,
 )
-
-from engine.actions import Declare
-from engine.invariants import tile_places
-from engine.match import Match
-from engine.scoring.situation import KongKind, WinKind
-from engine.state import HandState
-from engine.tiles import TILES
 
 # --------------------------------------------------------------------------------------------------
 # Tiles, seats, 財神 (docs/rules/taipao.md)

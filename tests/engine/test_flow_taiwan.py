@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from flow_helpers import (
+
+from engine.invariants import check_all, tile_places
+from engine.match import Match
+from engine.scoring.situation import Declaration, WinKind
+from engine.state import HandState
+from engine.tiles import TILES
+from tests.engine.flow_helpers import (
     TAIWAN,
     Declare,
     FinishedHand,
@@ -25,12 +31,6 @@ from flow_helpers import (
     t,
     ts,
 )
-
-from engine.invariants import check_all, tile_places
-from engine.match import Match
-from engine.scoring.situation import Declaration, WinKind
-from engine.state import HandState
-from engine.tiles import TILES
 
 # --------------------------------------------------------------------------------------------------
 # Tiles, winds, deal (docs/rules/taiwan.md)

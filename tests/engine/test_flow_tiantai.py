@@ -10,7 +10,14 @@ import random
 from collections import Counter
 
 import pytest
-from flow_helpers import (
+
+from engine.invariants import tile_places
+from engine.match import Match
+from engine.melds import MeldKind
+from engine.scoring.situation import KongKind, WinKind
+from engine.state import HandState
+from engine.tiles import TILES
+from tests.engine.flow_helpers import (
     TIANTAI,
     FinishedHand,
     K,
@@ -26,13 +33,6 @@ from flow_helpers import (
     t,
     ts,
 )
-
-from engine.invariants import tile_places
-from engine.match import Match
-from engine.melds import MeldKind
-from engine.scoring.situation import KongKind, WinKind
-from engine.state import HandState
-from engine.tiles import TILES
 
 # --------------------------------------------------------------------------------------------------
 # Tiles, seats and deal (docs/rules/tiantai.md)

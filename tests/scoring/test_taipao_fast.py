@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -88,6 +89,7 @@ def _fast(hand: SeatHand, seat: int, table: Table, options: dict[str, Any]) -> A
         return str(e)
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(seats())
 def test_fast_path_matches_general_path(case: tuple[SeatHand, int, Table, dict[str, Any]]) -> None:

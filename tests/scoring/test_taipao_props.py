@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,7 @@ def tables(draw: st.DrawFn) -> Situation:
                      wildcards=tuple(Tile(f) for f in wild), options=options, **extra)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(tables())
 def test_payments_balance_and_winner_collects_4w_or_6w(sit: Situation) -> None:

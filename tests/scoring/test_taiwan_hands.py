@@ -240,6 +240,7 @@ def winning_situations(draw: st.DrawFn) -> Situation:
                      open_seat=draw(st.integers(0, 3)), last_tile=draw(st.booleans()), options=options)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(winning_situations())
 def test_payments_balance_and_follow_the_formula(s: Situation) -> None:

@@ -322,6 +322,7 @@ def winning_situations(draw: st.DrawFn) -> Situation:
                      discarder, last_tile=draw(st.booleans()), options=options)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(winning_situations())
 def test_payments_balance(s: Situation) -> None:

@@ -1,7 +1,7 @@
 """The payloads inside ``event`` messages and the ``view`` of a snapshot, declared once.
 
 The engine builds these as plain dicts (``engine.events.Event.for_seat``, ``engine.view.seat_view``); the
-models here describe them for clients and docs/protocol.md.  tests/app/test_event_payloads.py plays hands
+models here describe them for clients and docs/protocol.md.  tests/app/ws/test_event_payloads.py plays hands
 of every variant and validates every event and view each seat receives against these models, with
 unknown fields forbidden, so a field the engine adds or drops fails the suite until it is declared here.
 

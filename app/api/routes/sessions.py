@@ -4,8 +4,9 @@ WebSocket ticket.  The domain lives in app.services.sessions; open sockets close
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Request, Response, status
 
+from app.api.cookie_session import clear_session_cookie
 from app.api.deps import CurrentLogin, SessionDep, SettingsDep, StateDep
 from app.schemas import PasswordChangeIn, SessionOut, TicketOut
 from app.services import accounts, sessions
@@ -16,10 +17,13 @@ router = APIRouter(tags=["sessions"])
 
 
 @router.post("/api/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
-async def logout(login: CurrentLogin, session: SessionDep, state: StateDep) -> None:
-    """End this session: its token stops working and its open sockets close (4401)."""
+async def logout(login: CurrentLogin, session: SessionDep, state: StateDep, request: Request,
+                 response: Response) -> None:
+    """End this session: its token stops working, its open sockets close (4401) and the browser's session
+    cookie is cleared."""
     await state.live_sessions.revoke(session, user_id=login.user.id, reason=sessions.EndReason.LOGOUT,
                                      session_id=login.login.id)
+    clear_session_cookie(response, request, state.settings)
 
 
 @router.post("/api/ws-ticket")

@@ -7,6 +7,7 @@ same server-side session; a change it authenticates needs our own Origin and the
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from http.cookies import SimpleCookie
 
@@ -14,7 +15,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from app.api.cookie_session import CSRF_HEADER, SECURE_SESSION_COOKIE, SESSION_COOKIE
+from app.api.cookie_session import CSRF_HEADER, SAFE_METHODS, SECURE_SESSION_COOKIE, SESSION_COOKIE
 from app.core.config import Settings
 from app.main import create_app
 from tests.app.conftest import PASSWORD, bearer
@@ -146,3 +147,27 @@ async def test_a_revoked_session_refuses_its_cookie(web, client):
     me = await web.get("/api/me")
     assert me.status_code == 401 and me.json()["code"] == "not_authenticated"
     assert (await web.post("/api/ws-ticket", headers=OWN)).status_code == 401
+
+
+def cookie_changes(app: FastAPI) -> list[tuple[str, str]]:
+    """Every (method, path) that changes something and that a login authenticates (so the cookie may): the
+    OpenAPI document marks each with the bearer scheme, which get_current_login declares."""
+    found = []
+    for path, operations in app.openapi()["paths"].items():
+        for method, operation in operations.items():
+            if method.upper() not in SAFE_METHODS and any("HTTPBearer" in s for s in operation.get("security", [])):
+                found.append((method.upper(), re.sub(r"\{[^}]+\}", "1", path)))
+    return found
+
+
+async def test_every_change_the_cookie_authenticates_is_csrf_checked(app, web):
+    await _register(web, "alice")
+    changes = cookie_changes(app)
+    assert ("POST", "/api/auth/logout") in changes and ("DELETE", "/api/me/sessions/1") in changes
+    assert len(changes) > 20  # the walk found the API's changes, not a handful
+    for method, path in changes:
+        refused = await web.request(method, path, headers={"Origin": "http://test"})
+        assert refused.status_code == 403 and refused.json()["params"] == {"reason": "header"}, (method, path)
+        foreign = await web.request(method, path, headers={"Origin": "https://evil.example", CSRF_HEADER: "x"})
+        assert foreign.status_code == 403 and foreign.json()["params"] == {"reason": "origin"}, (method, path)
+    assert (await web.get("/api/me")).status_code == 200  # none of it logged alice out

@@ -81,6 +81,13 @@ def test_a_second_page_and_the_rules_tab_are_logged_in(browser: Browser, base_ur
         expect(second.locator("#auth-view")).to_be_hidden()
         second.set_viewport_size(DESKTOP)
         expect(second.locator("#me-name")).to_be_visible()
+        # 我的登入 names the device ("Chrome on Linux" in the page's language), not the raw User-Agent.
+        second.locator("#sessions-open").click()
+        device = second.locator("#sessions-dialog .session-device").first
+        expect(device).to_contain_text("Linux")
+        expect(second.locator("#sessions-dialog")).not_to_contain_text("Mozilla/5.0")
+        expect(second.locator("#sessions-dialog .session-current")).to_have_text(words("sessions.current", language))
+        second.locator("#sessions-close").click()
 
         # A logout in one tab is a logout in the other at once (no reload); a login there follows too.
         second.locator("#logout").click()

@@ -291,6 +291,13 @@ class AdminUserOut(MeOut):
         return cls(**MeOut.of(user).model_dump(), created_at=user.created_at)
 
 
+class DeviceOut(BaseModel):
+    """A login's browser and operating system (登入裝置), each null when its User-Agent does not say."""
+
+    browser: str | None = Field(description="e.g. Chrome, Safari, Firefox, Edge")
+    os: str | None = Field(description="e.g. Android, iOS, Windows, Mac OS X, Linux")
+
+
 class SessionOut(BaseModel):
     """One of your live login sessions (登入), as ``GET /api/me/sessions`` lists them."""
 
@@ -303,6 +310,8 @@ class SessionOut(BaseModel):
     user_agent: str = Field(description="the browser or client that logged in (its User-Agent, shortened)")
     address: str = Field(description="the address it logged in from")
     current: bool = Field(default=False, description="the session making this request")
+    device: DeviceOut | None = Field(default=None, description="the browser and system read from user_agent "
+                                     "(app.services.devices), for \"Chrome on Android\"")
 
 
 class TicketOut(BaseModel):

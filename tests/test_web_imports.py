@@ -8,8 +8,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 WEB_JS = ROOT / "web" / "js"
 IMPORT = re.compile(r"""^\s*import\s[^;]*?from\s+["'](\.{1,2}/[^"']+)["']""", re.MULTILINE | re.DOTALL)
-# keys.js is the table screen's keyboard and progress.js the lobby's progress panel: parts of one screen.
-SCREEN_PARTS = {("keys.js", "table.js"), ("lobby.js", "progress.js")}
+# keys.js is the table screen's keyboard, elsewhere.js its "open in another tab" alert and progress.js the
+# lobby's progress panel: parts of one screen.
+SCREEN_PARTS = {("keys.js", "table.js"), ("table.js", "elsewhere.js"), ("lobby.js", "progress.js")}
 
 
 def module_imports(path: Path) -> set[Path]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Path, Query
+from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import HTTPConnection
 
+from app.api.cookie_session import check_csrf, session_cookie
 from app.core.config import Settings
 from app.models import User
 from app.quickplay.service import QuickPlay
@@ -75,13 +76,18 @@ BeforeId = Annotated[int | None, Query(ge=1, le=BIG_ID_MAX, description="page: e
 
 
 async def get_current_login(
+    request: Request,
     session: SessionDep,
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> sessions.Authenticated:
     """The request's live login session and its account (401 for a missing, unknown, revoked or expired
-    token)."""
-    found = await sessions.authenticate(session, settings, credentials.credentials if credentials else None)
+    token).  The bearer header wins; without one, the browser's session cookie, and then a request that
+    changes something must pass the CSRF check (403 ``csrf_refused``, app.api.cookie_session)."""
+    token = credentials.credentials if credentials else session_cookie(request)
+    if credentials is None and token:
+        check_csrf(request)  # before the session is even looked up: a forged request touches nothing
+    found = await sessions.authenticate(session, settings, token)
     if found is None:
         raise Unauthorized(BAD_TOKEN, headers={"WWW-Authenticate": "Bearer"})
     # End the read transaction now.  On SQLite it holds the database's write lock (see app.core.db), and

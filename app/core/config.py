@@ -38,6 +38,12 @@ class Settings(BaseSettings):
     session_absolute_seconds: int = Field(default=7 * 24 * 3600, ge=600, le=90 * 24 * 3600, description="a "
                                           "session ends this long after login, used or not; a socket is then "
                                           "closed with 4401")
+    session_cookie_secure: Literal["auto", "always", "never"] = Field(default="auto", description="the browser's "
+                                                                      "session cookie (app.api.cookie_session) is "
+                                                                      "Secure and named __Host-mj_session: auto, "
+                                                                      "when the request came over https (behind a "
+                                                                      "proxy: X-Forwarded-Proto from "
+                                                                      "FORWARDED_ALLOW_IPS); always; never")
     ws_ticket_seconds: float = Field(default=20.0, ge=2, le=120, description="a WebSocket ticket from POST "
                                      "/api/ws-ticket must be used within this time (and only once)")
     ws_origins: Annotated[list[str], NoDecode] = Field(default_factory=list, description="origins (scheme://host"

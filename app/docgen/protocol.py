@@ -36,9 +36,9 @@ this file or `protocol.schema.json` is stale).
 
 `GET /ws/table/{table_id}?ticket=TICKET`, once the table is playing (the lobby reports `status: "playing"`).
 The session token never goes in a URL (URLs reach access logs and proxies): a browser first calls
-`POST /api/ws-ticket` with `Authorization: Bearer ACCESS_TOKEN` and gets a ticket that opens one socket,
-once, within `WS_TICKET_SECONDS`; any other client may instead send `Authorization: Bearer ACCESS_TOKEN`
-with the handshake.  The same goes for `/ws/lobby` and `/ws/spectate/{table_id}`.  A handshake whose
+`POST /api/ws-ticket` (with its session cookie, or `Authorization: Bearer ACCESS_TOKEN`) and gets a ticket
+that opens one socket, once, within `WS_TICKET_SECONDS`; any other client may instead send
+`Authorization: Bearer ACCESS_TOKEN` with the handshake.  The same goes for `/ws/lobby` and `/ws/spectate/{table_id}`.  A handshake whose
 `Origin` is not this server's own (or one of `WS_ORIGINS`) is refused with HTTP 403.  One socket per seat:
 a new socket for the same account replaces the old one, which is closed with 4001.  The first message is
 always a `snapshot`; between two hands (until the next `hand_start`) it is followed by the last hand's

@@ -48,6 +48,9 @@ class ErrorCode(StrEnum):
     WRONG_PASSWORD = "wrong_password", 403, "the current password is wrong (changing the password)"
     BAD_CREDENTIALS = "bad_credentials", 401, "incorrect username or password (never says which)"
     FORBIDDEN = "forbidden", 403, "not allowed"
+    CSRF_REFUSED = "csrf_refused", 403, (
+        "a change authenticated by the session cookie came from another site (Origin / Sec-Fetch-Site) or "
+        "without the X-Requested-With header; nothing changed"), ("reason",)
     ADMIN_ONLY = "admin_only", 403, "only admins may do this"
     OPERATOR_ONLY = "operator_only", 403, "only operators and admins may do this"
     ACCOUNT_FROZEN = "account_frozen", 403, "an admin froze this account: it cannot sit down or register"

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 
 import httpx
@@ -106,10 +107,17 @@ async def app(settings: Settings) -> AsyncIterator[FastAPI]:
         yield app
 
 
+def no_cookies() -> CookieJar:
+    """The cookie jar of a client that is not a browser: it keeps no cookie, so the session cookie that login
+    sets never authenticates its later requests; its login is the bearer header it sends (``bearer``).  The
+    browser's cookie has its own tests (tests/app/test_session_cookie.py)."""
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+
+
 @pytest.fixture
 async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://test", cookies=no_cookies()) as client:
         yield client
 
 

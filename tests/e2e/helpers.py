@@ -48,8 +48,13 @@ def registered_players(browser: Browser, base_url: str, n: int, prefix: str) -> 
             context.close()
 
 
+SESSION_COOKIES = ("__Host-mj_session", "mj_session")  # app.api.cookie_session
+
+
 def token(page: Page) -> str:
-    value = page.evaluate("() => sessionStorage.getItem('mj.token')")
+    """The page's session token: its login cookie's value (HttpOnly: the page's script cannot read it, the test
+    can), the same token a bearer client sends."""
+    value = next((c["value"] for c in page.context.cookies() if c["name"] in SESSION_COOKIES), None)
     assert value, "not logged in"
     return str(value)
 

@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.helpers import PASSWORD, close_result, play_step, play_until_result, register, unique_name
+from tests.e2e.helpers import (
+    PASSWORD,
+    close_result,
+    play_step,
+    play_until_result,
+    register,
+    token,
+    unique_name,
+)
 from tests.test_i18n_tables import load_strings, server_names
 
 VARIANT_NAMES = ["tiantai", "taipao", "taiwan"]
@@ -90,9 +98,10 @@ def contexts(browser: Browser, base_url: str) -> Iterator[dict[str, BrowserConte
 
 def signed_out_page(context: BrowserContext) -> Page:
     """A new page of a shared context, signed out (an earlier test of the module may have signed in)."""
+    context.clear_cookies()  # the login is the session cookie, shared by the context's pages
     page = context.new_page()
     page.goto("/")
-    page.evaluate("() => { sessionStorage.removeItem('mj.token'); localStorage.removeItem('mj.table'); }")
+    page.evaluate("() => localStorage.removeItem('mj.table')")
     return page
 
 
@@ -196,10 +205,8 @@ def test_the_choice_is_remembered_per_browser_and_per_account(browser: Browser, 
         # Switching there is saved on the account too.
         other.locator("#lang-switch [data-lang=zh-Hans]").click()
         expect(other.locator(".practice h3")).to_contain_text("练习")
-        token = other.evaluate("() => sessionStorage.getItem('mj.token')")
-
         def account_language() -> str | None:
-            return other.request.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()["language"]
+            return other.request.get("/api/me", headers={"Authorization": f"Bearer {token(other)}"}).json()["language"]
 
         for _ in range(50):  # the PATCH is on its way
             if account_language() == "zh-Hans":

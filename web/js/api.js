@@ -6,13 +6,16 @@
  */
 
 /**
- * The session token (an opaque server-side session, app/services/sessions.py) lives in sessionStorage: it
- * lasts as long as the tab (reloads included), is never written to disk for later browser runs and is not
- * shared with other tabs.  Never in a URL: sockets authenticate with a single-use ticket (`socketUrl`).
+ * The login is an HttpOnly session cookie (app/api/cookie_session.py): the server sets it at login and clears
+ * it at logout; no script reads it, and every tab of this browser shares it (a new tab, the table's 規則 tab
+ * and the next browser run are logged in).  Whether we are logged in is what `GET /api/me` says.  Every
+ * request carries `X-Requested-With` (CSRF_HEADER): a change the cookie authenticates is refused without it
+ * (403 csrf_refused), which no other site's form can send.  Sockets authenticate with a single-use ticket
+ * (`socketUrl`), never a token in a URL.
  */
-const TOKEN_KEY = "mj.token";
-// Tokens used to be kept in localStorage: forget any left there.
-try { localStorage.removeItem(TOKEN_KEY); } catch { /* storage disabled */ }
+export const CSRF_HEADER = "X-Requested-With";
+// Tokens used to be kept in sessionStorage (and before that localStorage): forget any left there.
+try { sessionStorage.removeItem("mj.token"); localStorage.removeItem("mj.token"); } catch { /* storage disabled */ }
 
 export class ApiError extends Error {
   /**
@@ -28,22 +31,6 @@ export class ApiError extends Error {
     this.code = code;
     this.params = params;
   }
-}
-
-/** @type {string | null} when storage is disabled, the token is kept for this page only */
-let pageToken = null;
-
-export function getToken() {
-  try { return sessionStorage.getItem(TOKEN_KEY); } catch { return pageToken; }
-}
-
-/** @param {string | null} token */
-export function setToken(token) {
-  pageToken = token;
-  try {
-    if (token) sessionStorage.setItem(TOKEN_KEY, token);
-    else sessionStorage.removeItem(TOKEN_KEY);
-  } catch { /* storage disabled: the session lasts until reload */ }
 }
 
 /**
@@ -65,18 +52,16 @@ export function errorText(body, fallback) {
 }
 
 /**
- * @param {string} path @param {{method?: string, body?: any, auth?: boolean}} [options]
+ * @param {string} path @param {{method?: string, body?: any}} [options]
  * @returns {Promise<any>}
  */
-export async function request(path, { method = "GET", body, auth = true } = {}) {
+export async function request(path, { method = "GET", body } = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", [CSRF_HEADER]: "mahjong" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const token = getToken();
-  if (auth && token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
     throw new ApiError(0, `network error: ${/** @type {Error} */ (err).message}`);
   }
@@ -92,9 +77,9 @@ export async function request(path, { method = "GET", body, auth = true } = {}) 
 
 export const api = {
   /** @param {string} username @param {string} password */
-  register: (username, password) => request("/api/auth/register", { method: "POST", body: { username, password }, auth: false }),
+  register: (username, password) => request("/api/auth/register", { method: "POST", body: { username, password } }),
   /** @param {string} username @param {string} password */
-  login: (username, password) => request("/api/auth/login", { method: "POST", body: { username, password }, auth: false }),
+  login: (username, password) => request("/api/auth/login", { method: "POST", body: { username, password } }),
   /** End this session on the server (its sockets close with 4401). */
   logout: () => request("/api/auth/logout", { method: "POST" }),
   me: () => request("/api/me"),
@@ -105,8 +90,8 @@ export const api = {
   /** Remember the client language on the account. @param {string | null} language */
   setLanguage: (language) => request("/api/me", { method: "PATCH", body: { language } }),
   ledger: () => request("/api/me/ledger"),
-  rooms: () => request("/api/rooms", { auth: false }),
-  accountRules: () => request("/api/auth/rules", { auth: false }),
+  rooms: () => request("/api/rooms"),
+  accountRules: () => request("/api/auth/rules"),
   myHands: () => request("/api/me/hands"),
   myStats: () => request("/api/me/stats"),
   /** Your finished games' final standings, newest first. @param {number} limit */
@@ -116,8 +101,8 @@ export const api = {
   /** @param {number} id */
   handReplay: (id) => request(`/api/hands/${encodeURIComponent(String(id))}/replay`),
   /** @param {"week" | "all"} period */
-  leaderboard: (period) => request(`/api/leaderboard?period=${period}`, { auth: false }),
-  variants: () => request("/api/variants", { auth: false }),
+  leaderboard: (period) => request(`/api/leaderboard?period=${period}`),
+  variants: () => request("/api/variants"),
   /** @param {string} room */
   tables: (room) => request(`/api/rooms/${encodeURIComponent(room)}/tables`),
   /** @param {string} id */
@@ -156,9 +141,7 @@ export const api = {
 export async function socketUrl(path) {
   const url = new URL(path, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  if (getToken()) {
-    const { ticket } = await request("/api/ws-ticket", { method: "POST" });
-    url.searchParams.set("ticket", ticket);
-  }
+  const { ticket } = await request("/api/ws-ticket", { method: "POST" }); // the session cookie pays for it
+  url.searchParams.set("ticket", ticket);
   return url.href;
 }

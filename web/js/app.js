@@ -4,7 +4,7 @@
  * view is shown). The table's game state itself lives in state.js (pure); the screens live in screens/.
  */
 
-import { ApiError, getToken } from "./api.js";
+import { ApiError } from "./api.js";
 import { initialState } from "./state.js";
 import { errorWords, t } from "./i18n.js";
 import { screens } from "./router.js";
@@ -72,7 +72,7 @@ export function errorMessage(err) {
 
 /** @param {unknown} err */
 export function showError(err) {
-  if (err instanceof ApiError && err.status === 401 && getToken()) {
+  if (err instanceof ApiError && err.status === 401 && app.me) {
     screens.logout();
     toast(t("close.1008"));
     return;

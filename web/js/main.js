@@ -4,10 +4,10 @@
  * the shared UI-only state and helpers are in app.js; the table's game state is in state.js (pure).
  */
 
-import { api, ApiError, getToken } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { applyI18n, isLang, lang, onLangChange, setLang } from "./i18n.js";
 import { $, app, showError, showView, ONE_CLICK_KEY, TABLE_KEY } from "./app.js";
-import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } from "./screens/auth.js";
+import { bootAuth, chooseLanguage, renderAuth, renderMe, signedOut, syncLanguage } from "./screens/auth.js";
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
@@ -16,6 +16,7 @@ import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
 import { renderResult, showLastStandings, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
+import { onOtherTabs } from "./tabs.js";
 
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
 let navigations = 0;
@@ -25,15 +26,14 @@ let navigations = 0;
 const EMBEDDED = new URLSearchParams(location.search).get("embed") === "replay";
 
 async function route() {
-  if (!getToken()) {
-    showView("auth");
-    renderAuth();
-    return;
-  }
   try {
-    app.me = await api.me();
+    app.me = await api.me(); // the session cookie, if this browser has a live one
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) { logout(); return; }
+    if (err instanceof ApiError && err.status === 401) { // not logged in (route runs while app.me is null)
+      showView("auth");
+      renderAuth();
+      return;
+    }
     showError(err);
     return;
   }
@@ -118,6 +118,12 @@ function boot() {
     // The history, a replay and the rules page are drawn once from the server's data: draw them again.
     if (app.view === "replay") renderReplay(); // at the same step
     else if (app.view === "hands" || app.view === "rules") routeHistory();
+  });
+  onOtherTabs((news) => {
+    if (news.type === "logout") { if (app.me) signedOut(); return; }
+    // Another tab logged in: this one follows (as another account: start afresh, nothing of the old one kept).
+    if (!app.me) route();
+    else if (app.me.id !== news.userId) location.reload();
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("keydown", onReplayKey);

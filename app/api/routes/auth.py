@@ -2,10 +2,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from fastapi import APIRouter, Request, status
+from fastapi import APIRouter, Request, Response, status
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.api.cookie_session import check_origin, set_session_cookie
 from app.api.deps import SessionDep, SettingsDep, StateDep
 from app.api.gate import client_host, refusal
 from app.core.config import Settings
@@ -28,10 +29,14 @@ def _throttled_user(throttle: Throttle, key: str) -> None:
         raise RateLimited(detail, headers=headers, **params)
 
 
-async def _log_in(session: AsyncSession, user: User, settings: Settings, request: Request) -> TokenOut:
-    """Open a session (a row per login, app.services.sessions); its opaque token is the access_token."""
+async def _log_in(session: AsyncSession, user: User, settings: Settings, request: Request,
+                 response: Response) -> TokenOut:
+    """Open a session (a row per login, app.services.sessions): its opaque token is the access_token, and the
+    browser's HttpOnly session cookie (app.api.cookie_session).  Each login is a new session with a new token,
+    so a cookie planted before the login is never the one that ends up logged in."""
     _, token = await sessions.open_session(session, user.id, settings, user_agent=request.headers.get("user-agent", ""),
                                            address=client_host(request.scope))
+    set_session_cookie(response, request, settings, token)
     return TokenOut(access_token=token, expires_in=settings.session_absolute_seconds, user=MeOut.of(user))
 
 
@@ -55,21 +60,27 @@ async def account_rules() -> AccountRules:
 
 @router.post("/register", status_code=status.HTTP_201_CREATED,
              responses={409: {"description": "name taken"}, 429: {"description": "too many registrations"}})
-async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep, request: Request) -> TokenOut:
-    """Create an account (with the welcome grant of coins) and log it in.  Throttled per IP (app.api.gate)."""
+async def register(body: RegisterIn, session: SessionDep, settings: SettingsDep, request: Request,
+                   response: Response) -> TokenOut:
+    """Create an account (with the welcome grant of coins) and log it in (the token, and the browser's session
+    cookie).  Throttled per IP (app.api.gate); refused from another site's page (403 ``csrf_refused``)."""
+    check_origin(request)
     user = await accounts.register(
         session,
         username=body.username,
         password=body.password,
         welcome_grant=settings.welcome_grant,
     )
-    return await _log_in(session, user, settings, request)
+    return await _log_in(session, user, settings, request, response)
 
 
 @router.post("/login", responses={401: {"description": BAD_LOGIN}, 429: {"description": "too many attempts"}})
 async def login(body: Credentials, session: SessionDep, settings: SettingsDep, state: StateDep,
-                request: Request) -> TokenOut:
-    """Throttled per IP (every attempt, app.api.gate) and per username (failed attempts): 429 with Retry-After."""
+                request: Request, response: Response) -> TokenOut:
+    """Log in: the token, and the browser's session cookie.  Throttled per IP (every attempt, app.api.gate) and
+    per username (failed attempts): 429 with Retry-After.  Refused from another site's page (403
+    ``csrf_refused``: login CSRF)."""
+    check_origin(request)
     throttles = state.throttles
     name_key = unicodedata.normalize("NFKC", body.username).casefold()
     _throttled_user(throttles.login_user, name_key)
@@ -77,4 +88,4 @@ async def login(body: Credentials, session: SessionDep, settings: SettingsDep, s
     if user is None:
         throttles.login_user.hit(name_key)
         raise Unauthorized(BAD_LOGIN, ErrorCode.BAD_CREDENTIALS)
-    return await _log_in(session, user, settings, request)
+    return await _log_in(session, user, settings, request, response)

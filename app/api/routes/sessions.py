@@ -4,11 +4,15 @@ WebSocket ticket.  The domain lives in app.services.sessions; open sockets close
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from dataclasses import asdict
 
+from fastapi import APIRouter, Request, Response, status
+
+from app.api.cookie_session import clear_session_cookie
 from app.api.deps import CurrentLogin, SessionDep, SettingsDep, StateDep
-from app.schemas import PasswordChangeIn, SessionOut, TicketOut
+from app.schemas import DeviceOut, PasswordChangeIn, SessionOut, TicketOut
 from app.services import accounts, sessions
+from app.services.devices import device_of
 from app.services.errors import ErrorCode, NotFound
 from app.services.tickets import SocketOwner
 
@@ -16,10 +20,13 @@ router = APIRouter(tags=["sessions"])
 
 
 @router.post("/api/auth/logout", status_code=status.HTTP_204_NO_CONTENT)
-async def logout(login: CurrentLogin, session: SessionDep, state: StateDep) -> None:
-    """End this session: its token stops working and its open sockets close (4401)."""
+async def logout(login: CurrentLogin, session: SessionDep, state: StateDep, request: Request,
+                 response: Response) -> None:
+    """End this session: its token stops working, its open sockets close (4401) and the browser's session
+    cookie is cleared."""
     await state.live_sessions.revoke(session, user_id=login.user.id, reason=sessions.EndReason.LOGOUT,
                                      session_id=login.login.id)
+    clear_session_cookie(response, request, state.settings)
 
 
 @router.post("/api/ws-ticket")
@@ -34,7 +41,9 @@ async def ws_ticket(login: CurrentLogin, state: StateDep) -> TicketOut:
 async def my_sessions(login: CurrentLogin, session: SessionDep, settings: SettingsDep) -> list[SessionOut]:
     """Your live sessions, newest first; ``current`` marks the one making this request."""
     rows = await sessions.list_sessions(session, settings, user_id=login.user.id)
-    return [SessionOut.model_validate(row).model_copy(update={"current": row.id == login.login.id}) for row in rows]
+    return [SessionOut.model_validate(row).model_copy(update={
+        "current": row.id == login.login.id,
+        "device": DeviceOut.model_validate(asdict(device_of(row.user_agent)))}) for row in rows]
 
 
 @router.delete("/api/me/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT,

@@ -15,7 +15,7 @@ from app.game.rooms import ROOMS, RoomKey
 from app.main import create_app
 from app.models import User
 from app.services.settlement import settle_hand
-from tests.app.conftest import PASSWORD
+from tests.app.conftest import PASSWORD, no_cookies
 
 
 async def _hand(app, seats: list[int], table_id: str) -> int:
@@ -39,7 +39,7 @@ async def _accounts(client: httpx.AsyncClient, names: list[str]) -> dict[str, di
 async def test_hand_records_are_readable_by_their_players_operators_and_admins(settings, public):
     app = create_app(settings.model_copy(update={"hands_public_after_close": public}))
     async with app.router.lifespan_context(app), httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+            transport=httpx.ASGITransport(app=app), base_url="http://test", cookies=no_cookies()) as client:
         people = await _accounts(client, ["pla", "plb", "plc", "pld", "snoop", "chief", "host", "oper"])
         async with app.state.services.sessionmaker() as session:
             await session.execute(update(User).where(User.id == people["chief"]["id"]).values(role="admin"))

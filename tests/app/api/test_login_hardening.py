@@ -19,12 +19,12 @@ from app.core.db import begin_write
 from app.main import create_app
 from app.models import User
 from app.services import accounts
-from tests.app.conftest import PASSWORD
+from tests.app.conftest import PASSWORD, no_cookies
 
 
 async def _client(app: FastAPI, ip: str) -> httpx.AsyncClient:
     transport = httpx.ASGITransport(app=app, client=(ip, 40000))
-    return httpx.AsyncClient(transport=transport, base_url="http://test")
+    return httpx.AsyncClient(transport=transport, base_url="http://test", cookies=no_cookies())
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.play.clock import FakeClock
 from app.tables.settings import TableSettings
 from engine.bots import isolation
+from tests.app.conftest import no_cookies
 
 PASSWORD = "password1"
 FAST = {"join_seconds": 30.0, "hand_pause_seconds": 0.0, "bot_delay_seconds": 0.0,
@@ -107,7 +108,7 @@ async def harness(settings: Settings, **table_settings: Any) -> AsyncIterator[Ha
     app = create_app(settings, table_runtime=runtime)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", cookies=no_cookies()) as client:
             yield Harness(app, client, runtime, clock)
 
 

@@ -5,7 +5,7 @@
  * server refuses everything to lesser roles anyway (403), this page only hides what cannot work.
  */
 
-import { getToken, request } from "../api.js";
+import { ApiError, request } from "../api.js";
 import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
 import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
@@ -147,10 +147,13 @@ async function loadAudit(event) {
 async function boot() {
   setLang(lang(), { remember: false });
   applyI18n(document);
-  if (!getToken()) { location.href = "./"; return; }
   try {
-    state.me = await request("/api/me");
-  } catch (err) { showError(err); return; }
+    state.me = await request("/api/me"); // the session cookie
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) location.href = "./"; // not logged in: the client's form
+    else showError(err);
+    return;
+  }
   $("adm-me").textContent = `${state.me.username} · ${state.me.role}`;
   const isAdmin = state.me.role === "admin";
   if (!isAdmin && state.me.role !== "operator") {

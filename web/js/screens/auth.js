@@ -1,10 +1,11 @@
 // @ts-check
 /** The sign-in / register screen, the account box in the top bar, and signing out. */
 
-import { api, getToken, setToken } from "../api.js";
+import { api } from "../api.js";
 import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, setLang, t } from "../i18n.js";
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { provide, screens } from "../router.js";
+import { tellOtherTabs } from "../tabs.js";
 
 export function renderMe() {
   const me = app.me;
@@ -129,9 +130,10 @@ export async function onAuthSubmit(e) {
     return;
   }
   try {
+    // The server sets the session cookie; the token in the body is for other clients.
     const body = app.authMode === "register" ? await api.register(username, password) : await api.login(username, password);
-    setToken(body.access_token);
     app.me = body.user;
+    tellOtherTabs({ type: "login", userId: body.user.id });
     syncLanguage(app.me);
     renderMe();
     screens.enterLobby();
@@ -140,9 +142,15 @@ export async function onAuthSubmit(e) {
   }
 }
 
+/** Log out: end the session on the server (it clears the cookie), here and in this browser's other tabs. */
 export function logout() {
-  if (getToken()) api.logout().catch(() => { /* already ended: nothing to do */ });
-  setToken(null);
+  if (app.me) api.logout().catch(() => { /* already ended: nothing to do */ });
+  tellOtherTabs({ type: "logout" });
+  signedOut();
+}
+
+/** Forget the account in this tab and show the form (the session is over, by this tab or another). */
+export function signedOut() {
   app.me = null;
   screens.leaveTableView();
   app.lobbySocket?.close();

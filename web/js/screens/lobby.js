@@ -208,7 +208,11 @@ export function connectLobby() {
     onStatus: (s) => { app.lobbyLive = s === "open"; renderLobby(); },
     onClose: (code) => {
       app.lobbySocket = null;
-      if (code === 1008 || code === 4401) { screens.logout(); toast(t("close.1008")); }
+      if (code !== 1008 && code !== 4401) return;
+      // The socket's session ended; the browser's cookie may carry a newer one (a login in another tab).
+      api.me().then(() => { if (app.me) connectLobby(); }).catch((err) => {
+        if (err instanceof ApiError && err.status === 401) { screens.logout(); toast(t("close.1008")); } else showError(err);
+      });
     },
     finalCodes: new Set([1008, 4401]),
   }).connect();

@@ -14,12 +14,23 @@ import { screens } from "../router.js";
 /** @param {string} iso */
 const when = (iso) => new Date(iso).toLocaleString();
 
+/**
+ * "Chrome on Android" in the player's language, from the server's reading of the User-Agent.
+ * @param {{browser: string | null, os: string | null} | null | undefined} device
+ */
+export function deviceName(device) {
+  const { browser, os } = device ?? { browser: null, os: null };
+  if (browser && os) return t("sessions.device", { browser, os });
+  return browser || os || t("sessions.device.unknown");
+}
+
 async function renderSessions() {
   const rows = await api.sessions();
-  setChildren($("sessions-list"), ...rows.map((/** @type {any} */ s) => h("li", { "data-session": s.id },
-    h("span", { class: "session-agent" }, s.user_agent || "?"),
-    s.current ? h("strong", null, ` (${t("sessions.current")})`) : null,
-    h("small", null, ` ${t("sessions.since", { created: when(s.created_at), seen: when(s.last_seen_at), address: s.address })} `),
+  setChildren($("sessions-list"), ...rows.map((/** @type {any} */ s) => h("li", { class: "session", "data-session": s.id },
+    h("div", { class: "session-head" },
+      h("strong", { class: "session-device", title: s.user_agent || null }, deviceName(s.device)),
+      s.current ? h("span", { class: "session-current" }, t("sessions.current")) : null),
+    h("small", { class: "session-meta" }, t("sessions.since", { created: when(s.created_at), seen: when(s.last_seen_at), address: s.address })),
     h("button", { type: "button", class: "ghost", "data-end": s.id, "data-current": s.current ? "1" : "" }, t("sessions.end")))));
 }
 

@@ -17,6 +17,7 @@ import { play, soundsFor } from "../sound.js";
 import { callSound, callsOf, callWord, showCall } from "../render/calls.js";
 import { sideOf } from "../seats.js";
 import { provide, screens } from "../router.js";
+import { hideElsewhere, showElsewhere } from "./elsewhere.js";
 
 /** @param {string} id */
 export function enterTable(id) {
@@ -47,6 +48,7 @@ export function enterTable(id) {
 }
 
 export function leaveTableView() {
+  hideElsewhere();
   app.tableSocket?.close();
   app.tableSocket = null;
   app.tableId = null;
@@ -66,6 +68,16 @@ function onTableClosed(code, reason) {
   app.tableSocket = null;
   if (code === 1000 || code === 4005) {
     renderTable(); // game over (4005: the table was closed, `game_over` reason table_closed): the dialog says so
+    return;
+  }
+  if (code === 4001) { // replaced: this account opened the table in another tab or on another device
+    const id = app.tableId;
+    app.table = initialState(); // nothing of the board is kept: the game goes on over there
+    app.ui.selected = null;
+    app.ui.mode = null;
+    const dialog = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+    if (dialog.open) dialog.close();
+    showElsewhere(() => { if (id) enterTable(id); }); // "play here" takes the seat back
     return;
   }
   if (code === 1008 || code === 4401) {

@@ -4,7 +4,7 @@
  * (pushed as `tournament_updated` on the lobby socket) and, while it runs, a link to the player's table.
  */
 
-import { ApiError, getToken, request, socketUrl } from "../api.js";
+import { ApiError, request, socketUrl } from "../api.js";
 import { applyI18n, errorWords, formatNumber, lang, setLang, t } from "../i18n.js";
 
 /** @param {string} id */
@@ -95,8 +95,13 @@ async function listen() {
 async function boot() {
   setLang(lang(), { remember: false });
   applyI18n(document);
-  if (!getToken()) { location.href = "./"; return; }
-  try { state.me = await request("/api/me"); } catch (err) { showError(err); return; }
+  try {
+    state.me = await request("/api/me"); // the session cookie
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) location.href = "./"; // not logged in: the client's form
+    else showError(err);
+    return;
+  }
   $("tp-me").textContent = state.me.username;
   $("tp-register").addEventListener("click", () => registration("POST"));
   $("tp-unregister").addEventListener("click", () => registration("DELETE"));

@@ -275,6 +275,24 @@ class HandCode:
         r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 
+    def is_win_without(self, t: int, jokers: int = 0) -> bool:
+        """Would the hand win with one ``t`` fewer (a discard of ``t``)?  No mutation.
+
+        Raises ``ValueError`` if the hand holds no ``t`` (as ``remove`` does).
+        """
+        if not 0 <= t < N_PLAY:
+            raise ValueError(f"{TILES[t] if 0 <= t < len(TILES) else t} cannot be part of a hand shape")
+        c = self._c
+        m, p, s, h = c
+        g, w = GROUP_OF[t], WEIGHT[t]
+        T = _SUIT
+        old = c[g]
+        if old // w % 5 == 0:
+            raise ValueError(f"no {TILES[t]} to remove")
+        S = T[m] + T[p] + T[s] + (_HON[h - w] if g == 3 else _HON[h] - T[old] + T[old - w])
+        r = jokers - (S >> 12) - DMIN[S & 4095]
+        return r >= 0 and r % 3 == 0
+
     def waits(self, jokers: int = 0, kinds: Iterable[int] = range(N_PLAY)) -> list[Tile]:
         """As the module-level ``waits``, for this hand."""
         return _waits_from_codes(self._c, jokers, kinds)

@@ -118,6 +118,10 @@ class Verdict:
     claim: Action | None = None
 
 
+_NOBODY = Verdict()
+"""Everybody passed (frozen, so one instance serves every such window)."""
+
+
 def resolve_window(state: HandBoard) -> Verdict:
     """Close the open window once every entitled seat has answered (§1.1 r16-18, §3.1 r8).
 
@@ -138,11 +142,11 @@ def resolve_window(state: HandBoard) -> Verdict:
             state.seats[w.from_seat].river.pop()
         return Verdict(winners=tuple(winners))
     if w.kind == "rob":
-        return Verdict()
+        return _NOBODY
     best = max((a for a in w.answers.values()), key=lambda a: PRIORITY[a.kind], default=None)
     if best is not None and best.kind is not ActionKind.PASS:
         return Verdict(claim=best)
-    return Verdict()
+    return _NOBODY
 
 
 def _apply_pass_locks(state: HandBoard, w: ClaimWindow) -> None:

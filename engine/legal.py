@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare, act
+from engine.hand import N_PLAY
 from engine.melds import MeldKind
 from engine.phase import Phase, Source
 from engine.tiles import TILES, Tile
@@ -59,7 +61,8 @@ def _locked_turn(state: HandBoard, seat: int) -> list[Action]:
 
 
 # Plain discards by seat and tile, wins and 杀猪 by seat: built once, looked up every turn.
-_DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(len(TILES))] for seat in range(4)]
+# (Only the 34 playable kinds: a flower is never discarded; one stays in a hand only as a 財神.)
+_DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(N_PLAY)] for seat in range(4)]
 _WIN = [act(ActionKind.WIN, seat) for seat in range(4)]
 _KILL_PIG = [act(ActionKind.KILL_PIG, seat) for seat in range(4)]
 _DECLARES = {d.value: d for d in Declare}
@@ -68,10 +71,10 @@ _DECLARES = {d.value: d for d in Declare}
 def _discards(state: HandBoard, seat: int, declarations: bool = True) -> list[Action]:
     """Any concealed tile but a 財神; plus the declarations the variant offers with it."""
     s = state.seats[seat]
-    wild = s.wild
-    table = _DISCARD_ACTIONS[seat]
-    counts = s.counts  # flowers never stay in a hand unless they are 財神, which are not discarded
-    out = [table[k] for k in range(34) if counts[k] and k not in wild]
+    out = list(compress(_DISCARD_ACTIONS[seat], s.counts))  # every held kind (compress stops at the 34th)
+    if s.jokers:
+        wild = s.wild
+        out = [a for a in out if a.tile not in wild]
     if not declarations:
         return out
     names = state.variant.can_declare(state, seat)

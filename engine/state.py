@@ -77,7 +77,7 @@ class HandState(HandBoard):
             {"dealer": self.dealer, "dice": list(self.dice), "open_seat": self.open_seat,
              "seat_winds": self.seat_winds, "wildcards": [str(t) for t in self.wildcards],
              "indicators": [str(t) for t in self.indicators], "wall": self.wall.remaining},
-            {s: {"tiles": [str(t) for t in self.seats[s].tiles()]} for s in range(self.n)},
+            {s: {"tiles": self.seats[s].tile_names()} for s in range(self.n)},
         )
 
     def _initial_bonus_replacement(self) -> None:
@@ -91,7 +91,7 @@ class HandState(HandBoard):
                     replaced = True
                     seat.remove(t)
                     seat.flowers.append(t)
-                    self.emit("flower", {"seat": s, "tile": str(t), "wall": self.wall.remaining})
+                    self.emit("flower", {"seat": s, "tile": NAMES[t], "wall": self.wall.remaining})
                     new = self.wall.draw_tail()
                     seat.add(new)
                     if s == self.dealer:
@@ -258,7 +258,7 @@ class HandState(HandBoard):
         if declare is not None and s.reveals_others:
             self.revealers.add(seat)
             self.emit("reveal", {"seat": seat}, {seat: {"hands": {
-                o: [str(x) for x in self.seats[o].tiles()] for o in range(self.n) if o != seat}}})
+                o: self.seats[o].tile_names() for o in range(self.n) if o != seat}}})
         self.last_discard = (seat, t)
         win_only = self.variant.last_discard_win_only and self.context.last
         self.window = open_discard_window(self, seat, t, win_only)

@@ -56,8 +56,8 @@ N_PLAY: Final = 34  # suited + honour kinds; flowers (34..41) are never part of 
 
 #: per tile kind: which code it lives in (0 m, 1 p, 2 s, 3 honours) and the weight ``5^rank`` (public: the
 #: bots' 向聽 and the decompositions walk hand codes with them).
-GROUP_OF: Final = tuple(t // 9 for t in range(N_PLAY))
-WEIGHT: Final = tuple(POW5[t % 9] for t in range(N_PLAY))
+GROUP_OF: Final[tuple[int, ...]] = tuple(t // 9 for t in range(N_PLAY))
+WEIGHT: Final[tuple[int, ...]] = tuple(POW5[t % 9] for t in range(N_PLAY))
 #: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.
 _P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * POW5[k] for d in range(5)) for k in range(1, 9))
 

@@ -17,8 +17,8 @@ The design follows ``notes/win-detection.md``:
 
 The tables (1.95 M + 78 k entries, one byte each on disk: ``NEED0 << 2 | (NEED1 − NEED0 + 1)``) are built by
 ``engine.hand_tables.build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
-``python -m engine.hand_tables --build`` regenerates the file.  They are loaded on first use into lists of ints
-laid out for one addition per group::
+``python -m engine.hand_tables --build`` regenerates the file.  They are loaded when this module is imported
+(~50 ms) into lists of ints laid out for one addition per group::
 
     value = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
 
@@ -33,7 +33,7 @@ this module's tables (and so is not re-exported here: that would tie the two mod
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, cast
+from typing import Final
 
 from engine.hand_tables import POW5, SUIT_KEYS, read_table_payload
 from engine.tiles import TILES, Tile
@@ -62,45 +62,28 @@ WEIGHT: Final[tuple[int, ...]] = tuple(POW5[t % 9] for t in range(N_PLAY))
 _P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * POW5[k] for d in range(5)) for k in range(1, 9))
 
 # --------------------------------------------------------------------------------------------------
-# Runtime tables (loaded lazily)
+# Runtime tables (loaded at import: a stand-in loading them on first use would be refused by the compiled
+# engine's type checks, tools/compile_engine.py)
 
 #: ``DMIN[h]`` = min D over the groups, from the 4×3-bit histogram ``h`` of ``D + 1`` values.
 DMIN: Final = tuple(next((k - 1 for k in range(4) if (h >> (3 * k)) & 7), 2) for h in range(4096))
 
 
-class _LazyTable:
-    """Stands in for a table until first use, then loads the real ones and rebinds the globals."""
-
-    __slots__ = ()
-
-    def __getitem__(self, index: int) -> int:
-        _load_tables()
-        return _SUIT[index] if self is _LAZY_SUIT else _HON[index]
-
-
-_LAZY_SUIT: Final = _LazyTable()
-_LAZY_HON: Final = _LazyTable()
-_SUIT: list[int] = cast("list[int]", _LAZY_SUIT)
-_HON: list[int] = cast("list[int]", _LAZY_HON)
-
-
-def _load_tables() -> None:
-    global _SUIT, _HON
-    if isinstance(_SUIT, list):
-        return
+def _load_tables() -> tuple[list[int], list[int]]:
     raw = read_table_payload()
     conv = [((v >> 2) << 12) | (1 << (3 * (v & 3))) for v in range(256)]
-    _HON = list(map(conv.__getitem__, raw[SUIT_KEYS:]))
-    _SUIT = list(map(conv.__getitem__, raw[:SUIT_KEYS]))
+    return list(map(conv.__getitem__, raw[:SUIT_KEYS])), list(map(conv.__getitem__, raw[SUIT_KEYS:]))
+
+
+_SUIT, _HON = _load_tables()
 
 
 def win_tables() -> tuple[list[int], list[int], tuple[int, ...]]:
-    """The runtime win tables, loaded on first use: (suit codes → value, honour codes → value, ``DMIN``).
+    """The runtime win tables: (suit codes → value, honour codes → value, ``DMIN``).
 
     A value packs NEED0 in its bits from 12 up and a histogram of D + 1 in its low 12 bits; ``DMIN[h]`` is
     the least D of such a histogram.  For analyses that walk hand codes themselves (engine.bots.shanten,
     engine.decompose)."""
-    _load_tables()
     return _SUIT, _HON, DMIN
 
 

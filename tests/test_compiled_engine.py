@@ -65,3 +65,11 @@ def test_a_partial_build_is_stale(tmp_path: Path) -> None:
         os.utime(p, (1_000, 1_000))
     fake_tree(tmp_path, full_build()[1:], [])
     assert stale_reason(tmp_path) == f"{MODULES[0]} has no compiled module beside it (a partial build)"
+
+
+def test_no_compiled_module_reads_its_file_path() -> None:
+    """mypyc gives a module of the shared library a ``__file__`` that depends on how it was first imported
+    (``engine/engine/hand.….so`` when a dependency loads it): data files must be found by an uncompiled module
+    (as ``engine.hand_tables`` finds the win tables)."""
+    for module in MODULES:
+        assert "__file__" not in (ROOT / module).read_text(encoding="utf-8"), module

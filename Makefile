@@ -7,29 +7,36 @@ DEVSTAMP := $(VENV)/.installed-dev
 # The web client's dev tools (TypeScript's checker, pinned in package-lock.json); npm ci writes this file.
 NODESTAMP := node_modules/.package-lock.json
 
-.PHONY: run test test-fast test-web lint bench simulate clean
+.PHONY: run test test-fast test-web test-pure compiled clean-compiled lint bench simulate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q -e '.[compile]'
 	touch $@
 
 $(DEVSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,compile]'
 	touch $(STAMP) $@
 
 $(NODESTAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-run: $(STAMP)
+run: compiled
 	$(BIN)/python -m app
 
+# The engine's hot modules compiled with mypyc (tools/compile_engine.py; rebuilt when an engine source changed).
+compiled: $(STAMP)
+	$(BIN)/python tools/compile_engine.py
+
+clean-compiled:
+	$(PY) tools/compile_engine.py --clean
+
 # Both suites always run, pytest last (its summary stays the last line); the target fails if either failed.
-test: $(DEVSTAMP)
+test: $(DEVSTAMP) compiled
 	@web=0; py=0; \
 	$(MAKE) --no-print-directory test-web || web=$$?; \
 	$(BIN)/python -m pytest -q || py=$$?; \
@@ -40,25 +47,28 @@ test: $(DEVSTAMP)
 test-web:
 	node --test --test-reporter=spec tests/web/
 
-
 # Everything but the browser (tests/e2e), chaos (tests/chaos), multi-process tests (marked `multiprocess` by
 # tests/app/conftest.py) and the few marked `slow`, on SQLite only (each Postgres test rebuilds its schema):
 # about 2 minutes on two cores.  `make test` stays the whole suite, as .ci/run runs it.
-test-fast: $(DEVSTAMP)
+test-fast: $(DEVSTAMP) compiled
 	$(MAKE) --no-print-directory test-web
 	env -u TEST_DATABASE_URL $(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess and not slow"
 
+# The engine's and the scoring's tests on the plain Python sources (removes the compiled modules first).
+test-pure: $(DEVSTAMP) clean-compiled
+	$(BIN)/python -m pytest -q tests/engine tests/scoring tests/test_compiled_engine.py
+
 lint: $(DEVSTAMP) $(NODESTAMP)
-	$(BIN)/ruff check engine app tests bench
+	$(BIN)/ruff check engine app tests bench tools
 	$(BIN)/mypy app engine
 	$(BIN)/lint-imports --no-cache
 	node_modules/.bin/tsc -p web/jsconfig.json  # web/js under // @ts-check, strict
 
-bench: $(DEVSTAMP)
+bench: $(DEVSTAMP) compiled
 	$(BIN)/python bench/engine_bench.py
 
-simulate: $(STAMP)
+simulate: compiled
 	$(BIN)/python -m engine simulate --variant taiwan --hands 200 --seed 1
 
-clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules
+clean: clean-compiled
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build node_modules

@@ -13,10 +13,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from engine.decompose import decompositions
-from engine.hand import HandCode, is_win, waits
+# The checkout this file is in, not whatever ``engine`` the environment installed (a shared venv's editable
+# install points at another checkout, which an A/B of two builds would then measure twice).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.decompose import decompositions  # noqa: E402
+from engine.hand import HandCode, is_win, waits  # noqa: E402
 
 Row = tuple[str, float, str]
 REPEATS = 9

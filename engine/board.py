@@ -19,7 +19,7 @@ from engine.events import Event
 from engine.hand_result import HandResult
 from engine.phase import ClaimWindow, Phase, Source, TurnContext
 from engine.seat import SeatState
-from engine.tiles import HONOUR_BASE, N_KINDS, TILES, Tile
+from engine.tiles import HONOUR_BASE, N_KINDS, NAMES, TILES, Tile
 from engine.variants import Variant
 from engine.variants.base import PassLock
 from engine.wall import Wall
@@ -69,7 +69,7 @@ class HandBoard:
     def emit(self, type_: str, public: dict[str, Any],
              private: Mapping[int, Mapping[str, Any]] | None = None) -> Event:
         """Record the next numbered event: ``public`` for everyone, ``private[seat]`` for that seat only."""
-        ev = Event(len(self.events) + 1, type_, public, dict(private or {}))
+        ev = Event(len(self.events) + 1, type_, public, {} if private is None else dict(private))
         self.events.append(ev)
         return ev
 
@@ -81,8 +81,9 @@ class HandBoard:
 
     def emit_draw(self, seat: int, t: Tile, tail: bool = False) -> None:
         """A draw (摸牌; ``tail``: a replacement from the tail, 補牌): the tile is shown to its watchers only."""
-        self.emit("draw", {"seat": seat, "tail": tail, "wall": self.wall.remaining},
-                  {w: {"tile": str(t)} for w in self.watchers(seat)})
+        name = NAMES[t]
+        private = {w: {"tile": name} for w in self.watchers(seat)} if self.revealers else {seat: {"tile": name}}
+        self.emit("draw", {"seat": seat, "tail": tail, "wall": self.wall.remaining}, private)
 
     def order_from(self, seat: int) -> list[int]:
         """Every seat once, counterclockwise (the order of play) starting with ``seat``."""
@@ -130,11 +131,7 @@ class HandBoard:
     def is_ready_after_discard(self, seat: int, t: int) -> bool:
         """Tenpai after discarding ``t``: one tile from a win ⇔ a win with one more joker."""
         s = self.seats[seat]
-        s.code.remove(t)
-        try:
-            return s.code.is_win(s.jokers + 1)
-        finally:
-            s.code.add(t)
+        return s.code.is_win_without(t, s.jokers + 1)
 
     def first_turn_open(self) -> bool:
         """The dealer's first turn, before any discard or kong (天胡)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from engine.actions import Action, ActionKind, act
 from engine.legal import keeps_a_discard, kong_keeps_the_reserve
 from engine.phase import ClaimWindow
-from engine.tiles import TILES, Tile
+from engine.tiles import HONOUR_BASE, TILES, Tile
 from engine.variants.base import PassLock
 
 if TYPE_CHECKING:
@@ -24,14 +24,18 @@ PRIORITY = {ActionKind.WIN: 3, ActionKind.KONG: 2, ActionKind.PONG: 2, ActionKin
             ActionKind.PASS: 0}
 
 
+# A win and a pass, by seat: offered in every window, built once (``act`` interns them anyway).
+_WIN = [act(ActionKind.WIN, seat) for seat in range(4)]
+_PASS = [act(ActionKind.PASS, seat) for seat in range(4)]
+
+
 def _win_allowed(state: HandBoard, seat: int, t: Tile) -> bool:
-    s = state.seats[seat]
-    return t not in s.no_win and state.can_win_with(seat, t)
+    return t not in state.seats[seat].no_win and t in state.winning_tiles(seat)
 
 
 def _meld_options(state: HandBoard, seat: int, t: Tile, from_seat: int) -> list[Action]:
     s = state.seats[seat]
-    if s.locked or t in state.wildcards:
+    if s.declaration is not None or t in state.wildcards:  # a locked hand (聽 / 眼牌) claims nothing
         return []
     out: list[Action] = []
     if not keeps_a_discard(s, 2):  # D-7: a 吃 or 碰 would leave only 財神 (and a 明槓 needs 3 natural tiles)
@@ -41,7 +45,7 @@ def _meld_options(state: HandBoard, seat: int, t: Tile, from_seat: int) -> list[
         out.append(act(ActionKind.PONG, seat, t))
     if held == 3 and kong_keeps_the_reserve(state):
         out.append(act(ActionKind.KONG, seat, t))
-    if state.variant.has_chow and seat == (from_seat + 1) % state.n and t.is_suited:
+    if t < HONOUR_BASE and seat == (from_seat + 1) % state.n and state.variant.has_chow:
         out.extend(_chows(state, seat, t))
     return out
 
@@ -71,14 +75,14 @@ def _chows(state: HandBoard, seat: int, t: Tile) -> list[Action]:
 def open_discard_window(state: HandBoard, from_seat: int, t: Tile, win_only: bool) -> ClaimWindow:
     w = ClaimWindow("discard", from_seat, t)
     n = state.n
+    seats = state.seats
     left_of_next = (from_seat + 1) % n
     for k in range(1, n):
         seat = (from_seat + k) % n
-        opts: list[Action] = []
-        if _win_allowed(state, seat, t):
-            opts.append(act(ActionKind.WIN, seat))
+        s = seats[seat]
+        opts: list[Action] = [_WIN[seat]] if _win_allowed(state, seat, t) else []
         # most seats hold neither a pair of the tile nor sit to the discarder's right: skip cheaply
-        if not win_only and (state.seats[seat].counts[t] >= 2 or seat == left_of_next):
+        if not win_only and (s.counts[t] >= 2 or seat == left_of_next):
             opts.extend(_meld_options(state, seat, t, from_seat))
         if opts:
             _offer(state, w, seat, opts)
@@ -91,16 +95,17 @@ def open_rob_window(state: HandBoard, konger: int, t: Tile) -> ClaimWindow:
     for k in range(1, state.n):
         seat = (konger + k) % state.n
         if _win_allowed(state, seat, t):
-            _offer(state, w, seat, [act(ActionKind.WIN, seat)])
+            _offer(state, w, seat, [_WIN[seat]])
     return w
 
 
 def _offer(state: HandBoard, w: ClaimWindow, seat: int, opts: list[Action]) -> None:
     if not opts:
         return
-    w.options[seat] = [*opts, act(ActionKind.PASS, seat)]
-    win = act(ActionKind.WIN, seat)
-    if state.seats[seat].reveals_others and win in opts:
+    opts.append(_PASS[seat])
+    w.options[seat] = opts
+    win = _WIN[seat]
+    if opts[0] is win and state.seats[seat].reveals_others:
         w.answers[seat] = win  # C-9: a 眼牌 declarer's win is declared for them
 
 
@@ -113,6 +118,10 @@ class Verdict:
     claim: Action | None = None
 
 
+_NOBODY = Verdict()
+"""Everybody passed (frozen, so one instance serves every such window)."""
+
+
 def resolve_window(state: HandBoard) -> Verdict:
     """Close the open window once every entitled seat has answered (docs/rules/tiantai.md#multiple-wins, docs/rules/tiantai.md#own-turn, docs/rules/tiantai.md#robbing, docs/rules/taiwan.md#robbing).
 
@@ -123,7 +132,7 @@ def resolve_window(state: HandBoard) -> Verdict:
     assert w is not None
     _apply_pass_locks(state, w)
     order = [(w.from_seat + k) % state.n for k in range(1, state.n)]
-    winners = [s for s in order if w.answers.get(s, act(ActionKind.PASS, s)).kind is ActionKind.WIN]
+    winners = [s for s in order if w.answers.get(s, _PASS[s]).kind is ActionKind.WIN]
     if winners:
         if w.kind == "rob" or not state.variant.multiple_winners:
             winners = winners[:1]
@@ -133,11 +142,11 @@ def resolve_window(state: HandBoard) -> Verdict:
             state.seats[w.from_seat].river.pop()
         return Verdict(winners=tuple(winners))
     if w.kind == "rob":
-        return Verdict()
+        return _NOBODY
     best = max((a for a in w.answers.values()), key=lambda a: PRIORITY[a.kind], default=None)
     if best is not None and best.kind is not ActionKind.PASS:
         return Verdict(claim=best)
-    return Verdict()
+    return _NOBODY
 
 
 def _apply_pass_locks(state: HandBoard, w: ClaimWindow) -> None:

@@ -17,8 +17,8 @@ The design follows ``notes/win-detection.md``:
 
 The tables (1.95 M + 78 k entries, one byte each on disk: ``NEED0 << 2 | (NEED1 − NEED0 + 1)``) are built by
 ``engine.hand_tables.build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
-``python -m engine.hand_tables --build`` regenerates the file.  They are loaded on first use into lists of ints
-laid out for one addition per group::
+``python -m engine.hand_tables --build`` regenerates the file.  They are loaded when this module is imported
+(~50 ms) into lists of ints laid out for one addition per group::
 
     value = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
 
@@ -33,7 +33,7 @@ this module's tables (and so is not re-exported here: that would tie the two mod
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, cast
+from typing import Final
 
 from engine.hand_tables import POW5, SUIT_KEYS, read_table_payload
 from engine.tiles import TILES, Tile
@@ -56,51 +56,34 @@ N_PLAY: Final = 34  # suited + honour kinds; flowers (34..41) are never part of 
 
 #: per tile kind: which code it lives in (0 m, 1 p, 2 s, 3 honours) and the weight ``5^rank`` (public: the
 #: bots' 向聽 and the decompositions walk hand codes with them).
-GROUP_OF: Final = tuple(t // 9 for t in range(N_PLAY))
-WEIGHT: Final = tuple(POW5[t % 9] for t in range(N_PLAY))
+GROUP_OF: Final[tuple[int, ...]] = tuple(t // 9 for t in range(N_PLAY))
+WEIGHT: Final[tuple[int, ...]] = tuple(POW5[t % 9] for t in range(N_PLAY))
 #: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.
 _P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * POW5[k] for d in range(5)) for k in range(1, 9))
 
 # --------------------------------------------------------------------------------------------------
-# Runtime tables (loaded lazily)
+# Runtime tables (loaded at import: a stand-in loading them on first use would be refused by the compiled
+# engine's type checks, tools/compile_engine.py)
 
 #: ``DMIN[h]`` = min D over the groups, from the 4×3-bit histogram ``h`` of ``D + 1`` values.
 DMIN: Final = tuple(next((k - 1 for k in range(4) if (h >> (3 * k)) & 7), 2) for h in range(4096))
 
 
-class _LazyTable:
-    """Stands in for a table until first use, then loads the real ones and rebinds the globals."""
-
-    __slots__ = ()
-
-    def __getitem__(self, index: int) -> int:
-        _load_tables()
-        return _SUIT[index] if self is _LAZY_SUIT else _HON[index]
-
-
-_LAZY_SUIT: Final = _LazyTable()
-_LAZY_HON: Final = _LazyTable()
-_SUIT: list[int] = cast("list[int]", _LAZY_SUIT)
-_HON: list[int] = cast("list[int]", _LAZY_HON)
-
-
-def _load_tables() -> None:
-    global _SUIT, _HON
-    if isinstance(_SUIT, list):
-        return
+def _load_tables() -> tuple[list[int], list[int]]:
     raw = read_table_payload()
     conv = [((v >> 2) << 12) | (1 << (3 * (v & 3))) for v in range(256)]
-    _HON = list(map(conv.__getitem__, raw[SUIT_KEYS:]))
-    _SUIT = list(map(conv.__getitem__, raw[:SUIT_KEYS]))
+    return list(map(conv.__getitem__, raw[:SUIT_KEYS])), list(map(conv.__getitem__, raw[SUIT_KEYS:]))
+
+
+_SUIT, _HON = _load_tables()
 
 
 def win_tables() -> tuple[list[int], list[int], tuple[int, ...]]:
-    """The runtime win tables, loaded on first use: (suit codes → value, honour codes → value, ``DMIN``).
+    """The runtime win tables: (suit codes → value, honour codes → value, ``DMIN``).
 
     A value packs NEED0 in its bits from 12 up and a histogram of D + 1 in its low 12 bits; ``DMIN[h]`` is
     the least D of such a histogram.  For analyses that walk hand codes themselves (engine.bots.shanten,
     engine.decompose)."""
-    _load_tables()
     return _SUIT, _HON, DMIN
 
 
@@ -149,6 +132,9 @@ def check_counts(counts: Sequence[int]) -> None:
     """Refuse (``ValueError``) a count vector that is too short or holds a count outside 0..4."""
     if len(counts) < N_PLAY:
         raise ValueError(f"expected a 34- or 42-long count vector, got {len(counts)}")
+    playable = counts[:N_PLAY]
+    if min(playable) >= 0 and max(playable) <= 4:  # the common case, in C; else find the culprit below
+        return
     for t in range(N_PLAY):
         if not 0 <= counts[t] <= 4:
             raise ValueError(f"count of {TILES[t]} is {counts[t]}: must be 0..4")
@@ -272,6 +258,24 @@ class HandCode:
         if old // w % 5 == 4:
             return False
         S = T[m] + T[p] + T[s] + (_HON[h + w] if g == 3 else _HON[h] - T[old] + T[old + w])
+        r = jokers - (S >> 12) - DMIN[S & 4095]
+        return r >= 0 and r % 3 == 0
+
+    def is_win_without(self, t: int, jokers: int = 0) -> bool:
+        """Would the hand win with one ``t`` fewer (a discard of ``t``)?  No mutation.
+
+        Raises ``ValueError`` if the hand holds no ``t`` (as ``remove`` does).
+        """
+        if not 0 <= t < N_PLAY:
+            raise ValueError(f"{TILES[t] if 0 <= t < len(TILES) else t} cannot be part of a hand shape")
+        c = self._c
+        m, p, s, h = c
+        g, w = GROUP_OF[t], WEIGHT[t]
+        T = _SUIT
+        old = c[g]
+        if old // w % 5 == 0:
+            raise ValueError(f"no {TILES[t]} to remove")
+        S = T[m] + T[p] + T[s] + (_HON[h - w] if g == 3 else _HON[h] - T[old] + T[old - w])
         r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 

@@ -56,6 +56,6 @@ class HandResult:
             "win_kind": self.win_kind.value if self.win_kind else None,
             "winning_tile": str(self.winning_tile) if self.winning_tile is not None else None,
             "discarder": self.discarder,
-            "hands": [[str(t) for t in s.tiles()] for s in hand.seats],
+            "hands": [s.tile_names() for s in hand.seats],
             "score": self.score.to_json(),
         }

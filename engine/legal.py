@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind, Declare, act
+from engine.hand import N_PLAY
 from engine.melds import MeldKind
 from engine.phase import Phase, Source
 from engine.tiles import TILES, Tile
@@ -28,16 +30,18 @@ def legal_actions(state: HandBoard, seat: int) -> list[Action]:
     if state.phase is Phase.SPLIT:
         return [act(ActionKind.WIN, seat), act(ActionKind.PASS, seat)]
     s = state.seats[seat]
-    if s.locked and state.context.source is not Source.CLAIM and s.drawn is not None:
+    claimed = state.context.source is Source.CLAIM
+    locked = s.declaration is not None  # 聽 / 眼牌 / Miji
+    if locked and not claimed and s.drawn is not None:
         return _locked_turn(state, seat)
     out = _discards(state, seat)
-    if state.context.source is not Source.CLAIM:
+    if not claimed:
         if state.can_win_with(seat) and state.self_win_allowed(seat):
-            out.append(act(ActionKind.WIN, seat))
-        if not s.locked and not state.context.last:
+            out.append(_WIN[seat])
+        if not locked and not state.context.last and (s.quads or s.melds):
             out.extend(_own_kongs(state, seat))
         if state.variant.can_kill_pig(state, seat):
-            out.append(act(ActionKind.KILL_PIG, seat))
+            out.append(_KILL_PIG[seat])
     return out
 
 
@@ -50,28 +54,35 @@ def _locked_turn(state: HandBoard, seat: int) -> list[Action]:
     else:
         out.extend(_discards(state, seat, declarations=False))
     if state.can_win_with(seat) and state.self_win_allowed(seat):
-        out.append(act(ActionKind.WIN, seat))
+        out.append(_WIN[seat])
     if state.variant.can_kill_pig(state, seat):  # 杀猪 is a win too (docs/rules/taipao.md#ting, docs/rules/taipao.md#kill-pig)
-        out.append(act(ActionKind.KILL_PIG, seat))
+        out.append(_KILL_PIG[seat])
     return out
 
 
-# Plain discards, by seat and tile: built once, looked up every turn.
-_DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(len(TILES))] for seat in range(4)]
+# Plain discards by seat and tile, wins and 杀猪 by seat: built once, looked up every turn.
+# (Only the 34 playable kinds: a flower is never discarded; one stays in a hand only as a 財神.)
+_DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(N_PLAY)] for seat in range(4)]
+_WIN = [act(ActionKind.WIN, seat) for seat in range(4)]
+_KILL_PIG = [act(ActionKind.KILL_PIG, seat) for seat in range(4)]
+_DECLARES = {d.value: d for d in Declare}
 
 
 def _discards(state: HandBoard, seat: int, declarations: bool = True) -> list[Action]:
     """Any concealed tile but a 財神; plus the declarations the variant offers with it."""
     s = state.seats[seat]
-    wild = s.wild
-    table = _DISCARD_ACTIONS[seat]
-    counts = s.counts  # flowers never stay in a hand unless they are 財神, which are not discarded
-    out = [table[k] for k in range(34) if counts[k] and k not in wild]
+    out = list(compress(_DISCARD_ACTIONS[seat], s.counts))  # every held kind (compress stops at the 34th)
+    if s.jokers:
+        wild = s.wild
+        out = [a for a in out if a.tile not in wild]
     if not declarations:
         return out
+    names = state.variant.can_declare(state, seat)
+    if not names:
+        return out
     kinds = [a.tile for a in out if a.tile is not None]
-    for name in state.variant.can_declare(state, seat):
-        declare = Declare(name)
+    for name in names:
+        declare = _DECLARES[name]
         if declare is Declare.READY and not state.may_be_ready_after_a_discard(seat):
             continue
         for t in kinds:

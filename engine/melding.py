@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.actions import Action, ActionKind
 from engine.melds import Meld, MeldKind
-from engine.phase import Phase, Source, TurnContext
+from engine.phase import CLAIMED, Phase, Source, TurnContext
 from engine.scoring.situation import KongKind
 from engine.tiles import Tile
 
@@ -64,7 +64,7 @@ def claim_meld(state: HandBoard, seat: int, a: Action, from_seat: int, t: Tile) 
         state.kongs += 1
     else:
         state.current, state.phase = seat, Phase.TURN
-        state.context = TurnContext(Source.CLAIM)
+        state.context = CLAIMED
         s.drawn = None
 
 

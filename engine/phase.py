@@ -28,15 +28,25 @@ class Source(str, Enum):
     FLOWER = "flower"
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class TurnContext:
+    """Immutable, so that the common ones are built once (``DRAWN``, ``DRAWN_LAST``, ``CLAIMED``)."""
+
     source: Source
     last: bool = False  # the 海底 draw
     kong_kind: KongKind | None = None
     kong_tile: Tile | None = None
 
 
-@dataclass
+DRAWN = TurnContext(Source.DRAW)
+"""A normal draw from the head (摸牌)."""
+DRAWN_LAST = TurnContext(Source.DRAW, last=True)
+"""The last normal draw (海底)."""
+CLAIMED = TurnContext(Source.CLAIM)
+"""A turn that began with a claimed discard (吃 / 碰)."""
+
+
+@dataclass(slots=True)
 class ClaimWindow:
     """A claim window (吃碰槓胡 after a discard, 搶槓 after an added kong): ``options[seat]`` are the answers a
     seat may give (always including 過); ``answers`` so far.  ``engine.claims`` opens and resolves it."""

@@ -17,11 +17,11 @@ from engine.events import Event
 from engine.legal import default_action, legal_actions
 from engine.melding import claim_meld, complete_added_kong, concealed_kong, replacement_draw
 from engine.outcome import finish_hand
-from engine.phase import ClaimWindow, Phase, Source, TurnContext
+from engine.phase import DRAWN, DRAWN_LAST, ClaimWindow, Phase, Source, TurnContext
 from engine.rigging import deal_positions
 from engine.scoring.situation import KongKind, WinKind
 from engine.split_deal import next_split, start_split
-from engine.tiles import TILES, Tile
+from engine.tiles import NAMES, TILES, Tile
 from engine.variants import Variant, WallEnd
 from engine.variants.base import PassLock
 from engine.view import seat_view
@@ -77,7 +77,7 @@ class HandState(HandBoard):
             {"dealer": self.dealer, "dice": list(self.dice), "open_seat": self.open_seat,
              "seat_winds": self.seat_winds, "wildcards": [str(t) for t in self.wildcards],
              "indicators": [str(t) for t in self.indicators], "wall": self.wall.remaining},
-            {s: {"tiles": [str(t) for t in self.seats[s].tiles()]} for s in range(self.n)},
+            {s: {"tiles": self.seats[s].tile_names()} for s in range(self.n)},
         )
 
     def _initial_bonus_replacement(self) -> None:
@@ -91,7 +91,7 @@ class HandState(HandBoard):
                     replaced = True
                     seat.remove(t)
                     seat.flowers.append(t)
-                    self.emit("flower", {"seat": s, "tile": str(t), "wall": self.wall.remaining})
+                    self.emit("flower", {"seat": s, "tile": NAMES[t], "wall": self.wall.remaining})
                     new = self.wall.draw_tail()
                     seat.add(new)
                     if s == self.dealer:
@@ -199,12 +199,12 @@ class HandState(HandBoard):
 
     def _draw_for(self, seat: int) -> None:
         """A normal draw from the head, or the end of the wall (流局 / 分牌)."""
-        reserve = self.reserve()
-        if self.wall.remaining <= reserve:
+        reserve = self.variant.reserve(self)
+        remaining = self.wall.remaining
+        if remaining <= reserve:
             if self.variant.wall_end is not WallEnd.SPLIT_DEAL or not start_split(self, seat):
                 self._finish([], None, None, None)  # 流局, or 黄牌 when no 分牌 tile could win
             return
-        last = self.wall.remaining == reserve + 1
         s = self.seats[seat]
         if self.variant.pass_win_lock is PassLock.UNTIL_OWN_DRAW:
             s.no_win.clear()
@@ -212,7 +212,7 @@ class HandState(HandBoard):
         s.draws += 1
         t = self.wall.draw()
         self.current, self.phase = seat, Phase.TURN
-        self.context = TurnContext(Source.DRAW, last=last)
+        self.context = DRAWN_LAST if remaining == reserve + 1 else DRAWN
         self.emit_draw(seat, t)
         self._receive(seat, t)
 
@@ -221,7 +221,7 @@ class HandState(HandBoard):
         s = self.seats[seat]
         while t in self.bonus_kinds:
             s.flowers.append(t)
-            self.emit("flower", {"seat": seat, "tile": str(t), "wall": self.wall.remaining})
+            self.emit("flower", {"seat": seat, "tile": NAMES[t], "wall": self.wall.remaining})
             if self._check_flower_win(seat):
                 return
             t = self.wall.draw_tail()
@@ -250,7 +250,7 @@ class HandState(HandBoard):
         self.discards_total += 1
         if self.variant.pass_win_lock is PassLock.UNTIL_OWN_DISCARD:
             s.no_win.clear()
-        public: dict[str, Any] = {"seat": seat, "tile": str(t)}
+        public: dict[str, Any] = {"seat": seat, "tile": NAMES[t]}
         if declare is not None:
             s.declaration = declare
             public["declare"] = declare.value
@@ -258,7 +258,7 @@ class HandState(HandBoard):
         if declare is not None and s.reveals_others:
             self.revealers.add(seat)
             self.emit("reveal", {"seat": seat}, {seat: {"hands": {
-                o: [str(x) for x in self.seats[o].tiles()] for o in range(self.n) if o != seat}}})
+                o: self.seats[o].tile_names() for o in range(self.n) if o != seat}}})
         self.last_discard = (seat, t)
         win_only = self.variant.last_discard_win_only and self.context.last
         self.window = open_discard_window(self, seat, t, win_only)

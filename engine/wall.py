@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import itemgetter
 
 from engine.tiles import TILES, Tile
 
@@ -38,9 +39,10 @@ class Wall:
         ``rng.random`` runs in C while ``random.shuffle`` loops in Python: this is a third of a deal's
         cost otherwise.  Anyone can re-deal a wall from its revealed seed with this function.
         """
-        keys = [rng.random() for _ in kinds]
+        draw_key = rng.random
+        keys = [draw_key() for _ in kinds]
         order = sorted(range(len(kinds)), key=keys.__getitem__)
-        return cls([TILES[kinds[i]] for i in order])
+        return cls(itemgetter(*order)(itemgetter(*kinds)(TILES)))  # C loops: TILES[kinds[i]] for i in order
 
     @property
     def remaining(self) -> int:

@@ -33,7 +33,10 @@ class Taipao(Variant):
 
     def can_kill_pig(self, state: HandFacts, seat: int) -> bool:
         """docs/rules/taipao.md#kill-pig: 3+ of one face and 1+ of the other, or 2+ in same-face mode."""
-        held = [state.seats[seat].counts[f] for f in state.wildcards]
+        s = state.seats[seat]
+        if s.jokers < 2:  # every pattern needs two 財神 or more: the common case, answered at once
+            return False
+        held = [s.counts[f] for f in state.wildcards]
         if len(held) == 1:
             return held[0] >= 2
         return (held[0] >= 3 and held[1] >= 1) or (held[1] >= 3 and held[0] >= 1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 from engine.bots import POLICIES
@@ -22,10 +21,18 @@ def states_along(variant: str, seed: str, every: int = 7) -> list[HandState]:
     while not hand.is_over:
         seat = hand.awaiting()[0]
         if steps % every == 0:
-            out.append(copy.deepcopy(hand))
+            out.append(copy_of(hand))
         hand.apply(POLICIES[names[seat]](hand, seat, rng))
         steps += 1
     return out
+
+
+def copy_of(hand: HandState) -> HandState:
+    """An independent copy of a hand dealt from its seed: the replay of the seed and the actions so far, which
+    rebuilds it bit for bit (tests/engine/test_flow_properties.py).  ``copy.deepcopy`` would do for the
+    pure-Python engine but not for the compiled one (tools/compile_engine.py): mypyc's classes do not copy."""
+    return HandState.replay(hand.variant, hand.actions, seed=hand.seed, dealer=hand.dealer,
+                            round_wind=hand.round_wind, dealer_streak=hand.dealer_streak, options=hand.options)
 
 
 def shuffle_hidden(state: HandState, seat: int, rng: random.Random) -> HandState:
@@ -33,7 +40,7 @@ def shuffle_hidden(state: HandState, seat: int, rng: random.Random) -> HandState
 
     Everything ``seat`` can see stays as it was: its own hand, every meld, river and flower, the counts.
     """
-    other = copy.deepcopy(state)
+    other = copy_of(state)
     wall = other.wall
     pool = list(wall.tiles[wall.head:wall.tail])
     others = [s for s in range(other.n) if s != seat]

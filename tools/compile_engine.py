@@ -1,0 +1,142 @@
+"""Compile the engine's and the bots' hot modules to C extensions with mypyc (issue 36), or remove them again.
+
+    python tools/compile_engine.py            # build, unless the build is newer than every engine source
+    python tools/compile_engine.py --clean    # remove the compiled modules: the pure-Python engine again
+    python tools/compile_engine.py --check    # exit 1, saying why, when a compiled build is older than a source
+
+``make compiled`` runs the first (``make test`` and ``make run`` depend on it), ``make test-pure`` the second
+before running the engine's tests on the plain sources.  Each compiled module lies beside its source
+(``engine/state.cpython-311-x86_64-linux-gnu.so`` next to ``engine/state.py``), with the code of all of them in
+one library (``engine/native__mypyc.*.so``); Python imports an extension before a source of the same name, so
+with the files present the compiled engine runs, and without them the same sources run as plain Python.
+Nothing else changes: the sources are the single truth, and the compiled modules must give the same hands
+bit for bit (the engine's tests run on both).
+
+A compiled module does not see later edits of the sources: a build older than any ``engine/**/*.py`` is stale
+(mypyc also bakes in ``Final`` constants and types of the modules it imports), which ``--check`` and the test
+suite's start (``tests/conftest.py``) refuse.  mypyc comes with mypy from PyPI; it needs a C compiler and the
+Python headers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MODULES = (
+    # the hand's flow: every action of every hand runs these
+    "engine/state.py",
+    "engine/board.py",
+    "engine/legal.py",
+    "engine/claims.py",
+    "engine/melding.py",
+    "engine/split_deal.py",
+    "engine/outcome.py",
+    "engine/seat.py",
+    "engine/wall.py",
+    "engine/phase.py",
+    "engine/actions.py",
+    "engine/events.py",
+    "engine/hand.py",
+    "engine/decompose.py",
+    "engine/hints.py",
+    "engine/view.py",
+    # the bots' 向聽 and 進張 (the normal bot is the server's practice player)
+    "engine/bots/easy.py",
+    "engine/bots/shanten.py",
+    "engine/bots/normal.py",
+    "engine/bots/strong.py",
+    "engine/bots/defence.py",
+)
+"""The compiled modules, as paths from the repository root (the one list: the build and the checks read it)."""
+
+GROUP = "engine.native"
+"""mypyc's name for the shared library (``engine/native__mypyc.*.so``), inside the package so that it is
+found wherever ``engine`` is."""
+
+
+def compiled_files(root: Path = ROOT) -> list[Path]:
+    """Every compiled extension under ``engine/``."""
+    return sorted((root / "engine").rglob("*.so"))
+
+
+def stale_reason(root: Path = ROOT) -> str | None:
+    """Why the compiled build under ``root`` cannot be trusted (a source newer than it, or a module missing),
+    or ``None`` when it is current or there is none (the pure-Python engine)."""
+    built = compiled_files(root)
+    if not built:
+        return None
+    names = {p.name.split(".")[0] for p in built if p.parent == root / "engine"}
+    for module in MODULES:
+        path = root / module
+        stem = path.name.removesuffix(".py")
+        if not any(p.parent == path.parent and p.name.split(".")[0] == stem for p in built):
+            return f"{module} has no compiled module beside it (a partial build)"
+    if not any(n.endswith("__mypyc") for n in names):
+        return "the shared library engine/native__mypyc.*.so is missing"
+    oldest = min(p.stat().st_mtime for p in built)
+    for source in sorted((root / "engine").rglob("*.py")):
+        if source.stat().st_mtime > oldest:
+            return f"{source.relative_to(root)} is newer than the compiled engine"
+    return None
+
+
+def clean(root: Path = ROOT) -> int:
+    """Remove the compiled modules; returns how many files went."""
+    files = compiled_files(root)
+    for p in files:
+        p.unlink()
+    return len(files)
+
+
+def build(root: Path = ROOT) -> None:
+    """Compile ``MODULES`` in place (a few minutes: one C file for all, built with -O3)."""
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    clean(root)
+    os.chdir(root)
+    setup(
+        name="engine-native",
+        ext_modules=mypycify(list(MODULES), group_name=GROUP, target_dir="build/mypyc"),
+        script_args=["build_ext", "--inplace", "--build-temp", "build/mypyc/temp", "--build-lib",
+                     "build/mypyc/lib"],
+    )
+    # setuptools copies an extension whose C code did not change with its old time stamp: mark the whole
+    # build as made from the sources of now, which it is
+    for p in compiled_files(root):
+        p.touch()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    mode.add_argument("--check", action="store_true", help="fail when the compiled build is stale")
+    args = p.parse_args(argv)
+    if args.clean:
+        print(f"removed {clean()} compiled files: the engine runs as plain Python")
+        return 0
+    why = stale_reason()
+    if args.check:
+        if why:
+            print(f"stale compiled engine: {why}; run `make compiled` (or `make clean-compiled`)", file=sys.stderr)
+            return 1
+        return 0
+    if compiled_files() and why is None:
+        print("compiled engine is up to date")
+        return 0
+    build()
+    why = stale_reason()
+    if why or not compiled_files():
+        print(f"the build did not produce a current compiled engine: {why}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -11,7 +11,12 @@ WORKDIR /src
 # The project itself is uninstalled again: the runtime runs it from /app (alembic.ini and migrations/
 # are found relative to the source tree).
 COPY pyproject.toml ./
-RUN pip install . && pip uninstall -y mahjong-server
+RUN pip install '.[compile]' && pip uninstall -y mahjong-server
+# The engine's hot modules compiled with mypyc (tools/compile_engine.py): a C compiler here only, never at runtime.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
+COPY engine ./engine
+COPY tools ./tools
+RUN python tools/compile_engine.py && rm -rf build
 
 # --- runtime -------------------------------------------------------------------------------------------
 FROM python:3.11-slim AS runtime
@@ -27,7 +32,7 @@ ENV PATH=/opt/venv/bin:$PATH \
 WORKDIR /app
 COPY alembic.ini ./
 COPY migrations ./migrations
-COPY engine ./engine
+COPY --from=build /src/engine ./engine
 COPY app ./app
 COPY web ./web
 RUN mkdir -p /app/var && chown mahjong:mahjong /app/var

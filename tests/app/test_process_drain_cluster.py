@@ -1,0 +1,99 @@
+"""Issue 35 items 1 and 2, on two real processes sharing Postgres and Redis: the admin sees both processes with
+the tables each owns, drains one without restarting it, and its waiting table moves to the other; the drained
+process opens no new table and shows as draining."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import select, update
+
+from app.core.db import make_engine
+from app.models import AuditEntry, User
+from tests.app.cluster_harness import running_cluster
+from tests.app.live_server import OPTIONS, register
+
+PG = os.environ.get("TEST_DATABASE_URL")
+REDIS = os.environ.get("REDIS_URL")
+pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="several processes need Postgres and Redis: set "
+                                "TEST_DATABASE_URL (postgresql+asyncpg://...) and REDIS_URL (CI sets both)")
+
+
+async def _make_admin(user_id: int) -> None:
+    assert PG is not None
+    engine = make_engine(PG)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(update(User).where(User.id == user_id).values(role="admin"))
+    finally:
+        await engine.dispose()
+
+
+async def _processes(client: httpx.AsyncClient, url: str, headers: dict) -> dict[str, dict]:
+    response = await client.get(f"{url}/api/admin/processes", headers=headers)
+    assert response.status_code == 200, response.text
+    return {p["address"].rsplit(":", 1)[1]: p for p in response.json()}
+
+
+async def test_an_admin_drains_a_process_and_its_waiting_table_moves(tmp_path: Path) -> None:
+    assert PG is not None and REDIS is not None
+    async with running_cluster(PG, REDIS, tmp_path, n=2) as cluster:
+        first, second = cluster.servers
+        admin = await register(first.url, "drainadmin")
+        await _make_admin(admin["id"])
+        host = await register(first.url, "drainhost")
+        late = await register(first.url, "drainlate")
+        player = await register(first.url, "drainplayer")
+        async with httpx.AsyncClient(timeout=30) as client:
+            made = await client.post(f"{first.url}/api/rooms/beginner/tables", headers=host["headers"],
+                                     json={"variant": "taiwan", "options": OPTIONS})
+            assert made.status_code == 201, made.text
+            table_id = made.json()["id"]
+
+            # Both processes, from either one, each with its port, pid, version and the tables it owns.
+            refused = await client.get(f"{second.url}/api/admin/processes", headers=player["headers"])
+            assert refused.status_code == 403
+            cards = await _processes(client, second.url, admin["headers"])
+            assert set(cards) == {str(first.port), str(second.port)}
+            owner = cards[str(first.port)]
+            assert owner["tables"] == [table_id] and not owner["draining"] and owner["version"]
+            assert owner["pid"] == first.proc.pid and cards[str(second.port)]["tables"] == []
+
+            drained = await client.post(f"{second.url}/api/admin/processes/{owner['id']}/drain",
+                                        headers=admin["headers"], json={"reason": "kernel upgrade"})
+            assert drained.status_code == 200, drained.text
+            assert drained.json()["draining"] is True
+            unknown = await client.post(f"{second.url}/api/admin/processes/nobody-1-abc/drain",
+                                        headers=admin["headers"], json={"reason": "typo"})
+            assert unknown.status_code == 404 and unknown.json()["code"] == "process_not_found"
+
+            for _ in range(200):  # within a heartbeat or two the waiting table lives on the second process
+                cards = await _processes(client, second.url, admin["headers"])
+                if cards[str(second.port)]["tables"] == [table_id] and cards[str(first.port)]["draining"]:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError(f"the table did not move: {cards}\n{cluster.logs()}")
+            assert cards[str(first.port)]["tables"] == []
+
+            # The moved table still seats, through either process; the drained one opens no new table.
+            sat = await client.post(f"{first.url}/api/tables/{table_id}/sit", headers=late["headers"])
+            assert sat.status_code == 200, sat.text
+            new = await client.post(f"{first.url}/api/rooms/beginner/tables", headers=player["headers"],
+                                    json={"variant": "taiwan", "options": OPTIONS})
+            assert new.status_code == 503 and new.json()["code"] == "server_draining", new.text
+            elsewhere = await client.post(f"{second.url}/api/rooms/beginner/tables", headers=player["headers"],
+                                          json={"variant": "taiwan", "options": OPTIONS})
+            assert elsewhere.status_code == 201, elsewhere.text
+
+    engine = make_engine(PG)
+    try:
+        async with engine.connect() as conn:
+            entry = (await conn.execute(select(AuditEntry).where(AuditEntry.action == "process.drain"))).one()
+    finally:
+        await engine.dispose()
+    assert entry.actor_id == admin["id"] and entry.target_id == owner["id"] and entry.reason == "kernel upgrade"

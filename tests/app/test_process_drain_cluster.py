@@ -5,8 +5,12 @@ process opens no new table and shows as draining."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +19,7 @@ from sqlalchemy import select, update
 from app.core.db import make_engine
 from app.models import AuditEntry, User
 from tests.app.cluster_harness import running_cluster
-from tests.app.live_server import OPTIONS, register
+from tests.app.live_server import OPTIONS, SECRET, register
 
 PG = os.environ.get("TEST_DATABASE_URL")
 REDIS = os.environ.get("REDIS_URL")
@@ -90,10 +94,36 @@ async def test_an_admin_drains_a_process_and_its_waiting_table_moves(tmp_path: P
                                           json={"variant": "taiwan", "options": OPTIONS})
             assert elsewhere.status_code == 201, elsewhere.text
 
+            # The command line sees the same cards and drains the other process (audited, no actor).
+            env = {**os.environ, "DATABASE_URL": PG, "REDIS_URL": REDIS, "REDIS_PREFIX": cluster.prefix,
+                   "SECRET_KEY": SECRET, "ENVIRONMENT": "development"}
+            listed = await _cli(env, "list")
+            assert {c["id"] for c in listed} == {c["id"] for c in cards.values()}
+            other = cards[str(second.port)]["id"]
+            assert (await _cli(env, "drain", other, "--reason", "rolling deploy"))["draining"] is True
+            for _ in range(100):
+                if (await _processes(client, first.url, admin["headers"]))[str(second.port)]["draining"]:
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError(f"the second process did not drain\n{cluster.logs()}")
+            unknown_cli = subprocess.run([sys.executable, "-m", "app", "process", "drain", "nobody-1-abc",
+                                          "--reason", "typo"], env=env, capture_output=True, text=True, check=False)
+            assert unknown_cli.returncode == 1 and "process_not_found" in unknown_cli.stdout
+
     engine = make_engine(PG)
     try:
         async with engine.connect() as conn:
-            entry = (await conn.execute(select(AuditEntry).where(AuditEntry.action == "process.drain"))).one()
+            entries = (await conn.execute(select(AuditEntry).where(AuditEntry.action == "process.drain")
+                                          .order_by(AuditEntry.id))).all()
     finally:
         await engine.dispose()
-    assert entry.actor_id == admin["id"] and entry.target_id == owner["id"] and entry.reason == "kernel upgrade"
+    assert [(e.actor_id, e.target_id, e.reason) for e in entries] == [
+        (admin["id"], owner["id"], "kernel upgrade"), (None, other, "rolling deploy")]
+
+
+async def _cli(env: dict[str, str], *args: str) -> Any:
+    done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "app", "process", *args], env=env,
+                                   capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)

@@ -74,9 +74,17 @@ async def list_processes(runtime: ProcessRuntime) -> list[dict[str, Any]]:
         return [process_card(runtime)]
     try:
         cards = await cards_in(cluster.redis, cluster.prefix)
+        entries = await cluster.directory.entries()
     except REDIS_ERRORS as exc:
         raise Unavailable("the processes' heartbeats (Redis) cannot be read; try again") from exc
-    cards = [c for c in cards if c.get("id") != runtime.process_id] + [process_card(runtime)]
+    # The directory is written at every change of a table, the cards once a heartbeat: its owners are fresher.
+    owned: dict[str, list[str]] = {}
+    for entry in entries:
+        owned.setdefault(entry["owner"], []).append(entry["table"]["id"])
+    here = process_card(runtime)
+    cards = [c for c in cards if c.get("id") != runtime.process_id] + [here]
+    for card in cards:
+        card["tables"] = sorted(set(owned.get(card["id"], [])) | ({*card["tables"]} if card is here else set()))
     return sorted(cards, key=lambda c: (c.get("started_at") or 0, c["id"]))
 
 

@@ -9,6 +9,8 @@ import { getToken, request } from "../api.js";
 import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
 import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
+import { bootHouse } from "./house.js";
+import { bootProcesses } from "./processes.js";
 
 /** @type {{me: any, player: any}} */
 const state = { me: null, player: null };
@@ -174,6 +176,7 @@ async function boot() {
   $("adm-set-role").addEventListener("click", setRole);
   $("adm-audit-form").addEventListener("submit", loadAudit);
   bootLive({ openTab });
+  if (isAdmin) { bootProcesses(); bootHouse(); }
   openTab(isAdmin ? "players" : "tables");
 }
 

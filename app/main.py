@@ -22,6 +22,7 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.redact import install_secret_scrubbing
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
+from app.lobby.notices import crying_notices
 from app.logs import use_json_logs
 from app.monitoring.http import HttpMetrics
 from app.monitoring.process import watching_the_process
@@ -96,6 +97,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableLifespan
                 state.quickplay = matcher.quickplay
                 app.state.matcher = await stack.enter_async_context(running_matcher(matcher))
                 await stack.enter_async_context(watching_the_process())  # loop lag, GC pauses
+                # notices reach the sockets as they start (app.lobby.notices)
+                app.state.notices = await stack.enter_async_context(crying_notices(state))
                 yield
         finally:
             await state.live_sessions.stop()

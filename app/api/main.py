@@ -12,6 +12,7 @@ from app.api.routes import (
     history,
     me,
     metrics,
+    notices,
     operator,
     quickplay,
     rooms,
@@ -26,3 +27,5 @@ for module in (health, metrics, auth, sessions, me, history, games, rooms, quick
                hands):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)
+api_router.include_router(notices.router)
+api_router.include_router(notices.admin_router)

@@ -10,6 +10,7 @@ back, across hands.  An ``action`` must quote the ``v`` of the prompt it answers
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -251,6 +252,27 @@ class ServerRestartingMessage(_ServerMessage):
     pause_seconds: float = Field(description="the expected pause before the table can be reached again")
 
 
+class NoticeTextOut(BaseModel):
+    """A notice's text in each language of the client."""
+
+    zh_hans: str
+    zh_hant: str
+    en: str
+
+
+class NoticeMessage(BaseModel):
+    """A notice to every player (公告: maintenance at 03:00, a tournament starting), sent to every lobby and
+    table socket when it starts, and again with ``ends_at`` now when an admin ends it early.  Show it as a
+    banner in the player's language until ``ends_at``; ``GET /api/notices`` lists those showing now.  Not a
+    table event: it carries no ``v``."""
+
+    type: Literal["notice"] = "notice"
+    id: int
+    text: NoticeTextOut
+    starts_at: datetime = Field(description="when it started showing (RFC 3339, UTC)")
+    ends_at: datetime = Field(description="when it stops showing; not after now: take the banner down")
+
+
 # The socket's codes are rows of the one error table (app.services.errors.ErrorCode, docs/errors.md).
 ErrorCode = Literal[WS_ERROR_CODES]  # type: ignore[valid-type]
 
@@ -288,7 +310,7 @@ class PongMessage(_ServerMessage):
 
 ServerMessage = Annotated[
     SnapshotMessage | EventMessage | PromptMessage | ErrorMessage | HandResultMessage | GameOverMessage
-    | PongMessage | HintsMessage | ServerRestartingMessage,
+    | PongMessage | HintsMessage | ServerRestartingMessage | NoticeMessage,
     Field(discriminator="type"),
 ]
 server_message = TypeAdapter(ServerMessage)

@@ -16,6 +16,7 @@ import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
 import { renderResult, showLastStandings, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
+import { bootNotices } from "./notices.js";
 
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
 let navigations = 0;
@@ -141,6 +142,7 @@ function boot() {
       sounds: () => [...played],
     },
   });
+  bootNotices();
   route();
 }
 

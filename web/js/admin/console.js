@@ -10,6 +10,7 @@ import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
 import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
 import { bootHouse } from "./house.js";
+import { bootNoticesTab } from "./notices.js";
 import { bootProcesses } from "./processes.js";
 
 /** @type {{me: any, player: any}} */
@@ -176,7 +177,7 @@ async function boot() {
   $("adm-set-role").addEventListener("click", setRole);
   $("adm-audit-form").addEventListener("submit", loadAudit);
   bootLive({ openTab });
-  if (isAdmin) { bootProcesses(); bootHouse(); }
+  if (isAdmin) { bootProcesses(); bootHouse(); bootNoticesTab(); }
   openTab(isAdmin ? "players" : "tables");
 }
 

@@ -17,6 +17,7 @@ import { play, soundsFor } from "../sound.js";
 import { callSound, callsOf, callWord, showCall } from "../render/calls.js";
 import { sideOf } from "../seats.js";
 import { provide, screens } from "../router.js";
+import { takeNotice } from "../notices.js";
 
 /** @param {string} id */
 export function enterTable(id) {
@@ -88,6 +89,7 @@ function onTableClosed(code, reason) {
 
 /** @param {any} msg */
 function onTableMessage(msg) {
+  if (msg.type === "notice") { takeNotice(msg); return; }
   const before = app.table;
   const { state, resync } = reduceMessage(before, msg, performance.now());
   app.table = state;

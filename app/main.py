@@ -17,6 +17,7 @@ from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
 from app.api.headers import TransportSecurity
 from app.api.main import api_router
+from app.api.request_ids import RequestIds
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.redact import install_secret_scrubbing
@@ -121,6 +122,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableLifespan
     app.add_middleware(TransportSecurity, allowed_origins=settings.ws_origins)
     # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
     app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
+    # outermost of all: every request and socket gets its X-Request-ID before anything logs (app.core.request_ids)
+    app.add_middleware(RequestIds)
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = tables

@@ -161,4 +161,7 @@ class RedisLobbyBroker(LobbyBroker):
     async def _listen(self, pubsub: Any) -> None:
         # Events published during an outage are lost, which lobby clients tolerate (see the module docstring).
         await listen_through_outages(pubsub, Outage(log, "lobby: the Redis subscription"),
-                                     lambda data: self._deliver(json.loads(data)), pause=1)
+                                     self._heard, pause=1)
+
+    def _heard(self, data: Any) -> None:
+        self._deliver(json.loads(data))

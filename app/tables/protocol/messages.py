@@ -154,7 +154,7 @@ class TableOut(BaseModel):
     variant: str
     practice: bool
     room: str | None
-    coins_per_point: int | None = Field(description="null on practice tables (no coins move)")
+    coins_per_point: int | None = Field(description="null on practice and tournament tables (no coins move)")
     options: dict[str, Any]
     seat: int = Field(description="your seat; -1 for a spectator (an operator watching: public view only)")
     seats: list[SeatOut]
@@ -216,7 +216,8 @@ class HandResultMessage(_ServerMessage):
     hand_no: int
     hand_id: int | None = Field(description="GET /api/hands/{hand_id}; null when the hand was voided")
     void: bool = Field(description="the server failed to settle: no coins moved")
-    practice: bool
+    practice: bool = Field(description="the hand moves no coins and no 積分, and is recorded as a practice hand: "
+                           "at a practice table, and at a tournament table (its points are tournament points)")
     result: dict[str, Any] = Field(description="winners, win_kind, hands, score (engine public_json)")
     payments: list[PaymentOut]
     coin_deltas: list[int] = Field(description="coins each seat actually gained or lost (sums to 0)")

@@ -9,11 +9,13 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import websockets
 from sqlalchemy import select, update
 
 from app.core.db import make_engine
@@ -93,6 +95,30 @@ async def test_an_admin_drains_a_process_and_its_waiting_table_moves(tmp_path: P
             elsewhere = await client.post(f"{second.url}/api/rooms/beginner/tables", headers=player["headers"],
                                           json={"variant": "taiwan", "options": OPTIONS})
             assert elsewhere.status_code == 201, elsewhere.text
+
+            # A notice posted on one process reaches a lobby socket on the other at once (through Redis), and the
+            # socket's handshake returns the request id it came with, on its one JSON access line too.
+            lobby_url = first.url.replace("http", "ws", 1) + "/ws/lobby"
+            async with websockets.connect(lobby_url, additional_headers={**player["headers"],
+                                                                         "X-Request-ID": "lobby-trace-1"}) as lobby:
+                assert lobby.response.headers["X-Request-ID"] == "lobby-trace-1"
+                assert json.loads(await lobby.recv())["type"] == "snapshot"
+                ends = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+                posted = await client.post(f"{second.url}/api/admin/notices", headers=admin["headers"], json={
+                    "text": {"zh_hans": "维护", "zh_hant": "維護", "en": "Maintenance"}, "ends_at": ends})
+                assert posted.status_code == 201, posted.text
+                while (heard := json.loads(await asyncio.wait_for(lobby.recv(), 30)))["type"] != "notice":
+                    pass
+                assert heard["id"] == posted.json()["id"] and heard["text"]["en"] == "Maintenance"
+            for _ in range(100):
+                lines = [json.loads(line) for line in first.log_path.read_text(errors="replace").splitlines() if line.startswith("{")]
+                sockets = [line for line in lines if line.get("request_id") == "lobby-trace-1"
+                           and line["event"] == "websocket"]
+                if sockets:
+                    break
+                await asyncio.sleep(0.1)
+            assert [(s["path"], s["status"], s["user_id"]) for s in sockets] == [("/ws/lobby", 101, player["id"])]
+            assert "connection open" not in first.log_path.read_text(errors="replace")
 
             # The command line sees the same cards and drains the other process (audited, no actor).
             env = {**os.environ, "DATABASE_URL": PG, "REDIS_URL": REDIS, "REDIS_PREFIX": cluster.prefix,

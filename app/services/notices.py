@@ -29,8 +29,9 @@ LANGUAGES = ("zh_hans", "zh_hant", "en")
 
 
 def _utc(moment: datetime) -> datetime:
-    """SQLite hands a stored moment back naive; it was written in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    """A moment in UTC: SQLite hands a stored one back naive (it was written in UTC), and one just posted keeps
+    its sender's offset; the same notice must read the same wherever it comes from."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def notice_view(notice: Notice) -> dict[str, Any]:
@@ -44,7 +45,8 @@ async def create(session: AsyncSession, *, text: dict[str, str], starts_at: date
     """Post a notice showing from ``starts_at`` (None: now) until ``ends_at``.  InvalidInput for a window
     that is over, reversed, longer than ``SHOWN_MAX`` or starting more than ``AHEAD_MAX`` ahead."""
     now = now or datetime.now(UTC)
-    starts_at = starts_at or now
+    # Stored in UTC: SQLite keeps a moment's wall time and drops its offset.
+    starts_at, ends_at = _utc(starts_at or now), _utc(ends_at)
     if ends_at <= now:
         raise InvalidInput("ends_at is in the past", field="ends_at", reason="past")
     if ends_at <= starts_at:

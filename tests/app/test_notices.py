@@ -5,7 +5,7 @@ audited.  Bad windows and loose bodies are refused and change nothing."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 from app.services.notices import SHOWN_MAX
 from app.tables.protocol.messages import server_message
@@ -31,14 +31,17 @@ async def test_a_notice_reaches_every_socket_when_it_starts_and_ends_early(setti
         await lobby.recv_until(is_type("snapshot"))
 
         now = datetime.now(UTC)
+        taipei = timezone(timedelta(hours=8))
         posted = await h.client.post("/api/admin/notices", headers=admin["headers"], json={
-            "text": TEXT, "ends_at": _iso(now + timedelta(hours=1)), "reason": "kernel patch"})
+            "text": TEXT, "ends_at": _iso((now + timedelta(hours=1)).astimezone(taipei)), "reason": "kernel patch"})
         assert posted.status_code == 201, posted.text
         notice_id = posted.json()["id"]
         for socket in (seat, lobby):
             heard = await socket.recv_until(is_type("notice"))
             assert server_message.validate_python(heard).text.model_dump() == TEXT  # the documented message
             assert heard["id"] == notice_id
+        # The process's own look finds it started, and knows the sockets have it (whatever offset it came in).
+        assert await h.app.state.notices.look() == 0
         showing = (await h.client.get("/api/notices")).json()  # public: no login
         assert [(n["id"], n["text"]) for n in showing] == [(notice_id, TEXT)]
 

@@ -45,3 +45,17 @@ async def test_one_process_lists_itself_and_drains(client, player) -> None:
     assert card["draining"] is True
     audit = (await client.get("/api/admin/audit", headers=admin.headers, params={"action": "process.drain"})).json()
     assert [(a["actor_id"], a["target_id"], a["reason"]) for a in audit] == [(admin.id, card["id"], "maintenance")]
+
+
+async def test_a_drained_process_leads_neither_quick_play_nor_a_tournament(app, client, player) -> None:
+    """Quick play's matcher and the tournament director seat tables too: on a drained process they let their
+    leases go (to another process, which then seats them)."""
+    admin = await player("leadadmin", role="admin")
+    director, matcher = app.state.tournaments, app.state.matcher
+    assert await director.leads(7) and await matcher.leads()
+    [card] = (await client.get("/api/admin/processes", headers=admin.headers)).json()
+    drained = await client.post(f"/api/admin/processes/{card['id']}/drain", headers=admin.headers,
+                                json={"reason": "maintenance"})
+    assert drained.status_code == 200, drained.text
+    assert not await director.leads(7) and 7 not in director.held
+    assert not await matcher.leads() and not matcher.leading

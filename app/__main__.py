@@ -3,6 +3,7 @@
     python -m app                  serve on HOST:PORT (default 127.0.0.1:8000), migrating first
     python -m app migrate          apply database migrations and exit
     python -m app tournament create|list|show|start|cancel|report ...   (app.tournaments.cli)
+    python -m app process list|drain ID --reason TEXT   the server processes (app.tables.cluster.cli)
     python -m app make-admin NAME [--reason TEXT]
                                    make an existing account an admin (audited; the only way to the first admin)
 """
@@ -21,6 +22,7 @@ from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.preflight import EXIT_CONFIG, StartupError, check_database, check_services, settings_error
 from app.services.accounts import get_user_by_username
 from app.services.roles import Role, set_role
+from app.tables.cluster import cli as process_cli
 from app.tournaments import cli as tournament_cli
 
 
@@ -77,6 +79,7 @@ def _run(argv: list[str] | None) -> int:
     make_admin.add_argument("name")
     make_admin.add_argument("--reason", default="python -m app make-admin", help="recorded in the audit log")
     tournament_cli.add_parser(commands)
+    process_cli.add_parser(commands)
     args = parser.parse_args(argv)
 
     if args.command == "migrate":
@@ -85,6 +88,8 @@ def _run(argv: list[str] | None) -> int:
         return 0
     if args.command == "tournament":
         return tournament_cli.main(args)
+    if args.command == "process":
+        return process_cli.main(args)
     if args.command == "make-admin":
         return asyncio.run(_make_admin(args.name, args.reason))
 

@@ -2,9 +2,13 @@
 
 Fields: ``ts`` (ISO, UTC), ``level``, ``logger``, ``event`` (the message) and, when the call passes them
 as ``extra``, the ids of ``CONTEXT_FIELDS`` — so one hand's lines can be found by its table and hand, one
-operator's acts by ``actor_id``.  Access lines (logger ``app.access``, written by ``app.monitoring.http``) carry
-``method``, ``path`` (never the query string), ``status``, ``duration_ms`` and ``client``; uvicorn's own access
-log, which prints query strings, is off then.  ``exc`` carries a traceback when there is one.
+operator's acts by ``actor_id``.  Every line a request or socket causes carries its ``request_id``
+(``app.core.request_ids``: the ``X-Request-ID`` it came with or was given).  Access lines (logger
+``app.access``, written by ``app.monitoring.http``) carry ``method``, ``path`` (never the query string),
+``status``, ``duration_ms``, ``client`` and the authenticated ``user_id``; a socket's one line, written when it
+ends, its ``close_code`` too.  uvicorn's own access log, which prints query strings, is off then, and so are
+its plain lines per socket (``"WebSocket /path" [accepted]``, ``connection open`` / ``closed``).  ``exc``
+carries a traceback when there is one.
 """
 
 from __future__ import annotations
@@ -13,8 +17,22 @@ import json
 import logging
 from datetime import UTC, datetime
 
-CONTEXT_FIELDS = ("actor_id", "user_id", "tournament_id", "table_id", "hand_no", "hand_id", "game_id", "action",
-                  "state", "code", "reason", "method", "path", "status", "duration_ms", "client")
+from app.core.request_ids import RequestIdFilter
+
+CONTEXT_FIELDS = ("request_id", "actor_id", "user_id", "tournament_id", "table_id", "hand_no", "hand_id", "game_id",
+                  "action", "state", "code", "reason", "method", "path", "status", "close_code", "duration_ms",
+                  "client")
+# uvicorn's plain lines about each socket (uvicorn.protocols.websockets, and the websockets library under the
+# same logger): replaced in JSON mode by the socket's one access line.
+UVICORN_SOCKET_LINES = frozenset({'%s - "WebSocket %s" [accepted]', '%s - "WebSocket %s" 403',
+                                  '%s - "WebSocket %s" %d', "connection open", "connection closed"})
+
+
+class UvicornSocketLines(logging.Filter):
+    """Drops uvicorn's plain per-socket lines (``UVICORN_SOCKET_LINES``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg not in UVICORN_SOCKET_LINES
 
 
 class JsonFormatter(logging.Formatter):
@@ -41,9 +59,11 @@ def use_json_logs(level: int = logging.INFO) -> None:
         return
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
+    handler.addFilter(RequestIdFilter())
     root.handlers = [handler]
     root.setLevel(level)
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers = []
         logging.getLogger(name).propagate = True
     logging.getLogger("uvicorn.access").disabled = True  # app.access replaces it, without query strings
+    logging.getLogger("uvicorn.error").addFilter(UvicornSocketLines())  # a socket's access line replaces them

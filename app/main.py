@@ -17,11 +17,13 @@ from app.api.errors import install_error_handlers
 from app.api.gate import ThrottleGate
 from app.api.headers import TransportSecurity
 from app.api.main import api_router
+from app.api.request_ids import RequestIds
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine, make_sessionmaker, migrate
 from app.core.redact import install_secret_scrubbing
 from app.core.security import set_hash_workers
 from app.lobby.broker import LobbyBroker, RedisLobbyBroker
+from app.lobby.notices import crying_notices
 from app.logs import use_json_logs
 from app.monitoring.http import HttpMetrics
 from app.monitoring.process import watching_the_process
@@ -96,6 +98,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableLifespan
                 state.quickplay = matcher.quickplay
                 app.state.matcher = await stack.enter_async_context(running_matcher(matcher))
                 await stack.enter_async_context(watching_the_process())  # loop lag, GC pauses
+                # notices reach the sockets as they start (app.lobby.notices)
+                app.state.notices = await stack.enter_async_context(crying_notices(state))
                 yield
         finally:
             await state.live_sessions.stop()
@@ -118,6 +122,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableLifespan
     app.add_middleware(TransportSecurity, allowed_origins=settings.ws_origins)
     # outermost: times every request and sees the status the client got; JSON access lines replace uvicorn's
     app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
+    # outermost of all: every request and socket gets its X-Request-ID before anything logs (app.core.request_ids)
+    app.add_middleware(RequestIds)
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = tables

@@ -239,6 +239,10 @@ LOOP_LAG = histogram("mahjong_event_loop_lag_seconds", "how late the event loop 
                      "0.25 s (everything in this process waits that long)", _SECONDS)
 GC_PAUSE = histogram("mahjong_gc_pause_seconds", "cyclic garbage-collector pauses, by generation (a full "
                      "collection stops every table)", _GC_SECONDS, {"generation": GENERATIONS})
+PROCESS_START = gauge("mahjong_process_start_time_seconds", "when this server process started (Unix time): a "
+                      "new value on the same instance is a restart, however quick (alerts MahjongProcessRestarted, "
+                      "MahjongRestartLoop)")
+PROCESS_START.set(time.time())  # this module is imported once per process, as it starts
 
 # -- bound children (hot paths index these) ------------------------------------------------------------------
 SOCKETS_OPEN_BY_KIND = bind(SOCKETS_OPEN, SOCKET_KINDS)

@@ -376,3 +376,23 @@ class GamePlayer(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the game's, for the index's order
+
+
+class Notice(Base):
+    """A notice to every player (公告): maintenance at 03:00, a tournament starting.
+
+    Shown from ``starts_at`` until ``ends_at`` in the player's language (``text``: ``zh_hans``, ``zh_hant``,
+    ``en``); every lobby and table socket hears it when it starts (``app.lobby.notices``).  Ending one early
+    moves its ``ends_at`` to that moment and marks it ``ended_early``; rows are never deleted.
+    """
+
+    __tablename__ = "notices"
+    __table_args__ = (Index("ix_notices_ends_at", "ends_at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    text: Mapped[dict[str, str]] = mapped_column(JSON)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, server_default=func.now())
+    ended_early: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 
 from app.api.cookie_session import check_csrf, session_cookie
 from app.core.config import Settings
+from app.core.request_ids import note_user
 from app.models import User
 from app.quickplay.service import QuickPlay
 from app.services import sessions
@@ -90,6 +91,7 @@ async def get_current_login(
     found = await sessions.authenticate(session, settings, token)
     if found is None:
         raise Unauthorized(BAD_TOKEN, headers={"WWW-Authenticate": "Bearer"})
+    note_user(found.user.id)  # the access line names the account (app.core.request_ids)
     # End the read transaction now.  On SQLite it holds the database's write lock (see app.core.db), and
     # handlers go on to await other things, e.g. the registry's on_table_full hook, whose table actor may
     # need the database itself.  Services that write start a fresh transaction and lock what they need.

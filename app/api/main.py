@@ -4,6 +4,7 @@ from fastapi import APIRouter
 
 from app.api.routes import (
     admin,
+    admin_cluster,
     auth,
     games,
     hands,
@@ -11,6 +12,7 @@ from app.api.routes import (
     history,
     me,
     metrics,
+    notices,
     operator,
     quickplay,
     rooms,
@@ -20,7 +22,10 @@ from app.api.routes import (
 )
 
 api_router = APIRouter()
-for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, operator, tournaments,
+for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, admin_cluster,
+               operator, tournaments,
                hands):
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)
+api_router.include_router(notices.router)
+api_router.include_router(notices.admin_router)

@@ -22,9 +22,10 @@ DOCS = PROJECT_ROOT / "docs"
 CLIENT: list[type[BaseModel]] = [p.ActionMessage, p.PingMessage, p.ResyncMessage, p.BackMessage,
                                  p.AutoPlayMessage]
 SERVER: list[type[BaseModel]] = [p.SnapshotMessage, p.EventMessage, p.PromptMessage, p.HintsMessage, p.ErrorMessage,
-                                  p.HandResultMessage, p.GameOverMessage, p.PongMessage, p.ServerRestartingMessage]
+                                  p.HandResultMessage, p.GameOverMessage, p.PongMessage, p.ServerRestartingMessage,
+                                  p.NoticeMessage]
 PARTS: list[type[BaseModel]] = [p.ActionIn, p.ActionOut, p.TableOut, p.SeatOut, p.PaymentOut, p.TurnHintsOut, p.DiscardWaitsOut,
-                                 p.WaitOut]
+                                 p.WaitOut, p.NoticeTextOut]
 
 INTRO = """\
 # Table WebSocket protocol

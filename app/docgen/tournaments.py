@@ -51,9 +51,10 @@ once (`app.tournaments.spec.OPERATOR_ACTIONS`) and returned as `actions` with ev
 * **Voiding a tournament hand** (`POST /api/admin/hands/{{id}}/void`): its points come off its table's game and
   its players' standings, once its table's game has ended (409 `tournament_game_playing` before) and before the
   prizes are paid (409 `tournament_paid` after).
-* **Playing**: each table is a normal table actor; tournament tables move no coins and no 積分 (their hands are
-  recorded like practice hands, `practice: true`); the hands' points are the tournament points. A table ends
-  after `hands_per_round` hands (or its 圈); the director records its points, and when every table of the round
+* **Playing**: each table is a normal table actor; tournament tables move no coins and no 積分: their hands are
+  recorded as practice hands, `practice: true` both in the hand record (`GET /api/hands/{{id}}`) and in the table
+  socket's `hand_result` (whose payments are points with 0 coins; the snapshot's `coins_per_point` is null);
+  the hands' points are the tournament points. A table ends after `hands_per_round` hands (or its 圈); the director records its points, and when every table of the round
   is done it seats the next round or finishes.
 * **A table an operator force-closes** (stuck): its hand in progress moves nothing and the game is played again
   from the start at a new table; the closed table stays on the game's record (`closed_tables`) and its hands

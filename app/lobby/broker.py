@@ -4,6 +4,10 @@
 delivers what it hears to local subscribers, so lobby sockets on every process see every process's events.
 Redis pub/sub is at-most-once and a slow socket is dropped rather than allowed to grow a queue: clients
 treat the lobby as hints and resync from the snapshot sent on (re)connect.
+
+Notices (``{"type": "notice", ...}``, ``app.lobby.notices``) go the same way and also to every table socket
+of the process (``hear_notices``: each socket's callback); each notice reaches a process's sockets once,
+however many times it arrives (from Redis and from this process's own look at the database).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from redis.asyncio import Redis
@@ -22,6 +26,7 @@ from app.core.outage import REDIS_ERRORS, Outage, listen_through_outages
 log = logging.getLogger(__name__)
 
 LobbyEvent = dict[str, Any]  # one lobby push (a table opened, seats changed, queue sizes): JSON as sent
+NOTICES_REMEMBERED = 1000  # notices a process remembers having delivered (far more than ever show at once)
 
 
 class Subscription:
@@ -56,6 +61,8 @@ class LobbyBroker:
     def __init__(self, *, max_queue: int = 64) -> None:
         self._max_queue = max_queue
         self._subscribers: set[Subscription] = set()
+        self._notice_ears: set[Callable[[LobbyEvent], object]] = set()
+        self._notices_sent: dict[tuple[Any, Any], None] = {}  # (id, ends_at) of notices delivered, oldest first
 
     async def start(self) -> None:
         return None
@@ -75,6 +82,20 @@ class LobbyBroker:
             sub.close_code = 1001
             sub.close()
 
+    def deliver_here(self, event: LobbyEvent) -> bool:
+        """Deliver to this process's sockets only (a notice this process found starting in the database);
+        False when it was a notice they already had."""
+        return self._deliver(event)
+
+    @contextlib.contextmanager
+    def hear_notices(self, ear: Callable[[LobbyEvent], object]) -> Iterator[None]:
+        """While open, ``ear`` gets every notice delivered here (a table socket's: it queues it on its link)."""
+        self._notice_ears.add(ear)
+        try:
+            yield
+        finally:
+            self._notice_ears.discard(ear)
+
     @contextlib.contextmanager
     def subscribe(self) -> Any:
         sub = Subscription(self._max_queue)
@@ -84,9 +105,24 @@ class LobbyBroker:
         finally:
             self._subscribers.discard(sub)
 
-    def _deliver(self, event: LobbyEvent) -> None:
+    def _deliver(self, event: LobbyEvent) -> bool:
+        if event.get("type") == "notice" and not self._first_time(event):
+            return False
         for sub in list(self._subscribers):
             sub.offer(event)
+        if event.get("type") == "notice":
+            for ear in list(self._notice_ears):
+                ear(event)
+        return True
+
+    def _first_time(self, notice: LobbyEvent) -> bool:
+        key = (notice.get("id"), notice.get("ends_at"))
+        if key in self._notices_sent:
+            return False
+        self._notices_sent[key] = None
+        while len(self._notices_sent) > NOTICES_REMEMBERED:
+            del self._notices_sent[next(iter(self._notices_sent))]
+        return True
 
 
 class RedisLobbyBroker(LobbyBroker):
@@ -125,4 +161,7 @@ class RedisLobbyBroker(LobbyBroker):
     async def _listen(self, pubsub: Any) -> None:
         # Events published during an outage are lost, which lobby clients tolerate (see the module docstring).
         await listen_through_outages(pubsub, Outage(log, "lobby: the Redis subscription"),
-                                     lambda data: self._deliver(json.loads(data)), pause=1)
+                                     self._heard, pause=1)
+
+    def _heard(self, data: Any) -> None:
+        self._deliver(json.loads(data))

@@ -73,6 +73,12 @@ class Matcher:
         self.outage = Outage(log, "quick play's matcher (Redis)", "no waves until it is back")
 
     async def leads(self) -> bool:
+        if self.state.registry.closed_to_new_tables:  # an operator drains this process: another one matches
+            if self.leading:
+                with contextlib.suppress(Exception):
+                    await self.lease.release(LEASE_ID)
+            self.leading = False
+            return False
         try:
             self.leading = await self.lease.hold(LEASE_ID)
         except REDIS_ERRORS:

@@ -71,6 +71,8 @@ class ErrorCode(StrEnum):
     HAND_NOT_FOUND = "hand_not_found", 404, "no such hand record", ("hand_id",)
     GAME_NOT_FOUND = "game_not_found", 404, "no such finished game", ("game_id",)
     SESSION_NOT_FOUND = "session_not_found", 404, "no such live session of yours", ("session_id",)
+    PROCESS_NOT_FOUND = "process_not_found", 404, "no such live server process", ("process_id",)
+    NOTICE_NOT_FOUND = "notice_not_found", 404, "no such notice", ("notice_id",)
     METHOD_NOT_ALLOWED = "method_not_allowed", 405, "this URL does not take that HTTP method"
     # -- 409: the request clashes with the current state -----------------------------------------------
     CONFLICT = "conflict", 409, "the request clashes with the current state"
@@ -137,6 +139,8 @@ class ErrorCode(StrEnum):
         "retry_after", "scope")
     SERVER_RESTARTING = "server_restarting", 503, (
         "the server is restarting (a deploy): no new tables or seats; try again in a few seconds")
+    SERVER_DRAINING = "server_draining", 503, (
+        "an operator is draining this server process: it opens no new table; try again (another process takes it)")
     QUEUE_UNAVAILABLE = "queue_unavailable", 503, (
         "the quick-play queue (Redis) cannot be reached: nothing changed; try again in a few seconds")
     SEATING_UNAVAILABLE = "seating_unavailable", 503, (

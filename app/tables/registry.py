@@ -74,6 +74,7 @@ class TableRegistry:
         self._tables: dict[str, TableInfo] = {}
         self._seated: dict[int, str] = {}  # user id -> table id: one table per account at a time
         self.draining = False  # the server is restarting: no new tables, no new seats
+        self.closed_to_new_tables = False  # an operator drains this process (ProcessRuntime.retire)
         self._directory_outage = Outage(log, "table listing: the directory (Redis)",
                                        meanwhile="listing this process's tables only")
         # Several processes (app.tables.cluster.directory.TableDirectory): other processes' tables, seating there.
@@ -373,6 +374,23 @@ class TableRegistry:
         for uid in table.players:
             self._seated[uid] = table.id
 
+    async def adopt(self, table: TableInfo) -> None:
+        """Take in a waiting table another process hands over while an operator drains it
+        (``app.tables.cluster.cluster``): its seats as they were, its id kept (so its seats' commitments
+        hold), and the lobby and the directory hear of it here with a newer version."""
+        self._check_open()
+        if self.closed_to_new_tables:
+            raise Unavailable("this server is being drained; try again", ErrorCode.SERVER_DRAINING)
+        for uid in table.players:
+            if self._seated.get(uid, table.id) != table.id:
+                raise Conflict("a player of the table sits at another table here", ErrorCode.ALREADY_SEATED,
+                               table_id=self._seated[uid], seat=0)
+        table = copy.deepcopy(table)
+        self._tables[table.id] = table
+        for uid in table.players:
+            self._seated[uid] = table.id
+        await self._changed(table, "table_updated")
+
     def forget(self, table_id: str) -> None:
         """Drop a table that now plays in another process (``app.tables.cluster.cluster``): no hooks, and the lobby
         hears nothing, since the table lives on there."""
@@ -390,6 +408,8 @@ class TableRegistry:
     async def _claimed_new(self, user_id: int) -> str:
         """For a new table: the checks, then the player's claim on its seat 0; returns the new table's id."""
         self._check_open()
+        if self.closed_to_new_tables:
+            raise Unavailable("this server is being drained; try again", ErrorCode.SERVER_DRAINING)
         self._check_free(user_id)
         table_id = new_table_id()
         created = await self._claim(user_id, table_id)

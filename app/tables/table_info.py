@@ -57,6 +57,12 @@ class TableInfo:
         return GameKind.PRACTICE if self.practice or self.room is None else GameKind.COIN
 
     @property
+    def moves_coins(self) -> bool:
+        """Whether its hands move coins and 積分: a coin table's do; a practice or tournament table's are
+        recorded as practice hands, moving nothing (tournament points only)."""
+        return self.kind == GameKind.COIN
+
+    @property
     def players(self) -> list[int]:
         return [uid for uid in self.seats if uid is not None]
 

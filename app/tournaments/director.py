@@ -60,7 +60,16 @@ class TournamentDirector:
             self.runtime.on_resume = self.adopt_resumed
 
     async def leads(self, tournament_id: int) -> bool:
-        """Whether this process directs the tournament now: takes its lease if free, renews it if ours."""
+        """Whether this process directs the tournament now: takes its lease if free, renews it if ours.  Never
+        while an operator drains this process (it seats no new table): it lets the lease go to another."""
+        if self.state.registry.closed_to_new_tables:
+            if tournament_id in self.held:
+                self.held.discard(tournament_id)
+                try:
+                    await self.lease.release(tournament_id)
+                except Exception:
+                    log.warning("tournament %s: the director lease was not released; it expires", tournament_id)
+            return False
         try:
             ours = await self.lease.hold(tournament_id)
         except Exception:

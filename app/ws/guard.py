@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import metrics
 from app.core.config import Settings
+from app.core.request_ids import note_user
 from app.services import sessions
 from app.services.live_sessions import LiveSessions
 from app.services.tickets import SocketOwner, TicketBook
@@ -44,7 +45,15 @@ class SocketAuthority(Protocol):
 
 async def socket_owner(websocket: WebSocket, state: SocketAuthority) -> SocketOwner | None:
     """Who opens this socket: the ticket's owner (browsers), else the bearer header's session (other
-    clients); None when neither is valid, or the session ended since the ticket was issued."""
+    clients); None when neither is valid, or the session ended since the ticket was issued.  The socket's
+    access line names the owner (``app.core.request_ids.note_user``)."""
+    owner = await _owner(websocket, state)
+    if owner is not None:
+        note_user(owner.user_id)
+    return owner
+
+
+async def _owner(websocket: WebSocket, state: SocketAuthority) -> SocketOwner | None:
     ticket = websocket.query_params.get("ticket")
     if ticket:
         owner = await state.tickets.redeem(ticket)

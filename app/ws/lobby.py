@@ -6,6 +6,8 @@ Messages (server → client, JSON):
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
   {"type": "queue_sizes", "queues": [{"room", "variant", "queued"}, …]}: quick play's waiting players per pool
   {"type": "matched", "table_id": id}: to one player only, when quick play seated them (app.quickplay)
+  {"type": "notice", "id", "text", "starts_at", "ends_at"}: a notice to every player (app.lobby.notices;
+    NoticeMessage in docs/protocol.md), also sent on every table socket
 The snapshot carries ``queues`` too (the same list as ``queue_sizes``).
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is
 closed with 1013 if the client falls too far behind (reconnecting yields a fresh snapshot), with 1008 for a

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Callable, Coroutine
+from contextlib import AbstractContextManager
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from app import metrics
+from app.lobby.broker import LobbyBroker
 from app.services.live_sessions import SessionEnd
 from app.tables.play.seats import SeatLink
 
@@ -32,6 +35,12 @@ async def send_outbox(websocket: WebSocket, link: SeatLink, kind: str = "table")
         await websocket.send_text(text)
         sent()
     await websocket.close(code=link.close_code or 1000, reason=link.close_reason)
+
+
+def hearing_notices(broker: LobbyBroker, link: SeatLink) -> AbstractContextManager[None]:
+    """While open, every notice (公告, ``app.lobby.notices``) delivered in this process is queued on the link,
+    so a seat or a spectator hears it like a lobby socket."""
+    return broker.hear_notices(lambda notice: link.send(json.dumps(notice, ensure_ascii=False)))
 
 
 async def serve_link(websocket: WebSocket, link: SeatLink, reader: Coroutine[Any, Any, None], *,

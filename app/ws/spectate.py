@@ -16,7 +16,7 @@ from app.services.roles import Role, has_role
 from app.tables.hosting.ends import Refusal
 from app.tables.hosting.runtime import ProcessRuntime
 from app.ws.guard import socket_owner
-from app.ws.serve import serve_link
+from app.ws.serve import hearing_notices, serve_link
 
 router = APIRouter(tags=["tables"])
 
@@ -43,7 +43,8 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep) -> None
             await websocket.close(code=end.code, reason=end.reason)
             return
         link = end.watch()
-        await serve_link(websocket, link, _drain(websocket), left=end.leave, ended=ended, kind="spectate")
+        with hearing_notices(state.broker, link):
+            await serve_link(websocket, link, _drain(websocket), left=end.leave, ended=ended, kind="spectate")
 
 
 async def _drain(websocket: WebSocket) -> None:

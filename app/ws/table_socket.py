@@ -18,7 +18,7 @@ from app.tables.protocol.close_codes import TOO_MANY
 from app.tables.settings import TableSettings
 from app.ws.guard import client_address, refuse, socket_owner
 from app.ws.inbound import client_messages
-from app.ws.serve import serve_link
+from app.ws.serve import hearing_notices, serve_link
 
 router = APIRouter(tags=["tables"])
 
@@ -45,8 +45,9 @@ async def table_socket(websocket: WebSocket, table_id: str, state: StateDep) -> 
             return
         await websocket.accept()
         link = end.join()
-        await serve_link(websocket, link, _receive(websocket, end, link, runtime.settings), left=end.leave,
-                         ended=ended, kind=end.kind)
+        with hearing_notices(state.broker, link):
+            await serve_link(websocket, link, _receive(websocket, end, link, runtime.settings), left=end.leave,
+                             ended=ended, kind=end.kind)
 
 
 async def _receive(websocket: WebSocket, end: TableEnd, link: SeatLink, settings: TableSettings) -> None:

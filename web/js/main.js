@@ -17,6 +17,7 @@ import { bootSessions } from "./screens/sessions.js";
 import { renderResult, showLastStandings, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 import { onOtherTabs } from "./tabs.js";
+import { bootNotices } from "./notices.js";
 
 /** Bumped on every hash change: a route() that awaited the server gives way to a newer navigation. */
 let navigations = 0;
@@ -147,6 +148,7 @@ function boot() {
       sounds: () => [...played],
     },
   });
+  bootNotices();
   route();
 }
 

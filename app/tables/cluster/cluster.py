@@ -24,10 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
-import secrets
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -40,6 +37,7 @@ from app.state import AppState
 from app.tables.cluster.admin import apply_freeze, close_table, live_tables
 from app.tables.cluster.directory import TableDirectory
 from app.tables.cluster.lease import TableLeases
+from app.tables.cluster.processes import adopt_table, drain_key, hand_over_waiting_tables, process_card
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 from app.tables.cluster.remote import RelayEnd, RelaySides
 from app.tables.hosting.ends import NO_GAME_HERE, ActorEnd, Refusal, TableEnd
@@ -66,7 +64,6 @@ def cluster_wanted(state: AppState) -> bool:
 class ClusterRuntime(RelaySides, ProcessRuntime):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.redis: Any = None
         self.leases: TableLeases | None = None
         self.relay: Relay | None = None
@@ -102,8 +99,8 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         self.relay.on_broken = self._relay_broken
         self.directory = TableDirectory(self)
         self.handlers.update(sit=self._sit_here, stand=self._stand_here, live_tables=self._live_here,
-                             close_table=self._close_here, freeze=self._freeze_here)
-        await self.leases.beat()
+                             close_table=self._close_here, freeze=self._freeze_here, adopt_table=self._adopt_here)
+        await self.leases.beat(process_card(self))
         await self.relay.start()
         state.registry.directory = self.directory
         log.info("cluster: process %s (lease %.1f s, scan %.1f s)", self.process_id, self.lease_seconds,
@@ -164,7 +161,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
     async def take_over(self, table_id: str) -> bool:
         """Lease, a token above the journal's, then resume the table from the journal here."""
         assert self.leases is not None and self.journal is not None
-        if table_id in self._taking or self.draining:
+        if table_id in self._taking or self.draining or self.retiring:
             return False
         actor = self.actors.get(table_id)
         if actor is not None and not actor.closed:
@@ -209,7 +206,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
     async def scan(self) -> int:
         """Take over every live table whose lease is free.  Returns how many were taken."""
         assert self.leases is not None and self.journal is not None
-        if self.draining:
+        if self.draining or self.retiring:  # a retiring process takes no table on; the others take its own
             return 0
         ids = await self.journal.live_ids()
         random.shuffle(ids)  # processes scanning together spread a dead owner's tables between them
@@ -252,7 +249,12 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
 
     async def keep_once(self) -> None:
         assert self.leases is not None
-        await self.leases.beat()
+        await self.leases.beat(process_card(self))
+        if not self.retiring and await self.redis.get(drain_key(self.prefix, self.process_id)) is not None:
+            log.warning("cluster: an operator drains this process: no new tables; its games finish here")
+            await self.retire()
+        elif self.retiring:
+            await self.hand_over_waiting_tables()
         # A closing table's lease too: until its game's end is in the journal, no other process may resume it.
         ids = [t for t, a in self.actors.items() if not a.closed] + list(self.closing)
         for table_id in await self.leases.renew(ids):
@@ -333,6 +335,20 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         await super().drain(pause_seconds, timeout)
         if self.active:  # the other processes take the tables over at their next scan
             await self._release_all()
+
+    # -- an operator's drain (app.tables.cluster.processes) ---------------------------------------------------
+
+    async def retire(self) -> None:
+        await super().retire()
+        if self.active:
+            await self.hand_over_waiting_tables()
+
+    async def hand_over_waiting_tables(self) -> int:
+        return await hand_over_waiting_tables(self)
+
+    async def _adopt_here(self, a: dict[str, Any]) -> None:
+        assert self.state is not None
+        await adopt_table(self.state.registry, a["table"])
 
     # -- seating forwarded by another process (app.tables.cluster.directory) ----------------------------------------
 

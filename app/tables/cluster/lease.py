@@ -11,7 +11,8 @@ a table only while it holds the table's lease:
   A former owner that was paused past its lease (GC, SIGSTOP, a VM freeze) therefore cannot append one
   more action once another process has taken the table over, whatever it still believes.
 * ``proc:{id}`` is each process's heartbeat, with the same lifetime: a socket held by a process that died
-  is noticed by the owner, and a socket relayed to a dead owner by its holder.
+  is noticed by the owner, and a socket relayed to a dead owner by its holder.  Its value is the process's
+  card (``app.tables.cluster.processes``: address, version, tables, ...), JSON.
 
 If Redis loses the counter (a restart without persistence), ``raise_token`` lifts it past the database's
 token: the database, not Redis, is the authority on who may write.
@@ -19,6 +20,7 @@ token: the database, not Redis, is the authority on who may write.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -95,9 +97,10 @@ class TableLeases:
             return []
         return [_text(v) for v in await self.redis.mget([self.lease_key(t) for t in table_ids])]
 
-    async def beat(self) -> None:
-        """This process is alive for another lease time."""
-        await self.redis.set(self.proc_key(self.process_id), "1", px=self.ms)
+    async def beat(self, card: dict[str, Any] | None = None) -> None:
+        """This process is alive for another lease time; ``card`` says what it is (``processes.process_card``)."""
+        value = json.dumps(card, ensure_ascii=False) if card is not None else "1"
+        await self.redis.set(self.proc_key(self.process_id), value, px=self.ms)
 
     async def alive(self, process_ids: Iterable[str]) -> set[str]:
         """Which of ``process_ids`` have a current heartbeat."""

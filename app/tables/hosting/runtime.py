@@ -8,6 +8,9 @@ actor (each closes its sockets with 1001).  A socket reaches a table through ``c
 
 ``drain`` is the SIGTERM path (``app.__main__``): no new tables or seats, the lobby and every seat hear
 ``server_restarting``, sockets close with 1001 and the journal keeps every hand for the next start.
+``retire`` is an operator's drain (``POST /api/admin/processes/{id}/drain``): the process opens no new table
+and lets its playing games finish; with several processes it also hands its waiting tables to another one
+(``app.tables.cluster.cluster``).  Each process is known by ``process_id`` (``app.tables.cluster.processes``).
 """
 
 from __future__ import annotations
@@ -16,8 +19,12 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import random
+import secrets
+import socket
 import sys
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -55,6 +62,10 @@ class ProcessRuntime:
         self.state: AppState | None = None
         self.journal: TableJournal | None = None
         self.draining = False
+        # An operator drains this process (``retire``): no new table here, its playing games finish.
+        self.retiring = False
+        self.process_id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.started_at = time.time()
         self._reloads: set[asyncio.Task[None]] = set()
         # Told when a table's game ends (the tournament director sets it).
         self.on_game_over: Callable[[TableInfo, list[int], int, str], Awaitable[None]] | None = None
@@ -169,6 +180,13 @@ class ProcessRuntime:
         task = asyncio.get_running_loop().create_task(reload())
         self._reloads.add(task)
         task.add_done_callback(self._reloads.discard)
+
+    async def retire(self) -> None:
+        """An operator's drain (進程排空): open no new table here; playing games finish where they are.  A
+        single process has nowhere to hand its waiting tables, so they stay and may still fill."""
+        self.retiring = True
+        if self.state is not None:
+            self.state.registry.closed_to_new_tables = True
 
     async def drain(self, pause_seconds: float, timeout: float) -> None:
         """SIGTERM: stop seating, tell the lobby and every seat ``server_restarting``, close the sockets with

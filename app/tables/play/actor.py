@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 from collections import deque
@@ -115,7 +116,8 @@ class TableActor:
     # -- life ------------------------------------------------------------------------------------------
 
     def start(self) -> asyncio.Task[None]:
-        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+        # A context of its own: the request that filled the table is over; its id must not tag the game's lines.
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}", context=contextvars.Context())
         return self.task
 
     async def run(self) -> None:

@@ -132,7 +132,8 @@ class HandEnd:
         flow = self.flow
         assert hand.result is not None
         n = len(flow.slots)
-        per_point = 0 if flow.info.practice or not flow.info.room else ROOMS[flow.info.room].coins_per_point
+        # A tournament hand moves no coins either (docs/tournaments.md): its payments are points only.
+        per_point = ROOMS[flow.info.room].coins_per_point if flow.info.moves_coins and flow.info.room else 0
         bots = set(flow.info.bots) if per_point else set()  # bots hold no coins (app.services.settlement)
         payments = [PaymentOut(payer=p.payer, payee=p.payee, points=p.points, reason=p.reason,
                                coins=0 if {p.payer, p.payee} & bots else p.points * per_point,
@@ -144,7 +145,7 @@ class HandEnd:
         return HandResultMessage(
             v=flow.out.v, hand_no=flow.hand_no, hand_id=settlement.hand_id if settlement else None,
             void=not done,
-            practice=flow.info.practice, result=hand.result.public_json(hand), payments=payments,
+            practice=not flow.info.moves_coins, result=hand.result.public_json(hand), payments=payments,
             coin_deltas=settlement.coin_deltas if settlement else [0] * n,
             forfeited=settlement.forfeited if settlement else [0] * n,
             coins_after=settlement.coins_after if settlement else [None] * n,

@@ -79,7 +79,7 @@ def table_out(game: ShownGame, seat: int) -> TableOut:
     return TableOut(
         id=info.id, variant=info.variant.value, practice=info.practice,
         room=info.room.value if info.room else None,
-        coins_per_point=None if info.practice or not info.room else ROOMS[info.room].coins_per_point,
+        coins_per_point=ROOMS[info.room].coins_per_point if info.moves_coins and info.room else None,
         options=info.options, seat=seat, discard_row=VARIANT_INFO[info.variant].discard_row,
         seats=[SeatOut(seat=s.seat, username=s.username, bot=s.bot, connected=s.bot or s.connected,
                        auto_play=s.human and (s.auto or not s.connected)) for s in game.slots],

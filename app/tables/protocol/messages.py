@@ -10,6 +10,7 @@ back, across hands.  An ``action`` must quote the ``v`` of the prompt it answers
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -153,7 +154,7 @@ class TableOut(BaseModel):
     variant: str
     practice: bool
     room: str | None
-    coins_per_point: int | None = Field(description="null on practice tables (no coins move)")
+    coins_per_point: int | None = Field(description="null on practice and tournament tables (no coins move)")
     options: dict[str, Any]
     seat: int = Field(description="your seat; -1 for a spectator (an operator watching: public view only)")
     seats: list[SeatOut]
@@ -215,7 +216,8 @@ class HandResultMessage(_ServerMessage):
     hand_no: int
     hand_id: int | None = Field(description="GET /api/hands/{hand_id}; null when the hand was voided")
     void: bool = Field(description="the server failed to settle: no coins moved")
-    practice: bool
+    practice: bool = Field(description="the hand moves no coins and no 積分, and is recorded as a practice hand: "
+                           "at a practice table, and at a tournament table (its points are tournament points)")
     result: dict[str, Any] = Field(description="winners, win_kind, hands, score (engine public_json)")
     payments: list[PaymentOut]
     coin_deltas: list[int] = Field(description="coins each seat actually gained or lost (sums to 0)")
@@ -249,6 +251,27 @@ class ServerRestartingMessage(_ServerMessage):
 
     type: Literal["server_restarting"] = "server_restarting"
     pause_seconds: float = Field(description="the expected pause before the table can be reached again")
+
+
+class NoticeTextOut(BaseModel):
+    """A notice's text in each language of the client."""
+
+    zh_hans: str
+    zh_hant: str
+    en: str
+
+
+class NoticeMessage(BaseModel):
+    """A notice to every player (公告: maintenance at 03:00, a tournament starting), sent to every lobby and
+    table socket when it starts, and again with ``ends_at`` now when an admin ends it early.  Show it as a
+    banner in the player's language until ``ends_at``; ``GET /api/notices`` lists those showing now.  Not a
+    table event: it carries no ``v``."""
+
+    type: Literal["notice"] = "notice"
+    id: int
+    text: NoticeTextOut
+    starts_at: datetime = Field(description="when it started showing (RFC 3339, UTC)")
+    ends_at: datetime = Field(description="when it stops showing; not after now: take the banner down")
 
 
 # The socket's codes are rows of the one error table (app.services.errors.ErrorCode, docs/errors.md).
@@ -288,7 +311,7 @@ class PongMessage(_ServerMessage):
 
 ServerMessage = Annotated[
     SnapshotMessage | EventMessage | PromptMessage | ErrorMessage | HandResultMessage | GameOverMessage
-    | PongMessage | HintsMessage | ServerRestartingMessage,
+    | PongMessage | HintsMessage | ServerRestartingMessage | NoticeMessage,
     Field(discriminator="type"),
 ]
 server_message = TypeAdapter(ServerMessage)

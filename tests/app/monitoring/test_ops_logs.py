@@ -66,16 +66,21 @@ async def test_json_access_log_has_the_path_and_never_the_query_string(caplog):
     async def ignore(message):
         pass
 
+    async def accept_and_close(scope, receive, send):
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": 4003})
+
     middleware = HttpMetrics(inner, log_access=True)
     for kind, extra in (("http", {"method": "GET"}), ("websocket", {})):
         scope = {"type": kind, "path": "/ws/table/abc", "query_string": b"token=SECRET-tok&ticket=tkt-9f",
                  "client": ("10.0.0.1", 5), "headers": [], **extra}
         if kind == "websocket":
-            middleware.app = lambda scope, receive, send: ignore(None)  # noqa: E731 - the socket's app
+            middleware.app = accept_and_close  # the socket's app
         await middleware(scope, None, ignore)
     lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "app.access"]
     assert [(line["event"], line["path"], line["status"]) for line in lines] == [
         ("request", "/ws/table/abc", 200), ("websocket", "/ws/table/abc", 101)]
+    assert lines[1]["close_code"] == 4003  # one line per socket, when it ends
     assert lines[0]["duration_ms"] >= 0 and lines[0]["client"] == "10.0.0.1"
     caplog.clear()
     await middleware({"type": "websocket", "path": "/ws/table/abc;token=SECRET-tok", "client": None}, None, ignore)

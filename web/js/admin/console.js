@@ -9,6 +9,9 @@ import { ApiError, request } from "../api.js";
 import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
 import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
+import { bootHouse } from "./house.js";
+import { bootNoticesTab } from "./notices.js";
+import { bootProcesses } from "./processes.js";
 
 /** @type {{me: any, player: any}} */
 const state = { me: null, player: null };
@@ -177,6 +180,7 @@ async function boot() {
   $("adm-set-role").addEventListener("click", setRole);
   $("adm-audit-form").addEventListener("submit", loadAudit);
   bootLive({ openTab });
+  if (isAdmin) { bootProcesses(); bootHouse(); bootNoticesTab(); }
   openTab(isAdmin ? "players" : "tables");
 }
 

@@ -11,6 +11,7 @@ import { provide, screens } from "../router.js";
 import { loadProgress, progressEl } from "./progress.js";
 import { clock, waited } from "../render/quickplay.js";
 import { play } from "../sound.js";
+import { takeNotice } from "../notices.js";
 
 function myLobbyTable() {
   for (const tb of app.tables.values()) {
@@ -126,6 +127,7 @@ function upsertTable(table) {
 
 /** @param {any} msg */
 function onLobbyMessage(msg) {
+  if (msg.type === "notice") { takeNotice(msg); return; }
   const before = myLobbyTable()?.status ?? null;
   if (msg.type === "matched") {
     matched(msg.table_id);

@@ -18,6 +18,7 @@ import { callSound, callsOf, callWord, showCall } from "../render/calls.js";
 import { sideOf } from "../seats.js";
 import { provide, screens } from "../router.js";
 import { hideElsewhere, showElsewhere } from "./elsewhere.js";
+import { takeNotice } from "../notices.js";
 
 /** @param {string} id */
 export function enterTable(id) {
@@ -100,6 +101,7 @@ function onTableClosed(code, reason) {
 
 /** @param {any} msg */
 function onTableMessage(msg) {
+  if (msg.type === "notice") { takeNotice(msg); return; }
   const before = app.table;
   const { state, resync } = reduceMessage(before, msg, performance.now());
   app.table = state;

@@ -82,9 +82,11 @@ class Settings(BaseSettings):
     # Throttles (per process; 429 with Retry-After, docs/settings.md).  Login: every attempt counts against
     # the client's IP; failed attempts also count against the username, so guessing one account's password
     # from many addresses is slowed as well.
-    login_per_ip: int = Field(default=20, ge=1, description="login attempts per IP per login_window_seconds")
+    login_per_ip: int = Field(default=20, ge=1, description="login attempts (and wrong current passwords on "
+                              "POST /api/me/password) per IP per login_window_seconds")
     login_failures_per_user: int = Field(default=10, ge=1,
-                                         description="failed logins per username per login_window_seconds")
+                                         description="failed logins and wrong current passwords per "
+                                         "account per login_window_seconds")
     login_window_seconds: float = Field(default=60.0, gt=0, description="the login throttles' window")
     register_per_ip: int = Field(default=10, ge=1,
                                  description="registrations per IP per register_window_seconds")

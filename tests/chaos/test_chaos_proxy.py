@@ -28,8 +28,8 @@ from tests.chaos.scenario import ChaosRun, ChaosTable
 from tests.chaos.services import PrivatePostgres, PrivateRedis
 
 pytestmark = pytest.mark.skipif(not nginx_installed(), reason="nginx is not installed (.ci/run installs it)")
-# One 圈 at 0.05 s a move: both faults (within the first ~20 s) land mid-game.
-OPTIONS = {"rounds": 1, "claim_seconds": 60, "discard_seconds": 120}
+# Two 圈 at 0.05 s a move (天台 and 台炮 hands are short): both faults, within the first ~20 s, land mid-game.
+OPTIONS = {"rounds": 2, "claim_seconds": 60, "discard_seconds": 120}
 THINK = 0.05
 TABLES = {"tiantai": 3, "taipao": 4}
 POLL_EVERY = 0.25

@@ -31,6 +31,15 @@ class ReasonIn(StrictIn):
     reason: VisibleText = REASON
 
 
+class AccountActOut(AdminUserOut):
+    """The account after an admin's freeze or role change."""
+
+    changed: bool = Field(description="false: the account already was so (the role it has, an unfreeze of an "
+                          "account that is not frozen): nothing changed and no audit row was written; a freeze "
+                          "of a frozen account still ends its sessions and is audited `{frozen: true}` → "
+                          "`{frozen: true}`")
+
+
 class SessionsEndedOut(BaseModel):
     ended: int = Field(description="how many live sessions were ended")
 

@@ -43,11 +43,28 @@ class AppState:
 
 @dataclass
 class Throttles:
-    """The login and registration throttles of this process (limits: Settings, docs/settings.md)."""
+    """The login and registration throttles of this process (limits: Settings, docs/settings.md).  The login
+    throttles also count wrong current passwords on POST /api/me/password."""
 
     login_ip: Throttle
-    login_user: Throttle  # failed logins per username key
+    login_user: Throttle  # failed logins (and wrong current passwords) per username key
     register_ip: Throttle
+
+    def guess_wait(self, account_key: str, address: str) -> tuple[float, str]:
+        """Seconds before a password guess on the account (its username key) from ``address`` may be checked
+        (0: now), and the scope that asks for it (``username`` or ``ip``).  Wrong current passwords on
+        POST /api/me/password count as failed logins (``count_wrong_password``), so a stolen token cannot
+        guess its way to a permanent takeover any faster than a login can."""
+        for scope, throttle, key in (("username", self.login_user, account_key), ("ip", self.login_ip, address)):
+            wait = throttle.wait(key)
+            if wait:
+                return wait, scope
+        return 0.0, ""
+
+    def count_wrong_password(self, account_key: str, address: str) -> None:
+        """A wrong current password: a failed login for the account and an attempt for the address."""
+        self.login_user.hit(account_key)
+        self.login_ip.hit(address)
 
     @classmethod
     def of(cls, settings: Settings) -> Throttles:

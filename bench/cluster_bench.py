@@ -50,7 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--time-scale", type=float, default=0.1, help="TABLE_TIME_SCALE")
     parser.add_argument("--bot-delay", type=float, default=0.2, help="TABLE_BOT_DELAY_SECONDS")
     parser.add_argument("--hold", type=float, default=0.1, help="TABLE_CLAIM_HOLD_SECONDS")
-    parser.add_argument("--nginx", action="store_true", help="clients go through our own nginx (deploy/nginx.conf, "
+    parser.add_argument("--nginx", action="store_true", help="clients go through our own nginx (deploy/nginx.local.conf, "
                         "bench/nginx_front.py), which spreads them at random over the processes")
     args = parser.parse_args(argv)
     args.tables = max(1, min(args.tables, 2000))
@@ -251,7 +251,7 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         return stats
     finally:
         if front is not None:
-            front.stop()
+            front.close()
         for server in servers:
             server.stop()
 

@@ -43,7 +43,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lease-seconds", type=float, default=None, help="default: the server's")
     parser.add_argument("--scan-seconds", type=float, default=None, help="default: the server's")
     parser.add_argument("--nginx", action="store_true", help="players connect through our own nginx "
-                        "(deploy/nginx.conf, bench/nginx_front.py); a replacement takes its victim's port")
+                        "(deploy/nginx.local.conf, bench/nginx_front.py); a replacement takes its victim's port")
     args = parser.parse_args(argv)
     args.kills = max(1, min(args.kills, 100))
     args.time_scale, args.bot_delay, args.hold = 1.0, 0.2, 0.0
@@ -166,7 +166,7 @@ async def main(args: argparse.Namespace) -> int:
         for s in servers:
             s.stop()
         if front is not None:
-            front.stop()
+            front.close()
         keys = [k async for k in redis.scan_iter(f"{prefix}:*")]
         if keys:
             await redis.delete(*keys)

@@ -1,11 +1,11 @@
-"""Our own nginx (Debian's package) in front of the bench's server processes, configured from deploy/nginx.conf.
+"""Our own nginx (Debian's package) in front of the bench's server processes: the shipped one-machine config
+(deploy/nginx.local.conf, run by ``tests.app.local_proxy.LocalProxy``) with what a bench needs on top.
 
-The deployment's file is read and changed only where a bench must: it listens on a free loopback port, the
-Docker resolver and ``set $app http://app:8000`` become an ``upstream`` of the bench's processes (``random``:
-clients spread at random; the deployment's round-robin over Docker's DNS is the same spread for many
-clients), and every response names the process that served it (``X-Upstream``, so a client can tell a
-relayed socket from a direct one).  pid, logs and temp files live in a temporary directory: the system's
-nginx is never touched.
+The upstream list is the bench's processes (``random``: clients spread at random; the deployment's
+round-robin is the same spread for many clients; ``max_fails=0``: a busy process is never taken out), no
+access log, more connections per worker, and every response names the process that served it
+(``X-Upstream``, so a client can tell a relayed socket from a direct one).  pid, logs and temp files live in a
+temporary directory: the system's nginx is never touched.
 
     with NginxFront([port1, port2]) as front: ... front.url ...
 """
@@ -13,73 +13,26 @@ nginx is never touched.
 from __future__ import annotations
 
 import re
-import shutil
-import socket
-import subprocess
-import tempfile
-import time
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.app.support.local_proxy import LocalProxy  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def bench_config(local: str) -> str:
+    """deploy/nginx.local.conf (with the bench's ports already in) as the bench runs it."""
+    text = re.sub(r"(server 127\.0\.0\.1:\d+);", r"\1 max_fails=0;", local)
+    text = text.replace("upstream mahjong {", "upstream mahjong {\n        random;", 1)
+    text = re.sub(r"access_log [^;]*;", "access_log off;", text, count=1)
+    text = re.sub(r"worker_connections \d+;", "worker_connections 8192;", text, count=1)
+    return text.replace("include proxy/site.conf;",
+                        "include proxy/site.conf;\n        add_header X-Upstream $upstream_addr always;", 1)
 
 
-def bench_config(deploy: str, ports: list[int], listen: int, prefix: Path) -> str:
-    """deploy/nginx.conf with the bench's upstream, port and private paths."""
-    text = re.sub(r"\n\s*resolver [^;]*;", "", deploy)
-    text = re.sub(r"listen \d+;", f"listen 127.0.0.1:{listen};", text)
-    text = re.sub(r"set \$app [^;]*;\s*", "", text)
-    text = text.replace("proxy_pass $app;", "proxy_pass http://app;\n            "
-                        "add_header X-Upstream $upstream_addr always;")
-    servers = "".join(f"        server 127.0.0.1:{p} max_fails=0;\n" for p in ports)
-    private = (f"    access_log off;\n    client_body_temp_path {prefix}/body;\n    proxy_temp_path {prefix}/proxy;\n"
-               f"    fastcgi_temp_path {prefix}/fastcgi;\n    uwsgi_temp_path {prefix}/uwsgi;\n"
-               f"    scgi_temp_path {prefix}/scgi;\n")
-    text = text.replace("http {", "http {\n" + private + "    upstream app {\n        random;\n" + servers
-                        + "    }\n", 1)
-    text = text.replace("events {}", "events { worker_connections 8192; }", 1)
-    return f"pid {prefix}/nginx.pid;\nerror_log {prefix}/error.log warn;\nworker_processes 1;\n" + text
-
-
-class NginxFront:
-    def __init__(self, ports: list[int]) -> None:
-        self.ports = ports
-        self.port = _free_port()
-        self.dir = Path(tempfile.mkdtemp(prefix="bench-nginx-"))
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        deploy = (ROOT / "deploy" / "nginx.conf").read_text()
-        conf = self.dir / "nginx.conf"
-        conf.write_text(bench_config(deploy, self.ports, self.port, self.dir))
-        subprocess.run([NGINX, "-t", "-q", "-p", str(self.dir), "-c", str(conf)], check=True)
-        self.proc = subprocess.Popen([NGINX, "-p", str(self.dir), "-c", str(conf), "-g", "daemon off;"])
-        for _ in range(100):
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError(f"nginx did not listen: {(self.dir / 'error.log').read_text()}")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self) -> NginxFront:
-        self.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop()
+class NginxFront(LocalProxy):
+    def config(self) -> str:
+        return bench_config(super().config())

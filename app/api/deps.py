@@ -73,6 +73,8 @@ NO_NUL = r"^[^\x00]*$"
 TableId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="a table id")]
 # A finished game's record id (app.services.games.record_id): the table's id, ":", the table's game id.
 GameId = Annotated[str, Path(pattern=r"^[0-9A-Za-z_-]{1,64}:[0-9a-f]{1,16}$", description="a finished game's id")]
+# A login session's public id (app.services.sessions.SESSION_ID_PATTERN): a NUL or any other text is a 422.
+LoginSessionId = Annotated[str, Path(pattern=sessions.SESSION_ID_PATTERN, description="a login session's id")]
 BeforeId = Annotated[int | None, Query(ge=1, le=BIG_ID_MAX, description="page: entries older than this id")]
 
 

@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.errors import error_response
 from app.core.throttle import Throttle, retry_after
-from app.services.errors import ErrorCode
+from app.services.errors import ErrorCode, RateLimited
 
 if TYPE_CHECKING:
     from app.state import AppState
@@ -42,6 +42,12 @@ def refusal(wait: float, scope_name: str = "ip") -> tuple[str, dict[str, object]
     seconds = retry_after(wait)
     return (f"too many attempts; try again in {seconds} s", {"scope": scope_name, "retry_after": seconds},
             {"Retry-After": str(seconds)})
+
+
+def rate_limited(wait: float, scope_name: str) -> RateLimited:
+    """The 429 an endpoint raises when a throttle it checks itself (per username, per account) asks to wait."""
+    detail, params, headers = refusal(wait, scope_name)
+    return RateLimited(detail, headers=headers, **params)
 
 
 class ThrottleGate:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -29,6 +30,12 @@ class Settings(BaseSettings):
         f"or one shorter than {SECRET_KEY_MIN} characters")
     host: str = Field(default="127.0.0.1", description="where `python -m app` listens (the Docker image: 0.0.0.0)")
     port: int = Field(default=8000, ge=1, le=65535, description="where `python -m app` listens")
+    # Behind a proxy (deploy/nginx.conf, deploy/nginx.local.conf): uvicorn takes the client's address from
+    # X-Forwarded-For only on connections from these addresses; any other peer is taken as the client.
+    forwarded_allow_ips: str = Field(default="127.0.0.1", description="the proxy's addresses, comma-separated "
+                                     "IPs or networks (e.g. `127.0.0.1`, `172.28.0.10`): only from them is "
+                                     "`X-Forwarded-For` believed.  `*` is refused: any client could then name "
+                                     "its own address and dodge the per-IP limits")
 
     secret_key: str = Field(default=PLACEHOLDER_SECRET, description="keys the server's own signatures; at least "
                             f"{SECRET_KEY_MIN} random characters outside development")
@@ -88,9 +95,11 @@ class Settings(BaseSettings):
     # Throttles (per process; 429 with Retry-After, docs/settings.md).  Login: every attempt counts against
     # the client's IP; failed attempts also count against the username, so guessing one account's password
     # from many addresses is slowed as well.
-    login_per_ip: int = Field(default=20, ge=1, description="login attempts per IP per login_window_seconds")
+    login_per_ip: int = Field(default=20, ge=1, description="login attempts (and wrong current passwords on "
+                              "POST /api/me/password) per IP per login_window_seconds")
     login_failures_per_user: int = Field(default=10, ge=1,
-                                         description="failed logins per username per login_window_seconds")
+                                         description="failed logins and wrong current passwords per "
+                                         "account per login_window_seconds")
     login_window_seconds: float = Field(default=60.0, gt=0, description="the login throttles' window")
     register_per_ip: int = Field(default=10, ge=1,
                                  description="registrations per IP per register_window_seconds")
@@ -163,6 +172,20 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip().rstrip("/") for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _only_named_proxies(cls, value: str) -> str:
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if "*" in parts:
+            raise ValueError("FORWARDED_ALLOW_IPS must name the proxy's addresses, never *: any client could "
+                             "write its own X-Forwarded-For")
+        for part in parts:
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"FORWARDED_ALLOW_IPS: {part!r} is not an IP address or network") from None
+        return ",".join(parts)
 
     @field_validator("redis_url", mode="before")
     @classmethod

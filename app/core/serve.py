@@ -68,6 +68,7 @@ def serve(settings: Settings) -> None:
         host=settings.host,
         port=settings.port,
         proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,  # the proxy only, never "*" (Settings)
         ws_max_size=64 * 1024,  # no legitimate client message comes near this
         timeout_graceful_shutdown=max(1, int(settings.shutdown_seconds / 4)),
     )

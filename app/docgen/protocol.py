@@ -48,7 +48,8 @@ always a `snapshot`; between two hands (until the next `hand_start`) it is follo
 Refusals are close codes sent after the handshake (the server accepts, then closes), never an HTTP error:
 1008 for no valid ticket or token, 4003 when you are not seated at the table, 4004 when no game
 runs there, 4029 over the socket caps (per account and per address, lobby and table sockets together) or
-after too many reconnects.  A socket is closed with 4401 when its login session ends (logout, revoked,
+after too many reconnects: a seat's own, and sockets refused 4003 or 4004 (they count against the account's
+reconnect limit, the same `TABLE_RESYNCS_PER_WINDOW` per `TABLE_RESYNC_WINDOW_SECONDS`).  A socket is closed with 4401 when its login session ends (logout, revoked,
 expired); log in again and reconnect.  Snapshots (connects and `resync`s) are limited per seat (`TABLE_RESYNCS_PER_WINDOW` per
 `TABLE_RESYNC_WINDOW_SECONDS`); past that a `resync` gets the error `resync_limited`.  Every limit is in
 docs/settings.md; every error code in docs/errors.md.

@@ -29,8 +29,8 @@ once (`app.tournaments.spec.OPERATOR_ACTIONS`) and returned as `actions` with ev
   `rounds`, `hands_per_round` (omit it to play a whole game of the table option `rounds` 圈 per round),
   `prize_split` (whole percentages per place, summing to 100, never paying a place more than the one above),
   optional `guarantee` and table `options`. Times carry their zone (`…Z`, `…+08:00`); `starts_at` is in the
-  future and `opens_at` not after it; the name is shown as typed (NFC) and may hold no control, bidi or
-  zero-width character (422 `invalid_input` naming the field).
+  future and `opens_at` not after it; the name is shown as typed (NFC), may hold no control, bidi, zero-width or
+  other default-ignorable character and must hold a visible one (422 `invalid_input` naming the field).
 * **Registering** (`POST /api/tournaments/{{id}}/register`, `DELETE` to leave before the start): the player must
   hold the room's entry coins (and the fee) and not be frozen. Registering again changes nothing. Leaving refunds.
   The registration is the player's one **commitment** until the tournament ends (`app.services.commitments`):

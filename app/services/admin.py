@@ -17,8 +17,9 @@ from app.core.db import begin_write
 from app.models import AuditEntry, Hand, LedgerEntry, User
 from app.services import audit
 from app.services.accounts import canonical_username
-from app.services.errors import Conflict, ErrorCode, InvalidInput, NotFound
+from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 from app.services.ledger import lock_users, post_entry
+from app.services.roles import AccountAct, refuse_system_account
 from app.services.settlement import HAND_REASON
 
 FIND_MAX = 50  # the most accounts one search returns
@@ -58,19 +59,30 @@ async def recent_hand_ids(session: AsyncSession, *, user_id: int, limit: int = R
 
 async def set_frozen(
     session: AsyncSession, *, user_id: int, frozen: bool, actor_id: int, reason: str
-) -> User:
+) -> AccountAct:
     """Freeze (or unfreeze) an account and audit it.  Seating and tournaments check ``User.frozen``; a live
-    seat is the table's business (``app.tables.cluster.admin.apply_freeze``)."""
+    seat is the table's business (``app.tables.cluster.admin.apply_freeze``).
+
+    A freeze always acts (the caller ends the account's sessions and carries it to a seat), so it is always
+    audited, ``{frozen: true} → {frozen: true}`` when the account already was frozen (``changed`` false).  An
+    unfreeze of an account that is not frozen does nothing: no audit row, ``changed`` false.  System
+    accounts are refused (Forbidden ``system_account``)."""
     if not reason.strip():
         raise InvalidInput("a reason is required", field="reason", reason="missing")
     user = (await lock_users(session, [user_id]))[user_id]
-    if user.frozen != frozen:
+    try:
+        refuse_system_account(user)
+    except Forbidden:
+        await session.rollback()
+        raise
+    changed = user.frozen != frozen
+    if changed or frozen:
         audit.record(session, actor_id=actor_id, action="account.freeze" if frozen else "account.unfreeze",
                      target_type="user", target_id=user_id, before={"frozen": user.frozen},
                      after={"frozen": frozen}, reason=reason.strip())
         user.frozen = frozen
     await session.commit()
-    return user
+    return AccountAct(user, changed)
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,9 @@ class ErrorCode(StrEnum):
     NOT_TABLE_CREATOR = "not_table_creator", 403, "only the player who opened the table may seat bots", (
         "table_id",)
     SYSTEM_ACCOUNT = "system_account", 403, (
-        "the house and the prize pools are not players' accounts: the house moves only through "
-        "POST /api/admin/house, a pool only through its tournament"), ("user_id",)
+        "the house, the director and the prize pools are not players' accounts: no freeze, log-out, role or "
+        "adjustment applies to them; the house moves only through POST /api/admin/house, a pool only through "
+        "its tournament"), ("user_id",)
     HAND_PRIVATE = "hand_private", 403, "you may not read this hand's record", ("hand_id",)
     GAME_PRIVATE = "game_private", 403, "only the game's players (and operators and admins) may read it", (
         "game_id",)

@@ -26,6 +26,9 @@ from app.models import LoginSession, User
 
 LAST_SEEN_EVERY = timedelta(seconds=60)  # the resolution of last_seen_at (and so of the idle lifetime)
 USER_AGENT_MAX = 200  # characters kept of the User-Agent header, for the owner's list
+# A session's public id: random bytes in lowercase hex (never secret: shown to its owner to end it).
+SESSION_ID_BYTES = 8
+SESSION_ID_PATTERN = rf"^[0-9a-f]{{{2 * SESSION_ID_BYTES}}}$"
 
 
 class EndReason(StrEnum):
@@ -64,7 +67,7 @@ async def open_session(session: AsyncSession, user_id: int, settings: Settings, 
                        address: str) -> tuple[LoginSession, str]:
     """Start a session for the account (at login or registration); returns its row and its token (shown once)."""
     token, now = new_secret_token(), _now()
-    login = LoginSession(id=secrets.token_hex(8), user_id=user_id, token_hash=token_digest(token), created_at=now,
+    login = LoginSession(id=secrets.token_hex(SESSION_ID_BYTES), user_id=user_id, token_hash=token_digest(token), created_at=now,
                          last_seen_at=now, expires_at=now + timedelta(seconds=settings.session_absolute_seconds),
                          user_agent=user_agent[:USER_AGENT_MAX], address=address[:64])
     await begin_write(session)

@@ -3,7 +3,8 @@
 A spectator gets a public snapshot (``table.seat`` = -1, every ``concealed`` null) and then what every seat
 sees publicly: engine events as ``Event.for_seat(None)``, table events, hand results, game over.  Never a
 prompt, never a seat's private part.  Client messages are ignored.  Close codes: 1008 no valid ticket or session, 4003 not an
-operator or admin, 4004 no game running at that table.
+operator or admin, 4004 no game running at that table, 4029
+too many of those in a row.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ async def spectate(websocket: WebSocket, table_id: str, state: StateDep) -> None
         return
     runtime: ProcessRuntime = websocket.app.state.table_runtime
     with state.live_sessions.watch(who) as ended:
-        end = await runtime.connect(table_id)  # here, or through the relay to the process that owns it
+        # here, or through the relay to the process that owns it; reconnect-throttled
+        end = await runtime.reach(table_id, who.user_id, seat=False)
         if isinstance(end, Refusal):
             await websocket.close(code=end.code, reason=end.reason)
             return

@@ -32,12 +32,9 @@ async def table_socket(websocket: WebSocket, table_id: str, state: StateDep) -> 
     if who is None:
         await refuse(websocket, 1008, "missing, used or expired ticket, or invalid session token")
         return
-    end = await runtime.connect(table_id)
+    end = await runtime.reach(table_id, who.user_id, seat=True)  # connect and admit, reconnect-throttled
     if isinstance(end, Refusal):
         await refuse(websocket, end.code, end.reason)
-        return
-    if (refusal := end.admit(who.user_id)) is not None:
-        await refuse(websocket, refusal.code, refusal.reason)
         return
     with state.sockets.hold(who.user_id, client_address(websocket)) as over, state.live_sessions.watch(who) as ended:
         if over is not None:

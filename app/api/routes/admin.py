@@ -5,7 +5,7 @@ Every change is audited; balances change only through ledger entries naming the 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
@@ -24,6 +24,7 @@ from app.core.db import begin_write
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, HouseAdjustmentIn, LedgerEntryOut
 from app.schemas_admin import (
+    AccountActOut,
     AuditEntryOut,
     FreezeIn,
     PlayerDetailOut,
@@ -112,29 +113,34 @@ async def read_user_ledger(
     return [LedgerEntryOut.model_validate(entry) for entry in entries]
 
 
-@router.post("/users/{user_id}/freeze")
+SYSTEM_REFUSED: dict[int | str, dict[str, Any]] = {403: {"description": "system_account: the house, the director and the prize pools"}}
+
+
+@router.post("/users/{user_id}/freeze", responses=SYSTEM_REFUSED)
 async def freeze_user(
     admin_user: AdminUser, session: SessionDep, registry: RegistryDep, state: StateDep, request: Request,
     user_id: UserId, body: FreezeIn,
-) -> AdminUserOut:
+) -> AccountActOut:
     """Freeze or unfreeze.  Frozen: no sitting down, no tournament registration; a live seat plays on 托管
     until the hand ends, then stands up — at a tournament table until the round ends, and the player is
-    disqualified from a running tournament (no further rounds, no prize) or refunded from one not started."""
-    user = await admin.set_frozen(session, user_id=user_id, frozen=body.frozen, actor_id=admin_user.id,
-                                  reason=body.reason)
+    disqualified from a running tournament (no further rounds, no prize) or refunded from one not started.
+    Every freeze ends the account's sessions and is audited, also of a frozen account (``changed`` false);
+    an unfreeze of an account that is not frozen changes nothing and is not audited (``changed`` false)."""
+    act = await admin.set_frozen(session, user_id=user_id, frozen=body.frozen, actor_id=admin_user.id,
+                                 reason=body.reason)
     if body.frozen:  # disqualified first: the seat's 托管 may end the round at once, and the next must not seat them
         await tournament_service.disqualify(session, user_id, actor_id=admin_user.id, reason=body.reason)
         await state.live_sessions.revoke(session, user_id=user_id, reason=sessions.EndReason.FROZEN)
         await apply_freeze(registry, request.app.state.table_runtime, user_id)
-    return AdminUserOut.of(user)
+    return AccountActOut(**AdminUserOut.of(act.user).model_dump(), changed=act.changed)
 
 
-@router.post("/users/{user_id}/logout-everywhere")
+@router.post("/users/{user_id}/logout-everywhere", responses=SYSTEM_REFUSED)
 async def logout_everywhere(admin_user: AdminUser, session: SessionDep, state: StateDep, user_id: UserId,
                             body: ReasonIn) -> SessionsEndedOut:
     """End every session of the account (a stolen password, a shared device): its tokens stop working and
-    its open sockets close at once (4401).  Audited."""
-    await _user(session, user_id)
+    its open sockets close at once (4401).  Audited, also when there was none to end (``ended`` 0)."""
+    roles.refuse_system_account(await _user(session, user_id))
     ended = await state.live_sessions.revoke(session, user_id=user_id, reason=sessions.EndReason.ADMIN)
     await begin_write(session)
     audit.record(session, actor_id=admin_user.id, action="account.logout_everywhere", target_type="user",
@@ -143,12 +149,13 @@ async def logout_everywhere(admin_user: AdminUser, session: SessionDep, state: S
     return SessionsEndedOut(ended=len(ended))
 
 
-@router.post("/users/{user_id}/role")
-async def set_role(admin_user: AdminUser, session: SessionDep, user_id: UserId, body: RoleIn) -> AdminUserOut:
-    """Grant or revoke a role (player / operator / admin); audited."""
-    user = await roles.set_role(session, user_id=user_id, role=roles.Role(body.role), actor_id=admin_user.id,
-                                reason=body.reason)
-    return AdminUserOut.of(user)
+@router.post("/users/{user_id}/role", responses=SYSTEM_REFUSED)
+async def set_role(admin_user: AdminUser, session: SessionDep, user_id: UserId, body: RoleIn) -> AccountActOut:
+    """Grant or revoke a role (player / operator / admin); audited.  The role the account already has changes
+    nothing and is not audited (``changed`` false)."""
+    act = await roles.set_role(session, user_id=user_id, role=roles.Role(body.role), actor_id=admin_user.id,
+                               reason=body.reason)
+    return AccountActOut(**AdminUserOut.of(act.user).model_dump(), changed=act.changed)
 
 
 @router.post("/hands/{hand_id}/void")

@@ -8,13 +8,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.api.cookie_session import check_origin, set_session_cookie
 from app.api.deps import SessionDep, SettingsDep, StateDep
-from app.api.gate import client_host, refusal
+from app.api.gate import client_host, rate_limited
 from app.core.config import Settings
 from app.core.throttle import Throttle
 from app.models import User
 from app.schemas import Credentials, MeOut, RegisterIn, TokenOut
 from app.services import accounts, sessions
-from app.services.errors import ErrorCode, RateLimited, Unauthorized
+from app.services.errors import ErrorCode, Unauthorized
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
@@ -25,8 +25,7 @@ BAD_LOGIN = "incorrect username or password"
 def _throttled_user(throttle: Throttle, key: str) -> None:
     wait = throttle.wait(key)
     if wait:
-        detail, params, headers = refusal(wait, "username")
-        raise RateLimited(detail, headers=headers, **params)
+        raise rate_limited(wait, "username")
 
 
 async def _log_in(session: AsyncSession, user: User, settings: Settings, request: Request,

@@ -9,11 +9,12 @@ from dataclasses import asdict
 from fastapi import APIRouter, Request, Response, status
 
 from app.api.cookie_session import clear_session_cookie
-from app.api.deps import CurrentLogin, SessionDep, SettingsDep, StateDep
+from app.api.deps import CurrentLogin, LoginSessionId, SessionDep, SettingsDep, StateDep
+from app.api.gate import client_host, rate_limited
 from app.schemas import DeviceOut, PasswordChangeIn, SessionOut, TicketOut
 from app.services import accounts, sessions
 from app.services.devices import device_of
-from app.services.errors import ErrorCode, NotFound
+from app.services.errors import ErrorCode, Forbidden, NotFound
 from app.services.tickets import SocketOwner
 
 router = APIRouter(tags=["sessions"])
@@ -48,7 +49,8 @@ async def my_sessions(login: CurrentLogin, session: SessionDep, settings: Settin
 
 @router.delete("/api/me/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT,
                responses={404: {"description": "no such live session of yours"}})
-async def end_my_session(login: CurrentLogin, session: SessionDep, state: StateDep, session_id: str) -> None:
+async def end_my_session(login: CurrentLogin, session: SessionDep, state: StateDep,
+                         session_id: LoginSessionId) -> None:
     """End one of your sessions (e.g. a browser you left logged in): its sockets close at once (4401)."""
     ended = await state.live_sessions.revoke(session, user_id=login.user.id, session_id=session_id,
                                              reason=sessions.EndReason.ENDED_BY_OWNER)
@@ -57,9 +59,23 @@ async def end_my_session(login: CurrentLogin, session: SessionDep, state: StateD
 
 
 @router.post("/api/me/password", status_code=status.HTTP_204_NO_CONTENT,
-             responses={403: {"description": "the current password is wrong"}})
-async def change_password(login: CurrentLogin, session: SessionDep, state: StateDep, body: PasswordChangeIn) -> None:
-    """Change your password; every other session of the account ends (this one stays logged in)."""
-    await accounts.change_password(session, user=login.user, current=body.current_password, new=body.new_password)
+             responses={403: {"description": "the current password is wrong"},
+                        429: {"description": "too many wrong current passwords (the login throttles)"}})
+async def change_password(login: CurrentLogin, session: SessionDep, state: StateDep, body: PasswordChangeIn,
+                          request: Request) -> None:
+    """Change your password; every other session of the account ends (this one stays logged in).  A wrong
+    current password counts as a failed login, per account and per address (LOGIN_FAILURES_PER_USER,
+    LOGIN_PER_IP): past either limit, 429 with Retry-After, even for the right password."""
+    throttles, account_key, address = state.throttles, login.user.username_key, client_host(request.scope)
+    wait, scope = throttles.guess_wait(account_key, address)
+    if wait:
+        raise rate_limited(wait, scope)
+    try:
+        await accounts.change_password(session, user=login.user, current=body.current_password,
+                                       new=body.new_password)
+    except Forbidden as refused:
+        if refused.code is ErrorCode.WRONG_PASSWORD:
+            throttles.count_wrong_password(account_key, address)
+        raise
     await state.live_sessions.revoke(session, user_id=login.user.id, reason=sessions.EndReason.PASSWORD_CHANGED,
                                      keep=login.login.id)

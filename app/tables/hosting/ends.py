@@ -23,7 +23,7 @@ from app.tables.play.actor import TableActor
 from app.tables.play.clock import Clock
 from app.tables.play.commands import Inbound, Join, Leave, Unwatch, Watch
 from app.tables.play.seats import SeatLink
-from app.tables.protocol.close_codes import NO_GAME, NOT_SEATED
+from app.tables.protocol.close_codes import NO_GAME, NOT_SEATED, TOO_MANY
 from app.tables.protocol.messages import ErrorMessage, client_message
 
 
@@ -37,6 +37,10 @@ class Refusal:
 
 NO_GAME_HERE = Refusal(NO_GAME, "no game is running at this table")
 NOT_SEATED_HERE = Refusal(NOT_SEATED, "you are not seated at this table")
+TOO_MANY_RECONNECTS = Refusal(TOO_MANY, "too many reconnects; wait a few seconds")
+# Refusals a client may retry in a loop (no game, no seat): each still costs a lookup (in a cluster, Redis
+# round trips), so they count against the account's reconnect throttle (ProcessRuntime.reach).
+COUNTED_REFUSALS = frozenset({NO_GAME, NOT_SEATED})
 
 
 class TableEnd(Protocol):

@@ -29,12 +29,20 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.bots import TableBots
+from app.core.throttle import Throttle
 from app.services.games import FinishedGame
 from app.state import AppState
 from app.tables.durability.journal import TableJournal
 from app.tables.durability.records import GameRecords
 from app.tables.durability.settle import DatabaseSettler, Settler
-from app.tables.hosting.ends import NO_GAME_HERE, ActorEnd, Refusal, TableEnd
+from app.tables.hosting.ends import (
+    COUNTED_REFUSALS,
+    NO_GAME_HERE,
+    TOO_MANY_RECONNECTS,
+    ActorEnd,
+    Refusal,
+    TableEnd,
+)
 from app.tables.play.actor import ActorServices, TableActor
 from app.tables.play.clock import Clock, RealClock
 from app.tables.play.commands import Stop
@@ -59,6 +67,11 @@ class ProcessRuntime:
         # journal through a database outage (``JournalWriter.record_end``); their leases are kept meanwhile.
         self.closing: dict[str, TableActor] = {}
         self.latencies: deque[float] = deque(maxlen=100_000)  # action → messages queued, seconds
+        # The reconnect throttle for sockets that reach no game or no seat (per account; a seat's own
+        # snapshots are throttled by its actor with the same limits): 3,000 sockets in 60 s to a table
+        # with no game were each accepted and closed 4004 (issue 34); past the limit they get 4029.
+        self.refused_sockets = Throttle(self.settings.resyncs_per_window, self.settings.resync_window_seconds,
+                                        clock=self.clock.now)
         self.state: AppState | None = None
         self.journal: TableJournal | None = None
         self.draining = False
@@ -118,6 +131,21 @@ class ProcessRuntime:
         if actor is None or actor.closed:
             return NO_GAME_HERE
         return ActorEnd(actor, self.settings.outbox_size)
+
+    async def reach(self, table_id: str, user_id: int, *, seat: bool) -> TableEnd | Refusal:
+        """A socket's way to the table for an account, through the reconnect throttle: ``connect``, and for
+        a seat ``admit``.  A refusal for no game or no seat counts against the account; past
+        ``resyncs_per_window`` of them in ``resync_window_seconds``, 4029 before any lookup."""
+        key = str(user_id)
+        if self.refused_sockets.wait(key):
+            return TOO_MANY_RECONNECTS
+        end = await self.connect(table_id)
+        refusal = end if isinstance(end, Refusal) else end.admit(user_id) if seat else None
+        if refusal is None:
+            return end
+        if refusal.code in COUNTED_REFUSALS:
+            self.refused_sockets.hit(key)
+        return refusal
 
     def _services(self) -> ActorServices:
         assert self.state is not None and self.settler is not None

@@ -32,6 +32,8 @@ from tests.app.support.table_harness import Closed, SeatClient, harness
 WEB = PROJECT_ROOT / "web"
 PAGES = sorted(p.name for p in WEB.glob("*.html"))
 NGINX_CONF = PROJECT_ROOT / "deploy" / "nginx.conf"
+# What every shipped proxy config sends: deploy/nginx.conf and deploy/nginx.local.conf include these.
+PROXY_SHARED = [PROJECT_ROOT / "deploy" / "proxy" / "http.conf", PROJECT_ROOT / "deploy" / "proxy" / "site.conf"]
 
 
 def _expect_security_headers(response: httpx.Response, csp: str | None = CONTENT_SECURITY_POLICY) -> None:
@@ -81,8 +83,12 @@ def test_pages_hold_no_inline_script_or_style(page_name):
     assert finder.found == []
 
 
+def _proxy_text() -> str:
+    return "\n".join(path.read_text("utf-8") for path in PROXY_SHARED)
+
+
 def _nginx_headers() -> dict[str, str]:
-    text = NGINX_CONF.read_text("utf-8")
+    text = _proxy_text()
     return {name: value for name, value in re.findall(r'add_header\s+([\w-]+)\s+"([^"]*)"\s+always;', text)}
 
 
@@ -92,20 +98,25 @@ def test_nginx_sends_the_same_headers_plus_hsts():
         if name != "X-Frame-Options":  # nginx follows the app's choice per page (see the config)
             assert sent.get(name) == value, name
     assert sent["Strict-Transport-Security"] == HSTS
-    text = NGINX_CONF.read_text("utf-8")
+    text = _proxy_text()
     assert f'"{CONTENT_SECURITY_POLICY}"' in text and f'"{EMBEDDABLE_CSP}"' in text
     for name in (*SECURITY_HEADERS, "Content-Security-Policy"):
         assert f"proxy_hide_header {name};" in text  # the app's copy is replaced, never sent twice
 
 
 @pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed (.ci/run installs it)")
-def test_nginx_accepts_the_config(tmp_path: Path):
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(NGINX_CONF.read_text("utf-8"))
+@pytest.mark.parametrize("name", ["nginx.conf", "nginx.local.conf"])
+def test_nginx_accepts_the_config(tmp_path: Path, name: str):
+    """Each shipped config as shipped, its includes beside it; the Docker one's log path (the image's
+    stdout) moved into the test's directory."""
+    deploy = PROJECT_ROOT / "deploy"
+    shutil.copytree(deploy / "proxy", tmp_path / "proxy")
+    conf = tmp_path / name
+    conf.write_text((deploy / name).read_text("utf-8").replace("/var/log/nginx/", f"{tmp_path}/logs/"))
     (tmp_path / "logs").mkdir()
-    result = subprocess.run(["nginx", "-t", "-p", str(tmp_path), "-c", str(conf), "-g",
-                             f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;"],
-                            capture_output=True, text=True, timeout=60)
+    pid = ["-g", f"pid {tmp_path}/nginx.pid;"] if name == "nginx.conf" else []  # the local one names its own
+    result = subprocess.run(["nginx", "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(conf),
+                             *pid], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
 
 

@@ -376,3 +376,19 @@ class GamePlayer(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the game's, for the index's order
+
+
+class AccountNote(Base):
+    """A moderator's note on an account (備註): who wrote it, when, and what.  Never edited; each write is
+    also an audit entry (``note.add``), so the note and its record commit together (app.services.notes)."""
+
+    __tablename__ = "account_notes"
+    __table_args__ = (Index("ix_account_notes_user_id_id", "user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # the account the note is about
+    author_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # the admin who wrote it
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )

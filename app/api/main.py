@@ -11,6 +11,7 @@ from app.api.routes import (
     history,
     me,
     metrics,
+    moderation,
     operator,
     quickplay,
     rooms,
@@ -22,5 +23,7 @@ from app.api.routes import (
 api_router = APIRouter()
 for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, operator, tournaments,
                hands):
+    api_router.include_router(module.router)
+for module in (moderation,):  # issue 35 item 4
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from app.api.routes import (
     admin,
     auth,
+    exports,
     games,
     hands,
     health,
@@ -24,6 +25,6 @@ api_router = APIRouter()
 for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, operator, tournaments,
                hands):
     api_router.include_router(module.router)
-for module in (moderation,):  # issue 35 item 4
+for module in (moderation, exports):  # issue 35 items 4 and 5
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

@@ -105,7 +105,7 @@ async def _count_payments(session: AsyncSession, since: datetime, tally: _Tally)
         .join(Hand, Hand.id == LedgerEntry.hand_id)
         .where(Hand.practice.is_(False), Hand.created_at >= since, LedgerEntry.asset == "coins",
                LedgerEntry.reason == HAND_REASON))
-    sides: dict[tuple[int, str], dict[str, tuple[int, int]]] = defaultdict(dict)
+    sides: dict[tuple[int | None, str], dict[str, tuple[int, int]]] = defaultdict(dict)
     async for hand_id, user_id, delta, key in rows:
         _, index, side = key.rsplit(":", 2)  # the hand key may hold colons; the index and side never do
         sides[(hand_id, index)][side] = (user_id, delta)

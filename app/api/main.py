@@ -16,6 +16,7 @@ from app.api.routes import (
     operator,
     quickplay,
     rooms,
+    schedules,
     sessions,
     tables,
     tournaments,
@@ -25,6 +26,6 @@ api_router = APIRouter()
 for module in (health, metrics, auth, sessions, me, history, games, rooms, quickplay, tables, admin, operator, tournaments,
                hands):
     api_router.include_router(module.router)
-for module in (moderation, exports):  # issue 35 items 4 and 5
+for module in (moderation, exports, schedules):  # issue 35 items 4, 5 and 6
     api_router.include_router(module.router)
 api_router.include_router(tournaments.operator_router)

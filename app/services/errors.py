@@ -68,6 +68,7 @@ class ErrorCode(StrEnum):
     HAND_NOT_FOUND = "hand_not_found", 404, "no such hand record", ("hand_id",)
     GAME_NOT_FOUND = "game_not_found", 404, "no such finished game", ("game_id",)
     SESSION_NOT_FOUND = "session_not_found", 404, "no such live session of yours", ("session_id",)
+    SCHEDULE_NOT_FOUND = "schedule_not_found", 404, "no such tournament schedule", ("schedule_id",)
     METHOD_NOT_ALLOWED = "method_not_allowed", 405, "this URL does not take that HTTP method"
     # -- 409: the request clashes with the current state -----------------------------------------------
     CONFLICT = "conflict", 409, "the request clashes with the current state"

@@ -24,3 +24,11 @@ def visible_text(value: str, field: str = "text") -> str:
             raise InvalidInput(f"{field} holds a control, bidi or zero-width character (U+{ord(ch):04X})",
                                field=field, reason="hidden_character")
     return text
+
+
+def reason_text(value: str, field: str = "reason") -> str:
+    """An act's reason as the audit log keeps it: visible text, stripped, never blank (else InvalidInput)."""
+    text = visible_text(value, field).strip()
+    if not text:
+        raise InvalidInput(f"{field} is required", field=field, reason="missing")
+    return text

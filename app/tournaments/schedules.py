@@ -170,14 +170,14 @@ async def set_paused(session: AsyncSession, schedule_id: int, *, paused: bool, a
     return schedule
 
 
-async def delete_schedule(session: AsyncSession, schedule_id: int, *, actor_id: int) -> None:
+async def delete_schedule(session: AsyncSession, schedule_id: int, *, actor_id: int, reason: str) -> None:
     """Delete a schedule: no further occurrence; the tournaments it created stay.  The row is kept, marked
     deleted, so the audit log and its tournaments still name it.  Audited as ``schedule.delete``."""
     await begin_write(session)
     schedule = await _get(session, schedule_id)
     schedule.deleted_at = datetime.now(UTC)
     audit.record(session, actor_id=actor_id, action="schedule.delete", target_type="schedule",
-                 target_id=schedule_id, before=summary(schedule))
+                 target_id=schedule_id, before=summary(schedule), reason=reason)
     await session.commit()
 
 

@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, status
 from sqlalchemy import select
 
-from app.api.deps import AdminUser, SessionDep, SettingsDep, StateDep, UserId
+from app.api.deps import NO_NUL, AdminUser, SessionDep, SettingsDep, StateDep, UserId
 from app.core.db import begin_write
 from app.models import User
 from app.schemas_moderation import (
@@ -23,9 +23,12 @@ from app.schemas_moderation import (
 )
 from app.services import accounts, audit, collusion, notes, sessions
 from app.services.errors import ErrorCode, InvalidInput, NotFound
+from app.services.text import reason_text
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
+ReasonQuery = Annotated[str, Query(min_length=1, max_length=500, pattern=NO_NUL,
+                                   description="why; recorded in the audit log")]
 SessionId = Annotated[str, Path(pattern=r"^[0-9a-f]{1,32}$", description="a login session's public id")]
 
 
@@ -48,9 +51,10 @@ async def user_sessions(_admin: AdminUser, session: SessionDep, settings: Settin
 @router.delete("/users/{user_id}/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT,
                responses={404: {"description": "no such live session of this account"}})
 async def end_user_session(admin_user: AdminUser, session: SessionDep, state: StateDep, user_id: UserId,
-                           session_id: SessionId) -> None:
+                           session_id: SessionId, reason: ReasonQuery) -> None:
     """End one session of the account: its token stops working and its sockets close at once (4401).  Audited
-    as ``session.end``."""
+    as ``session.end`` with ``reason``."""
+    why = reason_text(reason)
     await _user(session, user_id)
     ended = await state.live_sessions.revoke(session, user_id=user_id, session_id=session_id,
                                              reason=sessions.EndReason.ADMIN)
@@ -58,7 +62,7 @@ async def end_user_session(admin_user: AdminUser, session: SessionDep, state: St
         raise NotFound("no such live session of this account", ErrorCode.SESSION_NOT_FOUND, session_id=session_id)
     await begin_write(session)
     audit.record(session, actor_id=admin_user.id, action="session.end", target_type="user", target_id=user_id,
-                 before={"session": session_id}, after=None)
+                 before={"session": session_id}, after=None, reason=why)
     await session.commit()
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Path, status
+from fastapi import APIRouter, Path, Query, status
 
-from app.api.deps import ID_MAX, OperatorUser, SessionDep
+from app.api.deps import ID_MAX, NO_NUL, OperatorUser, SessionDep
 from app.models import TournamentSchedule
 from app.schemas_schedules import PauseIn, RecurrenceOut, ScheduleIn, ScheduleOut
 from app.services.sessions import aware
+from app.services.text import reason_text
 from app.tournaments import schedules
 
 router = APIRouter(prefix="/api/operator/tournament-schedules", tags=["operator"])
@@ -58,6 +59,8 @@ async def pause_schedule(operator: OperatorUser, session: SessionDep, schedule_i
 
 @router.delete("/{schedule_id}", status_code=status.HTTP_204_NO_CONTENT,
                responses={404: {"description": "no such tournament schedule"}})
-async def delete_schedule(operator: OperatorUser, session: SessionDep, schedule_id: ScheduleId) -> None:
-    """No further tournaments from it; those it created stay.  Audited (``schedule.delete``)."""
-    await schedules.delete_schedule(session, schedule_id, actor_id=operator.id)
+async def delete_schedule(operator: OperatorUser, session: SessionDep, schedule_id: ScheduleId,
+                          reason: Annotated[str, Query(min_length=1, max_length=500, pattern=NO_NUL,
+                                                       description="why; recorded in the audit log")]) -> None:
+    """No further tournaments from it; those it created stay.  Audited (``schedule.delete``, with ``reason``)."""
+    await schedules.delete_schedule(session, schedule_id, actor_id=operator.id, reason=reason_text(reason))

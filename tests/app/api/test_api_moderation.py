@@ -15,24 +15,31 @@ async def test_admin_lists_and_ends_a_players_session(client, player):
     assert len(listed) == 2 and listed[0]["user_agent"] == "Phone/1.0"  # newest first
     assert set(listed[0]) == {"id", "created_at", "last_seen_at", "expires_at", "user_agent", "address"}
 
-    ended = await client.delete(f"{url}/{listed[0]['id']}", headers=boss.headers)
+    # A reason is required (in the query: a DELETE has no body); a blank one ends nothing.
+    for params in ({}, {"reason": "   "}):
+        refused = await client.delete(f"{url}/{listed[0]['id']}", params=params, headers=boss.headers)
+        assert refused.status_code == 422, params
+    assert (await client.get("/api/me", headers=phone_headers)).status_code == 200
+    why = {"reason": "lost phone"}
+    ended = await client.delete(f"{url}/{listed[0]['id']}", params=why, headers=boss.headers)
     assert ended.status_code == 204
     assert (await client.get("/api/me", headers=phone_headers)).status_code == 401  # that token stopped working
     assert (await client.get("/api/me", headers=alice.headers)).status_code == 200  # the other did not
     assert [s["id"] for s in (await client.get(url, headers=boss.headers)).json()] == [listed[1]["id"]]
     # Once: a second end, someone else's session or an unknown one is a typed 404; nothing else changes.
-    again = await client.delete(f"{url}/{listed[0]['id']}", headers=boss.headers)
+    again = await client.delete(f"{url}/{listed[0]['id']}", params=why, headers=boss.headers)
     assert again.status_code == 404 and again.json()["code"] == "session_not_found"
-    other = await client.delete(f"/api/admin/users/{boss.id}/sessions/{listed[1]['id']}", headers=boss.headers)
+    other = await client.delete(f"/api/admin/users/{boss.id}/sessions/{listed[1]['id']}", params=why,
+                                headers=boss.headers)
     assert other.status_code == 404
     assert (await client.get("/api/me", headers=alice.headers)).status_code == 200
-    bad = await client.delete(f"{url}/not-hex!", headers=boss.headers)
+    bad = await client.delete(f"{url}/not-hex!", params=why, headers=boss.headers)
     assert bad.status_code == 422
 
     audit = (await client.get("/api/admin/audit", params={"action": "session.end"}, headers=boss.headers)).json()
     assert len(audit) == 1
-    assert (audit[0]["actor_id"], audit[0]["target_id"], audit[0]["before"]) == (
-        boss.id, str(alice.id), {"session": listed[0]["id"]})
+    assert (audit[0]["actor_id"], audit[0]["target_id"], audit[0]["before"], audit[0]["reason"]) == (
+        boss.id, str(alice.id), {"session": listed[0]["id"]}, "lost phone")
     # A player sees nobody's sessions but their own.
     assert (await client.get(url, headers=alice.headers)).status_code == 403
 

@@ -101,9 +101,11 @@ async def test_pause_resume_and_delete(client, app, player):
     assert resumed.json()["paused"] is False
     assert len(await director.create_scheduled()) == 1
 
-    assert (await client.delete(f"{URL}/{schedule['id']}", headers=operator.headers)).status_code == 204
+    assert (await client.delete(f"{URL}/{schedule['id']}", headers=operator.headers)).status_code == 422  # no reason
+    deleted = await client.delete(f"{URL}/{schedule['id']}", params={"reason": "season over"}, headers=operator.headers)
+    assert deleted.status_code == 204
     assert (await client.get(URL, headers=operator.headers)).json() == []
-    gone = await client.delete(f"{URL}/{schedule['id']}", headers=operator.headers)
+    gone = await client.delete(f"{URL}/{schedule['id']}", params={"reason": "again"}, headers=operator.headers)
     assert gone.status_code == 404 and gone.json()["code"] == "schedule_not_found"
     assert len(await _tournaments(app)) == 1  # what it created stays
     actions = [e["action"] for e in (await client.get("/api/admin/audit", params={"target_type": "schedule"},

@@ -177,7 +177,7 @@ async def delete_schedule(session: AsyncSession, schedule_id: int, *, actor_id: 
     schedule = await _get(session, schedule_id)
     schedule.deleted_at = datetime.now(UTC)
     audit.record(session, actor_id=actor_id, action="schedule.delete", target_type="schedule",
-                 target_id=schedule_id, before=summary(schedule), reason=reason)
+                 target_id=schedule_id, before=summary(schedule), after={"deleted": True}, reason=reason)
     await session.commit()
 
 

@@ -62,7 +62,8 @@ async def end_user_session(admin_user: AdminUser, session: SessionDep, state: St
         raise NotFound("no such live session of this account", ErrorCode.SESSION_NOT_FOUND, session_id=session_id)
     await begin_write(session)
     audit.record(session, actor_id=admin_user.id, action="session.end", target_type="user", target_id=user_id,
-                 before={"session": session_id}, after=None, reason=why)
+                 before={"session": session_id, "live": True}, after={"session": session_id, "live": False},
+                 reason=why)
     await session.commit()
 
 

@@ -39,7 +39,7 @@ async def test_admin_lists_and_ends_a_players_session(client, player):
     audit = (await client.get("/api/admin/audit", params={"action": "session.end"}, headers=boss.headers)).json()
     assert len(audit) == 1
     assert (audit[0]["actor_id"], audit[0]["target_id"], audit[0]["before"], audit[0]["reason"]) == (
-        boss.id, str(alice.id), {"session": listed[0]["id"]}, "lost phone")
+        boss.id, str(alice.id), {"session": listed[0]["id"], "live": True}, "lost phone")
     # A player sees nobody's sessions but their own.
     assert (await client.get(url, headers=alice.headers)).status_code == 403
 

@@ -1,6 +1,6 @@
 """Issue 35 in Chromium: the console passes axe-core with no serious or critical violation on any tab, its
-tabs work as ARIA tabs from the keyboard, an account shows its title ladder, notes and sessions, and an
-operator schedules a recurring tournament with the form, pauses and deletes it."""
+tabs work as ARIA tabs from the keyboard, an account shows its title ladder, notes and sessions, the collusion
+report renders, and an operator schedules a recurring tournament with the form, pauses and deletes it."""
 
 from __future__ import annotations
 
@@ -71,6 +71,10 @@ def test_the_console_passes_axe_and_its_tabs_work_from_the_keyboard(browser: Bro
         boss.locator("#adm-note-form button[type=submit]").click()
         expect(boss.locator("#adm-notes li").first).to_contain_text("e2e: checked the account")
         expect(boss.locator("#adm-sessions tr[data-session]")).to_have_count(1)
+        # The collusion report renders (pairs, or the words for none: other tests may have played coin hands).
+        boss.locator("#adm-coll-form button[type=submit]").click()
+        expect(boss.locator('#adm-collusion tr[data-pair], #adm-collusion tr[data-empty="admin.coll.none"]')
+               .first).to_be_visible()
 
         # The tabs: role=tab with aria-controls, one in the Tab order; arrows move focus, Enter opens.
         tabs = boss.locator('.admin-tabs [role="tab"]')

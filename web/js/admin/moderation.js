@@ -2,7 +2,8 @@
 /**
  * Beside an account in the console's players tab: its title ladder next to the rank adjustment (each title's
  * 積分 threshold, and what the typed adjustment would leave), the moderators' notes on it (read, add) and its
- * live login sessions (end one).  Writing a note and ending a session are audited by the server.
+ * live login sessions (end one); below, the collusion report.  Writing a note and ending a session are audited
+ * by the server.
  */
 
 import { request } from "../api.js";
@@ -97,8 +98,34 @@ export async function showModeration(player) {
   } catch (err) { showError(err); }
 }
 
+/** The collusion report since the chosen day (local midnight), highest score first. @param {Event} event */
+async function loadCollusion(event) {
+  event.preventDefault();
+  clearError();
+  const day = /** @type {HTMLInputElement} */ ($("adm-coll-since")).value;
+  if (!day) return;
+  try {
+    const since = new Date(`${day}T00:00:00`).toISOString();
+    const pairs = await request(`/api/admin/reports/collusion?since=${encodeURIComponent(since)}`);
+    fillRows($("adm-collusion"), pairs.map((/** @type {any} */ p) => {
+      const row = el("tr", "", { "data-pair": `${p.giver.id}-${p.receiver.id}` });
+      const shared = [p.shared_address && t("admin.sessions.address"), p.shared_device && t("admin.sessions.agent")]
+        .filter(Boolean).join("、") || "—";
+      for (const cell of [`${p.giver.username} (#${p.giver.id})`, `${p.receiver.username} (#${p.receiver.id})`,
+        p.score.toFixed(2), `${formatNumber(p.hands_together)} / ${formatNumber(p.tables_together)}`,
+        formatNumber(p.net_coins), `${Math.round(p.loss_share * 100)}%`, `${p.fed_wins} / ${p.fed_wins_back}`, shared]) {
+        row.appendChild(el("td", String(cell)));
+      }
+      return row;
+    }), "admin.coll.none");
+  } catch (err) { showError(err); }
+}
+
 export function bootModeration() {
   $("adm-note-form").addEventListener("submit", addNote);
+  $("adm-coll-form").addEventListener("submit", loadCollusion);
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000);
+  /** @type {HTMLInputElement} */ ($("adm-coll-since")).value = weekAgo.toLocaleDateString("en-CA"); // YYYY-MM-DD
   $("adm-asset").addEventListener("change", showLadder);
   $("adm-delta").addEventListener("input", showLadder);
 }

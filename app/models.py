@@ -396,3 +396,60 @@ class Notice(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, server_default=func.now())
     ended_early: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class AccountNote(Base):
+    """A moderator's note on an account (備註): who wrote it, when, and what.  Never edited; each write is
+    also an audit entry (``note.add``), so the note and its record commit together (app.services.notes)."""
+
+    __tablename__ = "account_notes"
+    __table_args__ = (Index("ix_account_notes_user_id_id", "user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # the account the note is about
+    author_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # the admin who wrote it
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+
+
+class TournamentSchedule(Base):
+    """A recurring tournament (定期比賽): a tournament's settings and when it recurs (app.tournaments.schedules).
+
+    The rule and its zone are stored (daily or weekly, a local wall-clock time, an IANA zone), never the next
+    UTC instant: each occurrence is computed from them, so it stays at its local time across DST changes.
+    """
+
+    __tablename__ = "tournament_schedules"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)  # the tournament body, without its times
+    frequency: Mapped[str] = mapped_column(String(8))  # daily / weekly
+    weekdays: Mapped[list[Any]] = mapped_column(JSON)  # weekly: "MO".."SU"; daily: empty
+    local_time: Mapped[str] = mapped_column(String(5))  # "HH:MM", in ``timezone``
+    timezone: Mapped[str] = mapped_column(String(64))  # an IANA zone, e.g. "Asia/Taipei"
+    lead_minutes: Mapped[int] = mapped_column(Integer)  # each occurrence is created this long before its start
+    paused: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class TournamentOccurrence(Base):
+    """One occurrence of a schedule, claimed by the director that creates its tournament.  The primary key
+    (schedule, occurrence) is what makes it exactly once, whichever process gets there first."""
+
+    __tablename__ = "tournament_occurrences"
+
+    schedule_id: Mapped[int] = mapped_column(ForeignKey("tournament_schedules.id"), primary_key=True)
+    # The occurrence's start as its UTC instant in ISO 8601 ("2026-12-05T12:00:00+00:00"): a text key, the
+    # same on every backend.
+    occurrence: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, server_default=func.now()
+    )

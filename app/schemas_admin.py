@@ -11,10 +11,19 @@ from app.schemas import AdminUserOut, LedgerEntryOut, StrictIn, TableOut, UtcDat
 REASON = Field(min_length=1, max_length=500, description="why; recorded in the audit log")
 
 
+class TitleStepOut(BaseModel):
+    """One title of the ladder (docs/rules/rooms.md#titles): held from ``at`` 積分 up."""
+
+    at: int = Field(description="the 積分 threshold")
+    title: dict[str, str] = Field(description="the title as {zh_hans, zh_hant, en}")
+
+
 class PlayerDetailOut(AdminUserOut):
     current_table: str | None = Field(description="the table the account is seated at in this process")
     recent_hands: list[int] = Field(description="ids of the latest coin hands that moved its coins or 積分")
     ledger: list[LedgerEntryOut] = Field(description="the latest ledger entries, newest first")
+    title_ladder: list[TitleStepOut] = Field(
+        default_factory=list, description="every title's 積分 threshold, lowest first (app/game/titles.py)")
 
 
 class FreezeIn(StrictIn):

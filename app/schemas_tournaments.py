@@ -20,13 +20,12 @@ def _range(name: str) -> FieldInfo:
     return bounds
 
 
-class TournamentIn(StrictIn):
+class TournamentSettingsIn(StrictIn):
+    """A tournament's settings without its times (a schedule's occurrences take theirs from its recurrence)."""
+
     name: VisibleText = Field(min_length=1, max_length=NAME_MAX)
     room: Annotated[RoomKey, Field(strict=False), EnumText]
     variant: Annotated[VariantKey, Field(strict=False), EnumText]
-    starts_at: ZonedDatetime = Field(description="when play starts (registration closes); in the future, with a zone")
-    opens_at: ZonedDatetime | None = Field(
-        default=None, description="registration opens; null = at once; not after starts_at")
     entry_fee: Annotated[int, _range("entry_fee")] = Field(description="coins, into the prize pool")
     player_limit: Annotated[int, _range("player_limit")] = Field(
         description="a multiple of the variant's table size")
@@ -39,6 +38,12 @@ class TournamentIn(StrictIn):
     guarantee: Annotated[int, _range("guarantee")] = Field(
         default=0, description="coins the house adds to the pool (from the house account)")
     options: dict[str, Any] = Field(default_factory=dict, description="the tables' options (GET /api/variants)")
+
+
+class TournamentIn(TournamentSettingsIn):
+    starts_at: ZonedDatetime = Field(description="when play starts (registration closes); in the future, with a zone")
+    opens_at: ZonedDatetime | None = Field(
+        default=None, description="registration opens; null = at once; not after starts_at")
 
     def spec(self) -> TournamentSpec:
         return TournamentSpec(**self.model_dump())

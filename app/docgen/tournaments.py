@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.docgen.note import GENERATED_NOTE
+from app.tournaments.schedules import LEAD_DEFAULT, LEAD_MINUTES, SCHEDULE_NAME_MAX
 from app.tournaments.spec import LIMITS, NAME_MAX, OPERATOR_ACTIONS
 
 _BODY = """\
@@ -109,6 +110,27 @@ and the tournament's own **pool account** (a system account `pool#ID`; nobody ca
 
 `places_paid` is the length of `prize_split` (and at most `player_limit`).
 
+## Recurring tournaments
+
+An operator schedules a tournament that recurs (`POST /api/operator/tournament-schedules`, or the console's
+"定期比賽" form): the same body as creating one, without `starts_at` and `opens_at`, plus
+`recurrence: {{frequency, weekdays, time, timezone, lead_minutes}}`: `daily`, or `weekly` on `weekdays` (`MO` …
+`SU`), at the local wall-clock `time` (`HH:MM`) in the IANA `timezone` (e.g. `Asia/Taipei`). The rule and the
+zone are stored, never the next UTC instant, and every occurrence is computed from them (python-dateutil's
+`rrule` over `zoneinfo`), so "daily at 20:00 America/New_York" stays at 20:00 local on either side of a DST
+change. A time inside a spring-forward gap runs as `zoneinfo` reads it (02:30 becomes 03:30 summer time); an
+ambiguous one (fall back) runs at the first. The schedule's name is at most {schedule_name_max} characters:
+each occurrence is named after it and its local date ("Nightly 2026-12-05").
+
+The director creates each occurrence's tournament `lead_minutes` before its start ({lead_low}–{lead_high}, default
+{lead_default}), registration open at once, audited under the director's account, exactly once whatever the
+number of processes: the tournament and its row in `tournament_occurrences` (primary key: schedule and
+occurrence) commit together, and another process's insert of the same key fails and rolls its copy back. If
+the house cannot fund the guarantee then, nothing is created and the next tick tries again until the start.
+`GET` lists the schedules with their next start; `POST …/{{id}}/pause {{paused, reason}}` pauses (no further
+tournaments) or resumes; `DELETE …/{{id}}` ends a schedule. The tournaments a schedule created stay. Each is
+audited (`schedule.create`, `schedule.pause`, `schedule.resume`, `schedule.delete`).
+
 ## Command line
 
 ```
@@ -131,4 +153,6 @@ def render() -> str:
     note = GENERATED_NOTE.format(source="`app/docgen/tournaments.py` and `app.tournaments.spec.LIMITS`")
     actions = "| state | operator actions |\n|---|---|\n" + "\n".join(
         f"| `{state.value}` | {', '.join(f'`{a}`' for a in acts) or 'none'} |" for state, acts in OPERATOR_ACTIONS.items())
-    return _BODY.format(note=note, limits=rows, name_max=NAME_MAX, actions=actions)
+    return _BODY.format(note=note, limits=rows, name_max=NAME_MAX, actions=actions,
+                        schedule_name_max=SCHEDULE_NAME_MAX, lead_low=LEAD_MINUTES[0], lead_high=LEAD_MINUTES[1],
+                        lead_default=LEAD_DEFAULT)

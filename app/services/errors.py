@@ -74,6 +74,7 @@ class ErrorCode(StrEnum):
     SESSION_NOT_FOUND = "session_not_found", 404, "no such live session of yours", ("session_id",)
     PROCESS_NOT_FOUND = "process_not_found", 404, "no such live server process", ("process_id",)
     NOTICE_NOT_FOUND = "notice_not_found", 404, "no such notice", ("notice_id",)
+    SCHEDULE_NOT_FOUND = "schedule_not_found", 404, "no such tournament schedule", ("schedule_id",)
     METHOD_NOT_ALLOWED = "method_not_allowed", 405, "this URL does not take that HTTP method"
     # -- 409: the request clashes with the current state -----------------------------------------------
     CONFLICT = "conflict", 409, "the request clashes with the current state"

@@ -61,3 +61,11 @@ def visible_text(value: str, field: str = "text") -> str:
     if text and not any(unicodedata.category(ch)[0] in SEEN_CATEGORY_CLASSES for ch in text):
         raise InvalidInput(f"{field} has no visible character", field=field, reason="nothing_visible")
     return text
+
+
+def reason_text(value: str, field: str = "reason") -> str:
+    """An act's reason as the audit log keeps it: visible text, stripped, never blank (else InvalidInput)."""
+    text = visible_text(value, field).strip()
+    if not text:
+        raise InvalidInput(f"{field} is required", field=field, reason="missing")
+    return text

@@ -1,6 +1,7 @@
 """The tournament director (比賽主持): moves due tournaments along and runs their tables in this process.
 
-Every ``TOURNAMENT_TICK_SECONDS`` it opens due registrations, starts due tournaments (round 1 seated at
+Every ``TOURNAMENT_TICK_SECONDS`` it creates the tournaments of recurring schedules whose next occurrence
+is within its lead time (app.tournaments.schedules), opens due registrations, starts due tournaments (round 1 seated at
 random), and (re)launches the tables of a running tournament's current round that are not live here —
 which is how a running tournament resumes after a restart: a table the journal holds is resumed where it
 stopped (app.tables.durability.journal), any other is started again (only finished games' points count).  When a
@@ -22,6 +23,7 @@ import logging
 import random
 import secrets
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -35,7 +37,7 @@ from app.services.errors import Conflict
 from app.state import AppState
 from app.tables.hosting.runtime import ProcessRuntime
 from app.tables.registry import TableInfo, new_table_id
-from app.tournaments import accounts, queries, service, views
+from app.tournaments import accounts, queries, schedules, service, views
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
 from app.tournaments.spec import TournamentState
 
@@ -82,7 +84,12 @@ class TournamentDirector:
         return ours
 
     async def tick(self) -> None:
-        """One pass over every tournament whose next step is due (and whose lease this process holds)."""
+        """One pass: the schedules' due occurrences, then every tournament whose next step is due (and whose
+        lease this process holds)."""
+        try:
+            await self.create_scheduled()
+        except Exception:
+            log.exception("creating scheduled tournaments failed")
         async with self.state.sessionmaker() as session:
             due = await queries.due(session)
             await tournament_gauges.refresh(session)
@@ -102,6 +109,14 @@ class TournamentDirector:
         except Exception:
             log.exception("closing stray tournament tables failed")
         tournament_gauges.ticked()
+
+    async def create_scheduled(self, now: datetime | None = None) -> list[int]:
+        """Create the tournament of each schedule's occurrence that starts within its lead time, registration
+        open, and tell the lobbies; exactly once per occurrence across processes (app.tournaments.schedules)."""
+        created = await schedules.create_due(self.state.sessionmaker, now)
+        for tournament_id in created:
+            await self.publish(tournament_id)
+        return created
 
     async def _close_strays(self) -> None:
         """Close this process's tournament tables whose game no longer counts: the tournament was cancelled

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -57,8 +58,10 @@ async def get(session: AsyncSession, tournament_id: int) -> Tournament:
     return tournament
 
 
-async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int | None) -> Tournament:
-    """A new tournament with its own pool account; the guarantee moves from the house into the pool."""
+async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int | None,
+                 also: Callable[[Tournament], None] | None = None) -> Tournament:
+    """A new tournament with its own pool account; the guarantee moves from the house into the pool.
+    ``also(tournament)`` adds what must commit with it (a schedule's occurrence, app.tournaments.schedules)."""
     options = validate(spec)
     await begin_write(session)  # SQLite: take the write lock before reading (app.core.db)
     opens_now = spec.opens_at is None or aware(spec.opens_at) <= now()
@@ -86,6 +89,8 @@ async def create(session: AsyncSession, spec: TournamentSpec, *, actor_id: int |
               f"tourney:{tournament.id}:guarantee", f"guarantee of tournament {tournament.id}")
     audit.record(session, actor_id=actor_id, action="tournament.create", target_type="tournament",
                  target_id=tournament.id, after=summary(tournament))
+    if also is not None:
+        also(tournament)
     await session.commit()
     return tournament
 

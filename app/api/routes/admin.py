@@ -21,6 +21,7 @@ from app.api.deps import (
     UserId,
 )
 from app.core.db import begin_write
+from app.game.titles import TITLES
 from app.models import User
 from app.schemas import AdjustmentIn, AdminUserOut, HouseAdjustmentIn, LedgerEntryOut
 from app.schemas_admin import (
@@ -31,6 +32,7 @@ from app.schemas_admin import (
     ReasonIn,
     RoleIn,
     SessionsEndedOut,
+    TitleStepOut,
     VoidOut,
 )
 from app.services import accounts, admin, audit, ledger, roles, sessions
@@ -75,6 +77,7 @@ async def read_user(_admin: AdminUser, session: SessionDep, registry: RegistryDe
         current_table=await registry.seated_at(user_id),  # across processes (app.tables.cluster.directory)
         recent_hands=await admin.recent_hand_ids(session, user_id=user_id),
         ledger=[LedgerEntryOut.model_validate(entry) for entry in entries],
+        title_ladder=[TitleStepOut(at=at, title=names.to_json()) for at, names in TITLES],
     )
 
 

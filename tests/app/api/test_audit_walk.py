@@ -19,6 +19,7 @@ from app.main import create_app
 from app.services.settlement import settle_hand
 from app.tables.durability.settle import DatabaseSettler
 from app.tables.registry import TableInfo
+from tests.app.conftest import PASSWORD
 from tests.app.services.test_history import _played_hand
 
 RECORD = {"table_id": "t-audit", "seed": "ab" * 16, "commitment": "cd" * 32, "actions": [], "result": {}}
@@ -48,6 +49,11 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
     spec = {"name": "Audit cup", "room": "beginner", "variant": "tiantai", "starts_at": starts, "entry_fee": 100,
             "player_limit": 3, "rounds": 1, "hands_per_round": 1, "prize_split": [100], "options": {}}
     state: dict[str, Any] = {}
+    # A second login of alice's, for an admin to end (her first stays: she registers below).
+    await client.post("/api/auth/login", json={"username": "alice", "password": PASSWORD})
+    phone = (await client.get(f"/api/admin/users/{alice.id}/sessions", headers=boss.headers)).json()[0]["id"]
+    schedule = {k: v for k, v in spec.items() if k != "starts_at"} | {
+        "name": "Audit nightly", "recurrence": {"frequency": "daily", "time": "20:00", "timezone": "Asia/Taipei"}}
 
     async def register_three() -> None:
         for p in (alice, bob, carol):
@@ -81,23 +87,57 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
             op, None, None, "tournament.start", None, None, register_three),
         ("post", "/api/operator/tournaments/{tournament_id}/cancel"): (
             op, None, {"reason": "venue closed"}, "tournament.cancel", None, "venue closed", None),
+        ("delete", "/api/admin/users/{user_id}/sessions/{session_id}"): (
+            boss, f"/api/admin/users/{alice.id}/sessions/{phone}?reason=lost%20phone", None, "session.end",
+            alice.id, "lost phone", None),
+        ("post", "/api/admin/users/{user_id}/notes"): (
+            boss, f"/api/admin/users/{alice.id}/notes", {"text": "watch her tables"}, "note.add", alice.id, None,
+            None),
+        ("post", "/api/operator/tournament-schedules"): (
+            op, "/api/operator/tournament-schedules", schedule, "schedule.create", None, None, None),
+        ("post", "/api/operator/tournament-schedules/{schedule_id}/pause"): (
+            op, None, {"paused": True, "reason": "holiday"}, "schedule.pause", None, "holiday", None),
+        ("delete", "/api/operator/tournament-schedules/{schedule_id}"): (
+            op, None, None, "schedule.delete", None, "season over", None),
+        ("post", "/api/admin/notices"): (
+            boss, "/api/admin/notices", {"text": {"zh_hans": "维护", "zh_hant": "維護", "en": "Maintenance"},
+                                         "ends_at": (datetime.now(UTC) + timedelta(hours=2)).isoformat(),
+                                         "reason": "planned upgrade"},
+            "notice.create", None, "planned upgrade", None),
+        ("delete", "/api/admin/notices/{notice_id}"): (
+            boss, None, None, "notice.end", None, "upgrade postponed", None),
+        # Last: a drained process opens no new table, which the cases above need.
+        ("post", "/api/admin/processes/{process_id}/drain"): (
+            boss, None, {"reason": "kernel update"}, "process.drain", None, "kernel update", None),
     }
     paths = (await client.get("/openapi.json")).json()["paths"]
     routes = {(method, path) for path, methods in paths.items() for method, operation in methods.items()
               if method in MUTATING and {"admin", "operator"} & set(operation.get("tags", []))}
     assert routes == set(cases), "every changing operator/admin route needs its audit case here"
 
-    for (_method, template), (who, url, body, action, target, reason, setup) in cases.items():
+    for (method, template), (who, url, body, action, target, reason, setup) in cases.items():
         if "{tournament_id}" in template:
             url = template.replace("{tournament_id}", str(state["tid"]))
             target = state["tid"]
+        if "{schedule_id}" in template:
+            url = template.replace("{schedule_id}", str(state["sid"]))
+            url += f"?reason={reason.replace(' ', '%20')}" if method == "delete" else ""
+            target = state["sid"]
+        if "{notice_id}" in template:
+            url = template.replace("{notice_id}", str(state["nid"])) + f"?reason={reason.replace(' ', '%20')}"
+            target = state["nid"]
+        if "{process_id}" in template:
+            processes = (await client.get("/api/admin/processes", headers=boss.headers)).json()
+            target = processes[0]["id"]
+            url = template.replace("{process_id}", target)
         if setup is not None:
             await setup()
         before = await _audit(client, boss, action=action)
-        response = await client.post(url, headers=who.headers, json=body)
-        assert response.status_code in (200, 201), (template, response.text)
-        if action == "tournament.create":
-            state["tid"] = target = response.json()["id"]
+        response = await client.request(method.upper(), url, headers=who.headers, json=body)
+        assert response.status_code in (200, 201, 204), (template, response.text)
+        if action in ("tournament.create", "schedule.create", "notice.create"):
+            key = {"tournament.create": "tid", "schedule.create": "sid", "notice.create": "nid"}[action]
+            state[key] = target = response.json()["id"]
         if action == "house.adjust":
             target = (await client.get("/api/operator/tournaments/house", headers=op.headers)).json()["id"]
         after = await _audit(client, boss, action=action)
@@ -106,7 +146,8 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
         (entry,) = new
         assert (entry["actor_id"], entry["target_id"]) == (who.id, str(target)), template
         assert entry["after"] and entry["created_at"], template
-        assert entry["before"] is not None or action == "tournament.create", template
+        assert entry["before"] is not None or action in ("tournament.create", "note.add", "schedule.create",
+                                                                  "notice.create"), template
         assert entry["reason"] == reason, template
 
     # A refused change leaves nothing: an adjustment below zero, a second void.
@@ -121,7 +162,8 @@ async def test_every_change_by_an_operator_or_admin_is_audited_once(client, play
     # Filters: by actor, by target, and newest-first pages with before_id.
     by_op = await _audit(client, boss, actor_id=op.id)
     assert {e["action"] for e in by_op} == {"table.close", "tournament.create", "tournament.start",
-                                            "tournament.cancel"}
+                                            "tournament.cancel", "schedule.create", "schedule.pause",
+                                            "schedule.delete"}
     on_bob = await _audit(client, boss, target_type="user", target_id=str(bob.id))
     assert [e["action"] for e in on_bob] == ["account.freeze"]
     everything = await _audit(client, boss, limit=200)

@@ -8,6 +8,9 @@
 import { ApiError, request } from "../api.js";
 import { applyI18n, formatNumber, lang, setLang, t } from "../i18n.js";
 import { bootLive } from "./live.js";
+import { bootModeration, showModeration } from "./moderation.js";
+import { bootSchedules, loadSchedules } from "./schedules.js";
+import { selectTab, wireTabKeys } from "./tabs.js";
 import { $, askReason, clearError, el, fillRows, showError } from "./page.js";
 import { bootHouse } from "./house.js";
 import { bootNoticesTab } from "./notices.js";
@@ -21,9 +24,7 @@ function openTab(name) {
   for (const section of document.querySelectorAll(".adm-tab")) {
     /** @type {HTMLElement} */ (section).hidden = section.id !== `tab-${name}`;
   }
-  for (const button of document.querySelectorAll("[data-tab]")) {
-    button.setAttribute("aria-selected", String(/** @type {HTMLElement} */ (button).dataset.tab === name));
-  }
+  selectTab(document, name); // aria-selected and the roving tabindex (js/admin/tabs.js)
   clearError();
 }
 
@@ -74,6 +75,7 @@ async function showPlayer(id) {
     // Only what can happen is offered: freeze a player who is not frozen, unfreeze one who is.
     $("adm-freeze").hidden = p.frozen;
     $("adm-unfreeze").hidden = !p.frozen;
+    await showModeration(p); // the title ladder, notes and sessions beside the account
   } catch (err) { showError(err); }
 }
 
@@ -171,8 +173,12 @@ async function boot() {
     b.addEventListener("click", () => {
       openTab(b.dataset.tab ?? "tables");
       if (b.dataset.tab === "audit") loadAudit();
+      if (b.dataset.tab === "schedules") loadSchedules();
     });
   }
+  wireTabKeys(/** @type {HTMLElement} */ (document.querySelector(".admin-tabs")));
+  bootModeration();
+  bootSchedules();
   $("adm-find").addEventListener("submit", findPlayers);
   $("adm-adjust").addEventListener("submit", adjust);
   $("adm-freeze").addEventListener("click", () => freeze(true));

@@ -106,7 +106,8 @@ class HandEnd:
             return
         flow.settled_hand = hand  # exactly once, whatever happens next
         key = f"{flow.id}:{flow.game_id}:{flow.hand_no}"
-        settlement = await self.settle(flow.info, key, hand, wall, flow.hand_no)
+        settlement = await self.settle(flow.info, key, hand, wall, flow.hand_no,
+                                       first_commitment=flow.first_commitment)
         result = self._hand_result(hand, wall, settlement)
         flow.out.send_all(result)
         if settlement is None:

@@ -96,7 +96,7 @@ class HandFlow:
         self.last_result: HandResultMessage | None = None
         self.points = [0] * len(slots)
         self.coins = [0] * len(slots)
-        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
+        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 to the end of the game (F-10)
         self.resuming = False  # rebuilt from the journal, waiting for the players to come back
         # What the journal has not got yet (``journal_writer.JournalWriter`` writes it and clears the marks):
         self.logged = 0  # actions of the current hand in the journal
@@ -378,7 +378,8 @@ class HandFlow:
         return seat in self.frozen_seats
 
     def freeze(self, seat: int) -> None:
-        """An admin froze the seat's account: 托管 until the hand ends (``HandEnd.finish_hand`` stands it up)."""
+        """An admin froze the seat's account: 托管 to the end of the game, which goes on for the others
+        (docs/rules/rooms.md#frozen F-10); the seat is released with the table at game over."""
         self.frozen_seats.add(seat)
         self.seat_went_auto(seat, "frozen")
 

@@ -40,7 +40,13 @@ from app import metrics
 from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANT_INFO, VariantKey, default_options
-from app.quickplay.matching import QUICK_PLAY_ROUNDS, QueueEntry, SpreadPolicy, form_tables
+from app.quickplay.matching import (
+    QUICK_PLAY_ROUNDS,
+    TYPICAL_GAME_MINUTES,
+    QueueEntry,
+    SpreadPolicy,
+    form_tables,
+)
 from app.quickplay.service import QuickPlay
 from app.quickplay.store import Pool
 from app.state import AppState
@@ -217,9 +223,10 @@ class Matcher:
 
 
 def lobby_queues(sizes: dict[Pool, int]) -> list[dict[str, Any]]:
-    """Every pool with its waiting players (zeros included), as the lobby shows them: per room and
-    variant, one 圈 (東風戰) first, then four (全莊)."""
-    return [{"room": r.value, "variant": v.value, "rounds": n, "queued": sizes.get((r.value, v.value, n), 0)}
+    """Every pool with its waiting players (zeros included) and a game's typical minutes, as the lobby shows
+    them: per room and variant, one 圈 (東風戰) first, then four (全莊)."""
+    return [{"room": r.value, "variant": v.value, "rounds": n, "minutes": TYPICAL_GAME_MINUTES[v.value, n],
+             "queued": sizes.get((r.value, v.value, n), 0)}
             for r, v, n in itertools.product(RoomKey, VariantKey, QUICK_PLAY_ROUNDS)]
 
 

@@ -23,6 +23,14 @@ from app.game.titles import TITLES
 # (東風戰, the default, first) and four (全莊).  A matched table's ``rounds`` option is its pool's length.
 QUICK_PLAY_ROUNDS: tuple[int, ...] = (1, 4)
 DEFAULT_QUICK_PLAY_ROUNDS = QUICK_PLAY_ROUNDS[0]
+# A game's typical length in minutes at the default pace, per (variant, rounds), shown on the quick-play
+# buttons: the mean of 30 games each in bench/game_length.py (the server's hand flow, every seat a server bot,
+# the default table settings; bench/results/game_length.md).  People think longer than bots: a floor.
+TYPICAL_GAME_MINUTES: dict[tuple[str, int], int] = {
+    ("tiantai", 1): 4, ("tiantai", 4): 16,
+    ("taipao", 1): 4, ("taipao", 4): 18,
+    ("taiwan", 1): 7, ("taiwan", 4): 29,
+}
 TITLE_COUNT = len(TITLES)
 WIDEST_SPREAD = TITLE_COUNT - 1  # the whole ladder: anyone may sit with anyone
 

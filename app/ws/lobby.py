@@ -4,8 +4,8 @@ Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
-  {"type": "queue_sizes", "queues": [{"room", "variant", "rounds", "queued"}, …]}: quick play's waiting players per
-  pool (room, variant, rounds: 1 圈 first, then 4)
+  {"type": "queue_sizes", "queues": [{"room", "variant", "rounds", "minutes", "queued"}, …]}: quick play's waiting
+  players per pool (room, variant, rounds: 1 圈 first, then 4) and a game's typical minutes
   {"type": "matched", "table_id": id}: to one player only, when quick play seated them (app.quickplay)
 The snapshot carries ``queues`` too (the same list as ``queue_sizes``).
 Each table carries a ``version``; an event older than what the client holds can be ignored.  The socket is

@@ -4,16 +4,20 @@ pools (docs/rules/rooms.md#quick-play F-8).  The API, the pools of both stores a
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import time
+from pathlib import Path
 
 import pytest
 
 from app.quickplay.matcher import lobby_queues
-from app.quickplay.matching import QUICK_PLAY_ROUNDS, QueueEntry
+from app.quickplay.matching import QUICK_PLAY_ROUNDS, TYPICAL_GAME_MINUTES, QueueEntry
 from app.quickplay.redis_store import RedisQueueStore
 from app.quickplay.store import LocalQueueStore
 from tests.app.cluster_harness import forget_keys
+
+ROOT = Path(__file__).resolve().parents[2]
 
 REDIS_URL = os.environ.get("REDIS_URL")
 
@@ -25,6 +29,26 @@ def settings(settings):  # noqa: F811 - the matcher's waves are stepped by the t
 
 def test_one_round_comes_first_and_is_the_default() -> None:
     assert QUICK_PLAY_ROUNDS == (1, 4)
+
+
+def test_the_client_offers_the_servers_lengths_in_its_order() -> None:
+    """web/js/render/quickplay.js declares the lengths again (the buttons exist before the lobby's snapshot)."""
+    source = (ROOT / "web/js/render/quickplay.js").read_text("utf-8")
+    declared = re.search(r"export const QUICK_PLAY_ROUNDS = \[([^\]]*)\];", source)
+    assert declared is not None
+    assert tuple(int(x) for x in declared.group(1).split(",")) == QUICK_PLAY_ROUNDS
+
+
+def test_docs_server_quotes_the_typical_minutes_as_declared() -> None:
+    """docs/server.md's table of a game's typical length is TYPICAL_GAME_MINUTES (measured: bench/game_length.py)."""
+    text = (ROOT / "docs/server.md").read_text("utf-8")
+    table = text[text.index("<!-- typical-minutes"):]
+    for variant in ("tiantai", "taipao", "taiwan"):
+        row = re.search(rf"\| {variant} \| (\d+) min \| (\d+) min \|", table)
+        assert row is not None, variant
+        assert (int(row.group(1)), int(row.group(2))) == (TYPICAL_GAME_MINUTES[variant, 1],
+                                                          TYPICAL_GAME_MINUTES[variant, 4])
+    assert set(TYPICAL_GAME_MINUTES) == {(v, n) for v in ("tiantai", "taipao", "taiwan") for n in QUICK_PLAY_ROUNDS}
 
 
 @pytest.mark.parametrize("rounds", [0, 2, 3, 5, "1", None, 1.5])
@@ -82,8 +106,9 @@ def test_the_lobby_lists_every_pool_with_its_length() -> None:
     assert {q["rounds"] for q in queues} == {1, 4}
     assert next(q for q in queues if (q["room"], q["variant"], q["rounds"]) == ("beginner", "taiwan", 4))["queued"] == 3
     assert next(q for q in queues if (q["room"], q["variant"], q["rounds"]) == ("beginner", "taiwan", 1))["queued"] == 0
-    # 東風戰 first within each room and variant
+    # 東風戰 first within each room and variant, each with a game's typical minutes
     assert [q["rounds"] for q in queues[:2]] == [1, 4]
+    assert all(q["minutes"] == TYPICAL_GAME_MINUTES[q["variant"], q["rounds"]] for q in queues)
 
 
 def _entry(uid: int, rounds: int) -> QueueEntry:

@@ -272,3 +272,19 @@ async def play_to_the_end(seat: SeatClient, rng: random.Random, log: PlayLog, ti
             log.results.append(message)
         elif message["type"] == "game_over":
             log.game_over = message
+
+
+def first_dealer_is(monkeypatch: Any, seat: int, seats: int = 4) -> None:
+    """Walls whose first commitment draws ``seat`` as the game's first dealer (F-1,
+    docs/rules/common.md#first-dealer): for tests written about one seat's first prompt."""
+    from app.tables import fairness
+    from app.tables.play import flow
+    from engine.match import draw_first_dealer
+
+    def drawn() -> fairness.WallSeed:
+        while True:
+            wall = fairness.new_wall_seed()
+            if draw_first_dealer(wall.commitment, seats) == seat:
+                return wall
+
+    monkeypatch.setattr(flow, "new_wall_seed", drawn)

@@ -10,9 +10,24 @@ import pytest
 
 from app.tables.play.seats import SeatLink
 from engine.state import HandState
-from tests.app.table_harness import Closed, PlayLog, SeatClient, harness, is_event, is_type, play_to_the_end
+from tests.app.table_harness import (
+    Closed,
+    PlayLog,
+    SeatClient,
+    first_dealer_is,
+    harness,
+    is_event,
+    is_type,
+    play_to_the_end,
+)
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(autouse=True)
+def _seat_0_deals_first(monkeypatch):
+    """These tests start from seat 0's first turn: its game's first commitment draws it (F-1 made the draw random)."""
+    first_dealer_is(monkeypatch, 0)
 
 
 async def _started(h, n=3):

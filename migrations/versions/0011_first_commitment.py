@@ -1,7 +1,7 @@
 """The game's first commitment, kept with a live table: the first dealer is drawn from it (F-1,
 docs/rules/common.md#first-dealer), and a game resumed after its first hand needs it to know when a 圈 ends.
 
-Revision ID: 0011_live_tables_first_commitment
+Revision ID: 0011_first_commitment
 Revises: 0010_games
 Create Date: 2026-12-05
 """
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011_live_tables_first_commitment"
+revision: str = "0011_first_commitment"
 down_revision: str | None = "0010_games"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

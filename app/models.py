@@ -228,6 +228,9 @@ class LiveTable(Base):
     voided: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[list[Any]] = mapped_column(JSON)
     coins: Mapped[list[Any]] = mapped_column(JSON)
+    # The game's first commitment, which drew the first dealer (docs/rules/common.md#first-dealer); null until
+    # the first hand closes (a first hand resumed from the journal draws from its own commitment).
+    first_commitment: Mapped[str | None] = mapped_column(String(128))
     # The current hand: its number, the wall's seed, salt and commitment, and whether it is closed
     # (settled or voided).  ``log_len`` counts its actions in ``table_actions``; ``v`` is the last event number.
     hand_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

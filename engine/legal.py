@@ -110,7 +110,8 @@ def kong_keeps_the_reserve(state: HandBoard) -> bool:
 
     With a fixed reserve R this is "more than R tiles left"; in 台炮, where each kong keeps two more tiles
     (24 + 2K, 杠一过二), it is D-8: at least 24 + 2K′ tiles after the replacement (K′ counting this kong),
-    so that 分牌 still starts at exactly 24 + 2K′ and 20 + 2K′ tiles are never drawn.
+    so that a kong never takes the wall below 分牌's line: 分牌 starts at 24 + 2K′ tiles or fewer (one fewer
+    when a flower replacement on the last normal draw crosses it, docs/rules/taipao.md#split-deal F-2).
     """
     return state.wall.remaining - 1 >= state.variant.reserve(state, state.kongs + 1)
 

@@ -11,6 +11,17 @@ from engine.state import HandState
 from engine.variants import Variant
 
 
+def draw_first_dealer(commitment: str, seats: int) -> int:
+    """The game's first dealer (第一次的莊家, 由系統隨機決定), drawn from its first commitment: the hex
+    commitment read as a number, modulo the number of seats (docs/rules/common.md#first-dealer F-1).
+
+    The commitment is sha256 of the first wall's seed and salt, so the draw is as random as the wall, is
+    known the moment the first ``hand_start`` is sent, and anyone can recompute it from that message (a
+    256-bit number modulo 3 or 4: the bias is below 2^-250).
+    """
+    return int(commitment, 16) % seats
+
+
 @dataclass
 class Match:
     """Plays hands in order; ``options['rounds']`` 圈 end the game.
@@ -32,6 +43,14 @@ class Match:
         self.options = resolve_room_options(self.variant.name, self.options)
         if self.dealer < 0:
             self.dealer = self.first_dealer
+
+    def seat_first_dealer(self, seat: int) -> None:
+        """Make ``seat`` the first dealer (``draw_first_dealer``): only before the game's first hand."""
+        if self.hands_played or self.round_wind or self.dealer_streak:
+            raise ValueError("the first dealer is drawn before the first hand")
+        if not 0 <= seat < self.variant.n_seats:
+            raise ValueError(f"no seat {seat} to be the first dealer")
+        self.first_dealer = self.dealer = seat
 
     @property
     def finished(self) -> bool:

@@ -17,7 +17,7 @@ printing in the notation.  Physical copies are not distinguished: a wall is a se
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 SUITS = "mpsz"
 N_KINDS = 42
@@ -189,3 +189,9 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     for t in tiles:
         c[t] += 1
     return c
+
+
+def is_one_face(wildcards: Sequence[int]) -> bool:
+    """台炮's 財神 faces make a one-face hand (docs/rules/taipao.md#one-face F-4): of the two turned indicators
+    exactly one is a flower, whose face has no live copy.  Both flowers: no 財神 at all."""
+    return len(wildcards) == 2 and (wildcards[0] >= FLOWER_BASE) != (wildcards[1] >= FLOWER_BASE)

@@ -90,6 +90,10 @@ docs/settings.md; every error code in docs/errors.md.
   `{commitment}` (`seed` and `salt` are the hex strings revealed later); `hand_result` reveals `seed` and
   `salt`.  `app.tables.fairness.verify_hand` checks the commitment, re-deals the hand from the seed and
   replays the actions from `GET /api/hands/{hand_id}`.
+* **The first dealer** is drawn from the game's first commitment: `first_dealer = int(first_commitment, 16) mod N`
+  (N seats; `engine.match.draw_first_dealer`, docs/rules/common.md#first-dealer).  Every `hand_start`, the
+  snapshot's `table` and every stored hand's `result` carry `first_dealer` and `first_commitment` (hand 1's
+  `commitment`), so anyone can recompute the draw the moment the first hand starts.
 
 """
 

@@ -18,32 +18,32 @@ from app.services.commitments import CommitmentKind, SeatProbe
 from app.services.ledger import lock_users
 
 
-def queue_key(room: str, variant: str) -> str:
-    """The commitment's ``ref`` for a queue entry: the pool, ``{room}:{variant}``."""
-    return f"{room}:{variant}"
+def queue_key(room: str, variant: str, rounds: int) -> str:
+    """The commitment's ``ref`` for a queue entry: the pool, ``{room}:{variant}:{rounds}``."""
+    return f"{room}:{variant}:{rounds}"
 
 
 class QueueCommitments(Protocol):
-    async def hold(self, user: User, room: str, variant: str) -> None:
+    async def hold(self, user: User, room: str, variant: str, rounds: int) -> None:
         """Commit the player to this pool's queue; raises the coded 409 when they hold another commitment
         (a seat, another pool, a tournament).  Holding exactly this one already is fine."""
         ...
 
-    async def release(self, user_id: int, room: str, variant: str) -> bool:
+    async def release(self, user_id: int, room: str, variant: str, rounds: int) -> bool:
         """Drop the player's commitment to this pool; False if they did not hold it (e.g. matched)."""
         ...
 
     async def current(self, user_id: int) -> tuple[str, str] | None:
-        """The player's commitment now, as (kind, ref): ``("seat", table_id)``, ``("queue", "room:variant")``."""
+        """The player's commitment now, as (kind, ref): ``("seat", table_id)``, ``("queue", "room:variant:rounds")``."""
         ...
 
-    async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+    async def seat(self, table_id: str, room: str, variant: str, rounds: int, user_ids: list[int]) -> list[int]:
         """Turn every member's queue commitment into a seat at ``table_id``, all or none.  Returns those
         who no longer hold this pool's queue commitment, or may no longer sit in the room (frozen, too few
         coins: their queue commitment is dropped); then no seat was taken."""
         ...
 
-    async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+    async def unseat(self, table_id: str, room: str, variant: str, rounds: int, user_ids: list[int]) -> list[int]:
         """A matched table that never started: the members still committed to its seat go back to the
         queue's commitment.  Returns those requeued (the others had left the seat meanwhile)."""
         ...
@@ -56,15 +56,15 @@ class ServiceCommitments:
         self.sessionmaker = sessionmaker
         self.probe = probe  # tells a stale seat (its table gone) from a live one: the registry's ``holds``
 
-    async def hold(self, user: User, room: str, variant: str) -> None:
+    async def hold(self, user: User, room: str, variant: str, rounds: int) -> None:
         async with self.sessionmaker() as session:
-            await commitments.acquire(session, user.id, CommitmentKind.QUEUE, queue_key(room, variant),
+            await commitments.acquire(session, user.id, CommitmentKind.QUEUE, queue_key(room, variant, rounds),
                                       seat_probe=self.probe)
             await session.commit()
 
-    async def release(self, user_id: int, room: str, variant: str) -> bool:
+    async def release(self, user_id: int, room: str, variant: str, rounds: int) -> bool:
         async with self.sessionmaker() as session:
-            gone = await commitments.release(session, user_id, CommitmentKind.QUEUE, queue_key(room, variant))
+            gone = await commitments.release(session, user_id, CommitmentKind.QUEUE, queue_key(room, variant, rounds))
             await session.commit()
         return gone
 
@@ -74,8 +74,8 @@ class ServiceCommitments:
             await session.commit()
         return None if held is None else (held.kind, held.ref)
 
-    async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
-        key = queue_key(room, variant)
+    async def seat(self, table_id: str, room: str, variant: str, rounds: int, user_ids: list[int]) -> list[int]:
+        key = queue_key(room, variant, rounds)
         unfit = await self._unfit(user_ids, room, key)
         if unfit:
             return unfit
@@ -93,12 +93,12 @@ class ServiceCommitments:
             await session.commit()
         return unfit
 
-    async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+    async def unseat(self, table_id: str, room: str, variant: str, rounds: int, user_ids: list[int]) -> list[int]:
         # Each member alone: one who stood up meanwhile (their seat released) must not keep the others out.
         requeued = []
         for uid in user_ids:
             not_holding = await self._swap([uid], (CommitmentKind.SEAT, table_id),
-                                           (CommitmentKind.QUEUE, queue_key(room, variant)))
+                                           (CommitmentKind.QUEUE, queue_key(room, variant, rounds)))
             if uid not in not_holding:  # they still held the seat, and now hold the queue commitment again
                 requeued.append(uid)
         return requeued

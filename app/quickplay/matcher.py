@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import os
 import random
@@ -39,8 +40,15 @@ from app import metrics
 from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANT_INFO, VariantKey, default_options
-from app.quickplay.matching import QueueEntry, SpreadPolicy, form_tables
+from app.quickplay.matching import (
+    QUICK_PLAY_ROUNDS,
+    TYPICAL_GAME_MINUTES,
+    QueueEntry,
+    SpreadPolicy,
+    form_tables,
+)
 from app.quickplay.service import QuickPlay
+from app.quickplay.store import Pool
 from app.state import AppState
 from app.tables.registry import TableStatus, new_table_id
 from app.tournaments.lease import DirectorLease, LocalLease, RedisLease
@@ -64,7 +72,7 @@ class Matcher:
         self.table_durable = table_durable  # the table's row is in the journal: a crash cannot lose it now
         # Seating is a game secret like the wall: a CSPRNG-seeded generator unless a test passes its own.
         self.rng = rng or random.Random(secrets.randbits(128))
-        self.sizes: dict[tuple[str, str], int] = {}  # the last published queue sizes (none at first)
+        self.sizes: dict[Pool, int] = {}  # the last published queue sizes (none at first)
         self.leading = False
         # Tables of one wave are seated side by side (their players differ), a few at a time: each is a
         # claim, a locked transaction and a journal write, so a wave of thousands does not run serially.
@@ -95,14 +103,13 @@ class Matcher:
         if await self.leads():
             await self.recover()
             now = time.time()
-            for room in RoomKey:
-                for variant in VariantKey:
-                    members = await self.store.members(room.value, variant.value)
-                    if len(members) < VARIANT_INFO[variant].seats:
-                        continue
-                    groups = form_tables(members, VARIANT_INFO[variant].seats, now=now, policy=self.policy,
-                                         rng=self.rng)
-                    seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
+            for room, variant, rounds in itertools.product(RoomKey, VariantKey, QUICK_PLAY_ROUNDS):
+                members = await self.store.members(room.value, variant.value, rounds)
+                if len(members) < VARIANT_INFO[variant].seats:
+                    continue
+                groups = form_tables(members, VARIANT_INFO[variant].seats, now=now, policy=self.policy,
+                                     rng=self.rng)
+                seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
         await self.publish_sizes()
         return seated
 
@@ -111,14 +118,15 @@ class Matcher:
             return await self.seat(room, variant, group)
 
     async def seat(self, room: RoomKey, variant: VariantKey, group: list[QueueEntry]) -> int:
-        """Seat one formed table (steps 1-4 of the module docstring); 1 if it was seated, else 0."""
-        table_id = new_table_id()
+        """Seat one formed table (steps 1-4 of the module docstring); 1 if it was seated, else 0.  The group
+        is one pool's: its game length is the table's ``rounds`` option."""
+        table_id, rounds = new_table_id(), group[0].rounds
         if not await self.store.claim(table_id, group):
             return 0  # someone left between the read and the claim: the next wave sees the pool afresh
         users = [e.user_id for e in group]
         claimed_at = time.monotonic()
         try:
-            refused = await self.quickplay.commitments.seat(table_id, room.value, variant.value, users)
+            refused = await self.quickplay.commitments.seat(table_id, room.value, variant.value, rounds, users)
         except Exception:
             log.exception("quick play: seating %s failed before the commitments changed", table_id)
             await self.store.give_back(table_id, group)
@@ -130,7 +138,7 @@ class Matcher:
             if time.monotonic() - claimed_at > self.lease_seconds / 2 or not await self.leads():
                 raise RuntimeError("the matcher lost its lease mid-match")
             table = await self.state.registry.create_matched_table(
-                room=room, variant=variant, options=default_options(variant),
+                room=room, variant=variant, options={**default_options(variant), "rounds": rounds},
                 seats=[(e.user_id, e.username) for e in group], table_id=table_id)
             if table.status != TableStatus.PLAYING:
                 raise RuntimeError(f"table {table_id} did not start")
@@ -167,7 +175,7 @@ class Matcher:
     async def give_back(self, table_id: str, room: RoomKey | str, variant: VariantKey | str,
                         group: list[QueueEntry]) -> None:
         """A matched table that is not playing: its members still committed to it queue again."""
-        requeued = await self.quickplay.commitments.unseat(table_id, str(room), str(variant),
+        requeued = await self.quickplay.commitments.unseat(table_id, str(room), str(variant), group[0].rounds,
                                                            [e.user_id for e in group])
         await self.store.give_back(table_id, [e for e in group if e.user_id in requeued])
 
@@ -185,7 +193,7 @@ class Matcher:
                 await self.give_back(claim.table_id, first.room, first.variant, claim.entries)
 
     async def publish_sizes(self) -> None:
-        """The queue sizes per room and variant to every lobby, when they changed."""
+        """The queue sizes per pool (room, variant, rounds) to every lobby, when they changed."""
         try:
             sizes = await self.store.sizes()
         except REDIS_ERRORS:
@@ -193,7 +201,7 @@ class Matcher:
         except Exception:
             log.exception("quick play: the queue sizes could not be read")
             return
-        metrics.queue_sizes(sizes)
+        metrics.queue_sizes(per_variant(sizes))
         if sizes != self.sizes:
             self.sizes = sizes
             await self._publish({"type": "queue_sizes", "queues": lobby_queues(sizes)})
@@ -220,10 +228,20 @@ class Matcher:
                 self.outage.ok()
 
 
-def lobby_queues(sizes: dict[tuple[str, str], int]) -> list[dict[str, Any]]:
-    """Every pool with its waiting players (zeros included), as the lobby shows them."""
-    return [{"room": r.value, "variant": v.value, "queued": sizes.get((r.value, v.value), 0)}
-            for r in RoomKey for v in VariantKey]
+def lobby_queues(sizes: dict[Pool, int]) -> list[dict[str, Any]]:
+    """Every pool with its waiting players (zeros included) and a game's typical minutes, as the lobby shows
+    them: per room and variant, one 圈 (東風戰) first, then four (全莊)."""
+    return [{"room": r.value, "variant": v.value, "rounds": n, "minutes": TYPICAL_GAME_MINUTES[v.value, n],
+             "queued": sizes.get((r.value, v.value, n), 0)}
+            for r, v, n in itertools.product(RoomKey, VariantKey, QUICK_PLAY_ROUNDS)]
+
+
+def per_variant(sizes: dict[Pool, int]) -> dict[tuple[str, str], int]:
+    """The pools' sizes summed over the game lengths: the queue metric's (room, variant) labels."""
+    summed: dict[tuple[str, str], int] = {}
+    for (room, variant, _), n in sizes.items():
+        summed[room, variant] = summed.get((room, variant), 0) + n
+    return summed
 
 
 def make_lease(state: AppState) -> DirectorLease:

@@ -2,8 +2,8 @@
 
 Keys, under ``{prefix}:quickplay:``:
 
-* ``pool:{room}:{variant}``: hash user id → entry (JSON);
-* ``where``: hash user id → ``{room}:{variant}`` while queued, ``@{table_id}`` while claimed;
+* ``pool:{room}:{variant}:{rounds}``: hash user id → entry (JSON);
+* ``where``: hash user id → ``{room}:{variant}:{rounds}`` while queued, ``@{table_id}`` while claimed;
 * ``claims``: hash table id → ``{"at", "entries"}``;
 * ``matched:{user id}``: the matched marker (JSON), expiring after ``MATCHED_TTL_SECONDS``.
 
@@ -31,8 +31,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from app.game.rooms import RoomKey
 from app.game.variants import VariantKey
-from app.quickplay.matching import QueueEntry
-from app.quickplay.store import MATCHED_TTL_SECONDS, Claim, Matched
+from app.quickplay.matching import DEFAULT_QUICK_PLAY_ROUNDS, QUICK_PLAY_ROUNDS, QueueEntry
+from app.quickplay.store import MATCHED_TTL_SECONDS, Claim, Matched, Pool
 
 _ADD = """
 local w = redis.call('hget', KEYS[1], ARGV[1])
@@ -72,7 +72,7 @@ for _, e in ipairs(cjson.decode(c)['entries']) do
   if redis.call('hget', KEYS[1], uid) == '@' .. ARGV[1] then redis.call('hdel', KEYS[1], uid) end
   if ARGV[3] ~= '' then
     redis.call('set', ARGV[2] .. uid, cjson.encode({table_id = ARGV[1], room = e['room'],
-               variant = e['variant'], since = e['since']}), 'EX', ARGV[3])
+               variant = e['variant'], since = e['since'], rounds = e['rounds']}), 'EX', ARGV[3])
   end
 end
 for i = 4, #ARGV, 3 do
@@ -85,8 +85,8 @@ return 1
 """
 
 
-def _pool(room: str, variant: str) -> str:
-    return f"{room}:{variant}"
+def _pool(room: str, variant: str, rounds: int) -> str:
+    return f"{room}:{variant}:{rounds}"
 
 
 class RedisQueueStore:
@@ -99,12 +99,12 @@ class RedisQueueStore:
         self._add, self._remove, self._claim, self._end = (
             self.redis.register_script(s) for s in (_ADD, _REMOVE, _CLAIM, _END_CLAIM))
 
-    def _pool_key(self, room: str, variant: str) -> str:
-        return self.pool_prefix + _pool(room, variant)
+    def _pool_key(self, room: str, variant: str, rounds: int) -> str:
+        return self.pool_prefix + _pool(room, variant, rounds)
 
     async def add(self, entry: QueueEntry) -> QueueEntry:
-        already_at = await self._add(keys=[self.where, self._pool_key(entry.room, entry.variant)],
-                                     args=[entry.user_id, _pool(entry.room, entry.variant),
+        already_at = await self._add(keys=[self.where, self._pool_key(*entry.pool)],
+                                     args=[entry.user_id, _pool(*entry.pool),
                                            json.dumps(entry.to_json())])
         if already_at is None:
             with contextlib.suppress(RedisError, OSError):  # a lost poke: the next wave comes anyway
@@ -133,26 +133,26 @@ class RedisQueueStore:
         where = await self.redis.hget(self.where, user_id)
         return where.decode()[1:] if where is not None and where.startswith(b"@") else None
 
-    async def members(self, room: str, variant: str) -> list[QueueEntry]:
-        return [QueueEntry.of(json.loads(v)) for v in await self.redis.hvals(self._pool_key(room, variant))]
+    async def members(self, room: str, variant: str, rounds: int) -> list[QueueEntry]:
+        return [QueueEntry.of(json.loads(v)) for v in await self.redis.hvals(self._pool_key(room, variant, rounds))]
 
-    async def sizes(self) -> dict[tuple[str, str], int]:
-        pools = [(r.value, v.value) for r in RoomKey for v in VariantKey]
+    async def sizes(self) -> dict[Pool, int]:
+        pools = [(r.value, v.value, n) for r in RoomKey for v in VariantKey for n in QUICK_PLAY_ROUNDS]
         async with self.redis.pipeline(transaction=False) as pipe:
-            for room, variant in pools:
-                pipe.hlen(self._pool_key(room, variant))
+            for pool in pools:
+                pipe.hlen(self._pool_key(*pool))
             counts = await pipe.execute()
         return {pool: int(n) for pool, n in zip(pools, counts, strict=True) if n}
 
     async def claim(self, table_id: str, entries: list[QueueEntry]) -> bool:
         first = entries[0]
         body = json.dumps({"at": time.time(), "entries": [e.to_json() for e in entries]})
-        done = await self._claim(keys=[self.where, self._pool_key(first.room, first.variant), self.claims_key],
+        done = await self._claim(keys=[self.where, self._pool_key(*first.pool), self.claims_key],
                                  args=[table_id, body, *(e.user_id for e in entries)])
         return bool(done)
 
     async def give_back(self, table_id: str, entries: list[QueueEntry]) -> None:
-        requeued_args = [x for e in entries for x in (e.user_id, _pool(e.room, e.variant), json.dumps(e.to_json()))]
+        requeued_args = [x for e in entries for x in (e.user_id, _pool(*e.pool), json.dumps(e.to_json()))]
         await self._end(keys=[self.where, self.claims_key], args=[table_id, self.pool_prefix, "", *requeued_args])
 
     async def finish(self, table_id: str) -> None:
@@ -172,7 +172,8 @@ class RedisQueueStore:
         if raw is None:
             return None
         body = json.loads(raw)
-        return Matched(str(body["table_id"]), str(body["room"]), str(body["variant"]), float(body["since"]))
+        return Matched(str(body["table_id"]), str(body["room"]), str(body["variant"]), float(body["since"]),
+                       int(body.get("rounds", DEFAULT_QUICK_PLAY_ROUNDS)))
 
     async def forget_matched(self, user_id: int) -> None:
         await self.redis.delete(f"{self.matched_prefix}{user_id}")

@@ -1,6 +1,6 @@
 """Quick play (快速開始): joining and leaving a pool, and what a player's queue looks like.
 
-A pool is one coin room × one variant.  ``QuickPlay.join`` checks the account (frozen: 403; below the room's
+A pool is one coin room × one variant × one game length (1 or 4 圈, docs/rules/rooms.md#quick-play F-8).  ``QuickPlay.join`` checks the account (frozen: 403; below the room's
 entry coins: 409), takes the queue commitment (seated, queued in another pool, registered in an unfinished
 tournament: the commitments service's 409) and puts the player in the pool; the matcher
 (app.quickplay.matcher) seats them.  ``leave`` gives the commitment back first: a match that has not yet
@@ -24,8 +24,8 @@ from app.game.rooms import RoomKey
 from app.game.titles import title_index
 from app.game.variants import VariantKey
 from app.models import User
-from app.quickplay.commitments import QueueCommitments
-from app.quickplay.matching import QueueEntry
+from app.quickplay.commitments import QueueCommitments, queue_key
+from app.quickplay.matching import DEFAULT_QUICK_PLAY_ROUNDS, QUICK_PLAY_ROUNDS, QueueEntry
 from app.quickplay.store import QueueStore
 from app.services.errors import Conflict, ErrorCode, Unavailable
 from app.tables.seating import check_entry_coins, check_not_frozen
@@ -50,6 +50,7 @@ class QueueStatus:
     variant: str | None = None
     since: datetime | None = None
     table_id: str | None = None
+    rounds: int | None = None
 
 
 class QuickPlay:
@@ -59,30 +60,31 @@ class QuickPlay:
         self.settle_seconds = settle_seconds  # how long a leave waits for a match in flight to end
         self.joined = asyncio.Event()  # a player queued here: the matcher's next wave need not wait
 
-    async def join(self, user: User, room: RoomKey, variant: VariantKey) -> QueueEntry:
-        """Queue the player in the pool (the same pool again: the entry they hold)."""
+    async def join(self, user: User, room: RoomKey, variant: VariantKey,
+                   rounds: int = DEFAULT_QUICK_PLAY_ROUNDS) -> QueueEntry:
+        """Queue the player in the pool of ``rounds`` 圈 games (the same pool again: the entry they hold)."""
         with store_reachable():
-            return await self._join(user, room, variant)
+            return await self._join(user, room, variant, rounds)
 
-    async def _join(self, user: User, room: RoomKey, variant: VariantKey) -> QueueEntry:
+    async def _join(self, user: User, room: RoomKey, variant: VariantKey, rounds: int) -> QueueEntry:
         check_not_frozen(user)
         check_entry_coins(user, room)
         waiting = await self.store.entry(user.id) if (await self._status(user.id)).queued else None
-        if waiting is not None and (waiting.room, waiting.variant) == (room.value, variant.value):
+        if waiting is not None and waiting.pool == (room.value, variant.value, rounds):
             return waiting
         if waiting is not None:
             raise Conflict("you are waiting in the quick-play queue; leave it first", ErrorCode.IN_QUEUE,
-                           queue=f"{waiting.room}:{waiting.variant}")
-        await self.commitments.hold(user, room.value, variant.value)
+                           queue=queue_key(*waiting.pool))
+        await self.commitments.hold(user, room.value, variant.value, rounds)
         entry = QueueEntry(user_id=user.id, username=user.username, room=room.value, variant=variant.value,
                            since=time.time(), title_rank=title_index(user.rank_points),
-                           rank_points=user.rank_points)
+                           rank_points=user.rank_points, rounds=rounds)
         try:
             await self.store.forget_matched(user.id)
             queued = await self.store.add(entry)
         except REDIS_ERRORS:
             # Not queued: the commitment goes back (an entry the store kept finds no commitment to seat).
-            await self.commitments.release(user.id, room.value, variant.value)
+            await self.commitments.release(user.id, room.value, variant.value, rounds)
             raise
         self.joined.set()
         return queued
@@ -97,8 +99,10 @@ class QuickPlay:
         waiting = await self.store.entry(user_id)
         if waiting is not None and waiting.room != room.value:
             return
-        for variant in [waiting.variant] if waiting else [v.value for v in VariantKey]:
-            await self.commitments.release(user_id, room.value, variant)
+        pools = ([waiting.pool] if waiting else
+                 [(room.value, v.value, n) for v in VariantKey for n in QUICK_PLAY_ROUNDS])
+        for pool in pools:
+            await self.commitments.release(user_id, *pool)
         await self.store.remove(user_id)
         # Claimed by a match: wait (bounded) for it to end, so the answer is definite — out of the queue, or
         # seated by a match made before the leave (GET /api/me/queue names the table).
@@ -119,8 +123,9 @@ class QuickPlay:
                 and await self.commitments.current(user_id) is None):
             return QueueStatus(False)
         if waiting is not None:
-            return QueueStatus(True, waiting.room, waiting.variant, waiting.joined_at)
+            return QueueStatus(True, waiting.room, waiting.variant, waiting.joined_at, rounds=waiting.rounds)
         matched = await self.store.matched(user_id)
         if matched is not None:
-            return QueueStatus(False, matched.room, matched.variant, datetime.fromtimestamp(matched.since, UTC), matched.table_id)
+            return QueueStatus(False, matched.room, matched.variant, datetime.fromtimestamp(matched.since, UTC),
+                               matched.table_id, matched.rounds)
         return QueueStatus(False)

@@ -3,7 +3,7 @@
 The store is the matcher's working set, not the authority on who may sit where: that is the commitments
 service (one commitment per player under a row lock, app.services.commitments).  It keeps
 
-* the pools: per room × variant, the waiting players (``QueueEntry``);
+* the pools: per room × variant × game length (``QUICK_PLAY_ROUNDS``), the waiting players (``QueueEntry``);
 * claims: the members of a table being seated (``claim`` takes them out of their pool and records them
   under the new table's id before anything is seated; ``finish`` or ``give_back`` ends the claim), so a
   matcher that dies mid-match leaves a record the next matcher resolves (app.quickplay.matcher);
@@ -20,7 +20,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from app.quickplay.matching import QueueEntry
+from app.quickplay.matching import DEFAULT_QUICK_PLAY_ROUNDS, QueueEntry
+
+Pool = tuple[str, str, int]  # (room, variant, rounds)
 
 MATCHED_TTL_SECONDS = 600  # how long GET /api/me/queue still names the table a player was matched to
 
@@ -42,6 +44,7 @@ class Matched:
     room: str
     variant: str
     since: float
+    rounds: int = DEFAULT_QUICK_PLAY_ROUNDS
 
 
 class QueueStore(Protocol):
@@ -61,10 +64,10 @@ class QueueStore(Protocol):
         """The table id of the claim the player is in, if any."""
         ...
 
-    async def members(self, room: str, variant: str) -> list[QueueEntry]: ...
+    async def members(self, room: str, variant: str, rounds: int) -> list[QueueEntry]: ...
 
-    async def sizes(self) -> dict[tuple[str, str], int]:
-        """Players waiting per (room, variant), claimed ones not counted."""
+    async def sizes(self) -> dict[Pool, int]:
+        """Players waiting per pool (room, variant, rounds), claimed ones not counted."""
         ...
 
     async def claim(self, table_id: str, entries: list[QueueEntry]) -> bool:
@@ -94,7 +97,7 @@ class LocalQueueStore:
     """The queue of a single process (no Redis).  Every method runs without awaiting, so it is atomic on
     the event loop.  A restart empties it (documented: the client queues again)."""
 
-    pools: dict[tuple[str, str], dict[int, QueueEntry]] = field(default_factory=dict)
+    pools: dict[Pool, dict[int, QueueEntry]] = field(default_factory=dict)
     claimed: dict[str, Claim] = field(default_factory=dict)
     claimed_users: dict[int, str] = field(default_factory=dict)
     markers: dict[int, tuple[float, Matched]] = field(default_factory=dict)
@@ -112,7 +115,7 @@ class LocalQueueStore:
         existing = self._where(entry.user_id)
         if existing is not None:
             return existing
-        self.pools.setdefault((entry.room, entry.variant), {})[entry.user_id] = entry
+        self.pools.setdefault(entry.pool, {})[entry.user_id] = entry
         return entry
 
     async def remove(self, user_id: int) -> QueueEntry | None:
@@ -127,14 +130,14 @@ class LocalQueueStore:
     async def claim_of(self, user_id: int) -> str | None:
         return self.claimed_users.get(user_id)
 
-    async def members(self, room: str, variant: str) -> list[QueueEntry]:
-        return list(self.pools.get((room, variant), {}).values())
+    async def members(self, room: str, variant: str, rounds: int) -> list[QueueEntry]:
+        return list(self.pools.get((room, variant, rounds), {}).values())
 
-    async def sizes(self) -> dict[tuple[str, str], int]:
+    async def sizes(self) -> dict[Pool, int]:
         return {key: len(pool) for key, pool in self.pools.items() if pool}
 
     async def claim(self, table_id: str, entries: list[QueueEntry]) -> bool:
-        pools = [self.pools.get((e.room, e.variant), {}) for e in entries]
+        pools = [self.pools.get(e.pool, {}) for e in entries]
         if table_id in self.claimed or any(e.user_id not in pool for e, pool in zip(entries, pools, strict=True)):
             return False
         for e, pool in zip(entries, pools, strict=True):
@@ -151,7 +154,7 @@ class LocalQueueStore:
             self.claimed_users.pop(e.user_id, None)
         for e in entries:
             if self._where(e.user_id) is None:
-                self.pools.setdefault((e.room, e.variant), {})[e.user_id] = e
+                self.pools.setdefault(e.pool, {})[e.user_id] = e
 
     async def finish(self, table_id: str) -> None:
         claim = self.claimed.pop(table_id, None)
@@ -160,7 +163,8 @@ class LocalQueueStore:
         now = time.time()
         for e in claim.entries:
             self.claimed_users.pop(e.user_id, None)
-            self.markers[e.user_id] = (now + MATCHED_TTL_SECONDS, Matched(table_id, e.room, e.variant, e.since))
+            self.markers[e.user_id] = (now + MATCHED_TTL_SECONDS, Matched(table_id, e.room, e.variant, e.since,
+                                                                               e.rounds))
 
     async def claims(self) -> list[Claim]:
         return list(self.claimed.values())

@@ -54,7 +54,8 @@ class TableSettings(BaseSettings):
     timeouts_to_auto_play: int = Field(default=2, ge=1, description="timeouts in a row that put a seat on 托管 "
                                        "(docs/rules/timing.md#auto-play)")
     auto_play_level: BotLevel = Field(default=DEFAULT_BOT_LEVEL, description="the bot level that plays a seat "
-                                      "on 托管 (timeouts or a disconnect)")
+                                      "on 托管 (timeouts, a disconnect or a freeze): an operator setting, not a "
+                                      "room option (docs/rules/timing.md#auto-play F-6)")
 
     inbox_size: int = Field(default=256, ge=8, description="a table's command queue; a full one answers "
                             "`busy`")

@@ -4,7 +4,8 @@ Messages (server → client, JSON):
   {"type": "snapshot", "tables": [table, …]}
   {"type": "table_created" | "table_updated" | "table_removed", "table": table}
   {"type": "server_restarting", "pause_seconds": s}: this server is restarting; the socket closes with 1001
-  {"type": "queue_sizes", "queues": [{"room", "variant", "queued"}, …]}: quick play's waiting players per pool
+  {"type": "queue_sizes", "queues": [{"room", "variant", "rounds", "minutes", "queued"}, …]}: quick play's waiting
+  players per pool (room, variant, rounds: 1 圈 first, then 4) and a game's typical minutes
   {"type": "matched", "table_id": id}: to one player only, when quick play seated them (app.quickplay)
   {"type": "notice", "id", "text", "starts_at", "ends_at"}: a notice to every player (app.lobby.notices;
     NoticeMessage in docs/protocol.md), also sent on every table socket

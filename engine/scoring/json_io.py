@@ -43,7 +43,7 @@ FLOWER_WINS = frozenset({WinKind.EIGHT_FLOWERS, WinKind.SEVEN_ROB_ONE})
 
 TOP_KEYS = frozenset({
     "variant", "seats", "dealer", "winners", "winning_tile", "win_kind", "discarder", "kong_kind",
-    "kong_tile", "dealer_streak", "round_wind", "open_seat", "wildcards", "last_tile", "heavenly",
+    "kong_tile", "dealer_streak", "round_wind", "open_seat", "wildcards", "indicators", "last_tile", "heavenly",
     "earthly", "human", "options",
 })
 SEAT_KEYS = frozenset({"concealed", "melds", "flowers", "declaration"})
@@ -235,6 +235,8 @@ def situation_from_json(obj: Any) -> Situation:
 
 
 def _wildcards(d: dict[str, Any], variant: str) -> tuple[Tile, ...]:
+    if d.get("indicators") not in (None, ""):
+        return _indicated(d, variant)
     if d.get("wildcards") in (None, ""):
         return ()
     if variant != "taipao":
@@ -243,6 +245,20 @@ def _wildcards(d: dict[str, Any], variant: str) -> tuple[Tile, ...]:
     if not 1 <= len(faces) <= 2 or len(set(faces)) != len(faces):
         raise _fail("wildcards", "one face, or two different faces (same-face mode is written once)")
     return faces
+
+
+def _indicated(d: dict[str, Any], variant: str) -> tuple[Tile, ...]:
+    """The 財神 faces from the two turned ``indicators`` (docs/rules/taipao.md#caishen): two faces, one face twice
+    (same-face mode), or one a flower: a one-face hand (docs/rules/taipao.md#one-face F-4), kept as the flower
+    face, which has no live copy, and the live face."""
+    if variant != "taipao":
+        raise _fail("indicators", "財神 exist only in taipao")
+    if d.get("wildcards") not in (None, ""):
+        raise _fail("indicators", "give the turned indicators or the 財神 faces (wildcards), not both")
+    turned = _tiles(d["indicators"], "indicators")
+    if len(turned) != 2:
+        raise _fail("indicators", f"the two turned tiles, got {len(turned)}")
+    return tuple(dict.fromkeys(turned))
 
 
 def _options(value: Any) -> dict[str, Any]:

@@ -69,7 +69,7 @@ TAIPAO: dict[str, ItemName] = {
     # B: every seat (docs/rules/taipao.md#scoring)
     "caishen_suit": N("財神(數牌)", "财神(数牌)", "Wild tiles, suit face"),
     "caishen_honour": N("財神(字花)", "财神(字花)", "Wild tiles, honour or flower face"),
-    "caishen_same": N("財神(同面)", "财神(同面)", "Wild tiles, one face"),
+    "caishen_same": N("財神(同面)", "财神(同面)", "Wild tiles, same face"),
     "flowers": N("花", "花", "Flowers"),
     "white": N("白板", "白板", "White dragons (bonus)"),
     "kong": N("明槓", "明杠", "Exposed kong"),

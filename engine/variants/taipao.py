@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.tiles import FLOWER_BASE, Tile
+from engine.tiles import FLOWER_BASE, Tile, is_one_face
 from engine.variants.base import HandFacts, Option, PassLock, Variant, WallEnd, standard_kinds
 
 WHITE = 33  # 白板 7z
@@ -32,13 +32,16 @@ class Taipao(Variant):
         return () if state.seats[seat].locked else ("ready",)
 
     def can_kill_pig(self, state: HandFacts, seat: int) -> bool:
-        """docs/rules/taipao.md#kill-pig: 3+ of one face and 1+ of the other, or 2+ in same-face mode."""
+        """docs/rules/taipao.md#kill-pig: 3+ of one face and 1+ of the other, or 2+ in same-face mode; in a
+        one-face hand (the other indicator a flower, docs/rules/taipao.md#one-face F-4) all three live copies."""
         s = state.seats[seat]
         if s.jokers < 2:  # every pattern needs two 財神 or more: the common case, answered at once
             return False
         held = [s.counts[f] for f in state.wildcards]
         if len(held) == 1:
             return held[0] >= 2
+        if is_one_face(state.wildcards):
+            return sum(held) >= 3  # the flower face has no live copy
         return (held[0] >= 3 and held[1] >= 1) or (held[1] >= 3 and held[0] >= 1)
 
 

@@ -14,7 +14,8 @@ VARIANT = "taiwan"
 
 
 def quick_play(page: Page, *, waits: bool = True) -> None:
-    page.locator(f".room[data-room=beginner] button.quick[data-variant={VARIANT}]").click()
+    # 東風戰, the first of the two lengths (docs/rules/rooms.md#quick-play F-8)
+    page.locator(f".room[data-room=beginner] button.quick[data-variant={VARIANT}][data-rounds='1']").click()
     if waits:  # the last player needed is matched at once: no time to wait
         expect(page.locator(".queue-panel")).to_be_visible()
 

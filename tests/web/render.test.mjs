@@ -11,7 +11,7 @@ import { availableButtons, BUTTONS } from "../../web/js/render/actions.js";
 import { callSound, callsOf, callWord } from "../../web/js/render/calls.js";
 import { listedTables } from "../../web/js/render/lobby.js";
 import { coinStep, paymentSteps } from "../../web/js/render/payment_steps.js";
-import { clock, playingCount } from "../../web/js/render/quickplay.js";
+import { clock, lengthLabel, playingCount, QUICK_PLAY_ROUNDS, waitingCount } from "../../web/js/render/quickplay.js";
 import { itemName, verifyCommitment } from "../../web/js/render/result.js";
 import { finishingOrder, placeWord } from "../../web/js/render/standings.js";
 import { namer, signed } from "../../web/js/render/table.js";
@@ -159,6 +159,16 @@ test("the lobby lists a finished table only to a player still seated at it", () 
   const tables = [lobbyTable("a", "waiting", [7, null]), lobbyTable("b", "finished", [7, 8]), lobbyTable("c", "finished", [9, null])];
   assert.deepEqual(listedTables(/** @type {any} */ (tables), 7).map((tb) => tb.id), ["a", "b"]);
   assert.deepEqual(listedTables(/** @type {any} */ (tables), null).map((tb) => tb.id), ["a"]);
+});
+
+test("quick play offers 東風戰 first, then 全莊, each with its typical minutes (F-8)", () => {
+  assert.deepEqual(QUICK_PLAY_ROUNDS, [1, 4]);
+  assert.equal(lengthLabel(1, 9), "East round (1 圈) · about 9 min");
+  assert.equal(lengthLabel(4, 36), "Full game (4 圈) · about 36 min");
+  assert.equal(lengthLabel(4, undefined), "Full game (4 圈)");
+  const sizes = new Map([["beginner:taiwan:1", 2], ["beginner:taiwan:4", 3], ["beginner:taipao:1", 7]]);
+  assert.equal(waitingCount(sizes, "beginner", "taiwan"), 5);
+  assert.equal(waitingCount(sizes, "advanced", "taiwan"), 0);
 });
 
 test("quick play counts the players at playing tables of that room and variant", () => {

@@ -192,6 +192,21 @@ test("the deal builds the view: your tiles sorted, the dealer one tile more", ()
   assert.equal(state.commitment, "abc");
 });
 
+test("the game's first hand_start announces the seat draw until the first discard (F-1)", () => {
+  const deal = { type: "deal", dealer: 2, dice: [1, 2, 3], open_seat: null, seat_winds: [2, 3, 0, 1], wildcards: [],
+    indicators: [], wall: 90, tiles: ["9s", "1m", "5z", "2p", "1m", "3s", "4s", "5s", "7p", "8p", "9p", "6z", "6z"] };
+  const start = { type: "hand_start", hand_no: 1, dealer: 2, round_wind: 0, dealer_streak: 0, commitment: "abc",
+    first_dealer: 2, first_commitment: "abc" };
+  const drawn = after(ev(11, start), ev(12, deal));
+  assert.deepEqual(drawn.notice, { type: "first_dealer", seat: 2 });
+  assert.equal(drawn.table?.first_dealer, 2);
+  assert.equal(drawn.table?.first_commitment, "abc");
+  const played = after(ev(11, start), ev(12, deal), ev(13, { seq: 2, type: "discard", seat: 2, tile: "9s" }));
+  assert.equal(played.notice, null);
+  const later = after(ev(11, { ...start, hand_no: 2 }), ev(12, deal));
+  assert.equal(later.notice, null);
+});
+
 test("hand_end shows every hand and ends the hand", () => {
   const hands = [["1m"], ["2m", "1m"], ["3p"], ["7z", "7z"]];
   const state = after(ev(11, { type: "hand_end", winners: [1], win_kind: "discard", winning_tile: "1m", discarder: 3, hands, score: {} }));

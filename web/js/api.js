@@ -123,13 +123,14 @@ export const api = {
   hand: (id) => request(`/api/hands/${id}`),
   /**
    * Quick play (快速開始): wait in the room's pool for a table of `variant` ("play again" after a game uses
-   * this too).  202 {queued, room, variant, since}; the lobby socket then pushes {type: "matched", table_id}.
-   * @param {string} room @param {string} variant
+   * this too), `rounds` 圈 per game (1 東風戰, the server's default, or 4 全莊).  202 {queued, room, variant,
+   * rounds, since}; the lobby socket then pushes {type: "matched", table_id}.
+   * @param {string} room @param {string} variant @param {number} [rounds]
    */
-  queue: (room, variant) => request(`/api/rooms/${encodeURIComponent(room)}/queue`, { method: "POST", body: { variant } }),
+  queue: (room, variant, rounds) => request(`/api/rooms/${encodeURIComponent(room)}/queue`, { method: "POST", body: rounds ? { variant, rounds } : { variant } }),
   /** Leave the room's quick-play queue (idempotent): {queued: false}. @param {string} room */
   leaveQueue: (room) => request(`/api/rooms/${encodeURIComponent(room)}/queue`, { method: "DELETE" }),
-  /** {queued, room, variant, since, table_id}: table_id is set once matched. */
+  /** {queued, room, variant, rounds, since, table_id}: table_id is set once matched. */
   myQueue: () => request("/api/me/queue"),
 };
 

@@ -28,7 +28,8 @@ export const app = {
   /** @type {Record<string, string>} */ createVariant: {},
   /** @type {any} */ returnTable: null, // a running table of yours (e.g. practice, not in the lobby list)
   /** @type {import("./render/quickplay.js").QueueStatus | null} */ queue: null, // quick play: waiting now
-  /** @type {Map<string, number>} */ queueSizes: new Map(), // "room:variant" -> players waiting
+  /** @type {Map<string, number>} */ queueSizes: new Map(), // "room:variant:rounds" -> players waiting
+  /** @type {Map<string, number>} */ gameMinutes: new Map(), // "variant:rounds" -> a game's typical minutes
   // table
   /** @type {string | null} */ tableId: null,
   table: initialState(),

@@ -12,7 +12,7 @@
  * @typedef {object} ScreenCommands
  * @property {() => void} enterLobby          the lobby screen: show it (and connect its socket)
  * @property {() => void} renderLobby         the lobby screen: redraw it (the account or the tables changed)
- * @property {(room: string, variant: string) => Promise<void>} quickPlay the lobby screen: queue for quick play
+ * @property {(room: string, variant: string, rounds?: number) => Promise<void>} quickPlay the lobby screen: queue for quick play
  *   in that room and variant (the result's "play again") and show the waiting panel
  * @property {(id: string) => void} enterTable the table screen: open table `id` and connect to it
  * @property {() => void} leaveTable          the table screen: stand up (or leave a finished table) and go to the lobby

@@ -28,7 +28,7 @@ import { sortTiles, withoutTiles } from "./tiles.js";
  *   coins_per_point: number | null, options: Record<string, any>, seat: number, seats: SeatInfo[],
  *   hand_no: number, hands_played: number, dealer: number, round_wind: number, dealer_streak: number,
  *   discard_row?: number, onlooker?: boolean, game_points?: number[], game_coins?: number[],
- *   hands_limit?: number | null}} TableInfo
+ *   hands_limit?: number | null, first_dealer?: number | null, first_commitment?: string | null}} TableInfo
  * @typedef {{v: number, synced: boolean, table: TableInfo | null, view: View | null, prompt: Prompt | null,
  *   commitment: string | null, hand_no: number, result: any | null, game_over: any | null,
  *   last_error: {code: string, message: string} | null, notice: {type: string, seat?: number, tile?: string} | null,
@@ -146,8 +146,13 @@ function applyTableEvent(state, ev, handNo) {
         table.dealer = ev.dealer ?? table.dealer;
         table.round_wind = ev.round_wind ?? table.round_wind;
         table.dealer_streak = ev.dealer_streak ?? table.dealer_streak;
+        table.first_dealer = ev.first_dealer ?? table.first_dealer;
+        table.first_commitment = ev.first_commitment ?? table.first_commitment;
       }
-      return { ...state, table, view: null, result: null, commitment: ev.commitment ?? null, notice: null };
+      // The game's first hand opens with the seat draw that chose its dealer (F-1), shown until the first discard.
+      const draw = ev.hand_no === 1 && typeof ev.first_dealer === "number"
+        ? { type: "first_dealer", seat: ev.first_dealer } : null;
+      return { ...state, table, view: null, result: null, commitment: ev.commitment ?? null, notice: draw };
     case "hand_void":
       // The server broke the hand: no coins move and the next hand is dealt.
       return { ...state, table, prompt: null, notice: { type: "hand_void" } };
@@ -164,8 +169,9 @@ function applyTableEvent(state, ev, handNo) {
     default: {
       const me = table?.seat ?? state.view?.seat ?? 0;
       const view = reduceEvent(state.view, ev, me, table);
+      const drawOver = state.notice?.type === "first_dealer" && ev.type === "discard";
       const notice = ["kong_attempt", "split_deal", "reveal"].includes(ev.type)
-        ? { type: ev.type, seat: ev.seat ?? ev.from, tile: ev.tile } : state.notice;
+        ? { type: ev.type, seat: ev.seat ?? ev.from, tile: ev.tile } : drawOver ? null : state.notice;
       return { ...state, view, notice };
     }
   }

@@ -26,10 +26,10 @@ STORE_AWAY: dict[int | str, dict[str, Any]] = {503: JOIN_REFUSALS[503]}
 
 @router.post("/rooms/{room}/queue", status_code=status.HTTP_202_ACCEPTED, responses=JOIN_REFUSALS)
 async def join_queue(room: RoomKey, body: QueueIn, user: CurrentUser, quickplay: QuickPlayDep) -> QueuedOut:
-    """Wait for a table of this variant in this room.  Refused (409) while seated, queued in another
+    """Wait for a table of this variant and game length (``rounds``: 1 圈, the default, or 4) in this room.  Refused (409) while seated, queued in another
     pool or registered in an unfinished tournament, or below the room's entry coins; 403 when frozen."""
-    entry = await quickplay.join(user, room, body.variant)
-    return QueuedOut(queued=True, room=entry.room, variant=entry.variant, since=entry.joined_at)
+    entry = await quickplay.join(user, room, body.variant, body.rounds)
+    return QueuedOut(queued=True, room=entry.room, variant=entry.variant, rounds=entry.rounds, since=entry.joined_at)
 
 
 @router.delete("/rooms/{room}/queue", responses=STORE_AWAY)
@@ -42,5 +42,5 @@ async def leave_queue(room: RoomKey, user: CurrentUser, quickplay: QuickPlayDep)
 @router.get("/me/queue", responses=STORE_AWAY)
 async def my_queue(user: CurrentUser, quickplay: QuickPlayDep) -> QueueStatusOut:
     found = await quickplay.status(user.id)
-    return QueueStatusOut(queued=found.queued, room=found.room, variant=found.variant, since=found.since,
-                          table_id=found.table_id)
+    return QueueStatusOut(queued=found.queued, room=found.room, variant=found.variant, rounds=found.rounds,
+                          since=found.since, table_id=found.table_id)

@@ -87,7 +87,8 @@ async def close_table(registry: TableRegistry, table_id: str, *, force: bool, ru
 async def apply_freeze(registry: TableRegistry, runtime: ProcessRuntime | None, user_id: int, *,
                        here: bool = False) -> str | None:
     """Carry a freeze to the account's seat, if any: stand up from a waiting table at once; at a running
-    one the actor plays the seat on 托管 until the hand ends.  Returns the table id it was seated at."""
+    one the actor plays the seat on 托管 to the end of the game (docs/rules/rooms.md#frozen F-10).  Returns
+    the table id it was seated at."""
     table_id = registry.table_of(user_id)
     cluster = _cluster(runtime)
     if table_id is None and not here and cluster is not None:  # seated at a table another process owns

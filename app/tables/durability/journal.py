@@ -333,7 +333,7 @@ def _live_game(row: Any, actions: list[dict[str, Any]]) -> LiveGame:
                      bots=list(row["bots"]), status=TableStatus.PLAYING, practice=row["practice"],
                      seat_names=list(row["seat_names"]))
     match = MatchState(row["dealer"], row["dealer_streak"], row["round_wind"], row["hands_played"],
-                       row["voided"], list(row["points"]), list(row["coins"]))
+                       row["voided"], list(row["points"]), list(row["coins"]), row["first_commitment"])
     wall = WallSeed(row["seed"], row["salt"]) if row["seed"] else None
     return LiveGame(info=info, game_id=row["game_id"], fence=row["fence"], match=match, hand_no=row["hand_no"],
                     wall=wall, hand_closed=row["hand_closed"], v=row["v"], actions=actions,

@@ -44,14 +44,15 @@ class RowWrite:
 _NEW = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
 _APPEND = ("id", "fence", "hand_no", "start", "log_len", "v")
 _ACTION = ("table_id", "game_id", "hand_no", "seq", "action")
-_MATCH = ("v", "last_result", "dealer", "dealer_streak", "round_wind", "hands_played", "voided", "points", "coins")
+_MATCH = ("v", "last_result", "dealer", "dealer_streak", "round_wind", "hands_played", "voided", "points", "coins",
+          "first_commitment")
 _CLOSE = ("id", "fence", "game_id", "hand_no", *_MATCH)
 # SQL types of the values a batched statement compares or sets (Postgres types a VALUES list by them)
 SQL_TYPES = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
              "start": "INTEGER", "log_len": "INTEGER", "seq": "INTEGER", "v": "BIGINT", "seed": "TEXT",
              "salt": "TEXT", "commitment": "TEXT", "action": "JSON", "last_result": "JSON", "dealer": "INTEGER",
              "dealer_streak": "INTEGER", "round_wind": "INTEGER", "hands_played": "INTEGER", "voided": "INTEGER",
-             "points": "JSON", "coins": "JSON"}
+             "points": "JSON", "coins": "JSON", "first_commitment": "TEXT"}
 _JSON = frozenset(c for c, t in SQL_TYPES.items() if t == "JSON")
 
 

@@ -43,16 +43,20 @@ class MatchState:
     voided: int
     points: list[int]
     coins: list[int]
+    # The game's first commitment, which drew the first dealer (docs/rules/common.md#first-dealer); None until
+    # the first hand closes: a resumed first hand draws from its own wall's commitment
+    first_commitment: str | None = None
 
     @classmethod
-    def of(cls, match: Match, *, voided: int, points: Sequence[int], coins: Sequence[int]) -> MatchState:
+    def of(cls, match: Match, *, voided: int, points: Sequence[int], coins: Sequence[int],
+           first_commitment: str | None = None) -> MatchState:
         return cls(match.dealer, match.dealer_streak, match.round_wind, match.hands_played, voided,
-                   list(points), list(coins))
+                   list(points), list(coins), first_commitment)
 
     def columns(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "dealer_streak": self.dealer_streak, "round_wind": self.round_wind,
                 "hands_played": self.hands_played, "voided": self.voided, "points": self.points,
-                "coins": self.coins}
+                "coins": self.coins, "first_commitment": self.first_commitment}
 
 
 # One write of the journal: statements run inside the batch's transaction.  A step that finds its guard no

@@ -21,6 +21,7 @@ from app.game.rooms import ROOMS
 from app.services.settlement import Settlement, practice_hand, record_practice_hand, settle_hand
 from app.tables.fairness import WallSeed
 from app.tables.registry import TableInfo
+from engine.match import draw_first_dealer
 from engine.state import HandState
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,13 @@ RETRY_SECONDS = 0.5
 
 class Settler(Protocol):
     async def __call__(self, info: TableInfo, hand_key: str, hand: HandState, wall: WallSeed,
-                       hand_no: int) -> Settlement | None: ...
+                       hand_no: int, *, first_commitment: str | None = None) -> Settlement | None: ...
 
 
-def hand_record(info: TableInfo, hand: HandState, wall: WallSeed, hand_no: int) -> dict[str, Any]:
-    """What is stored for the hand: enough to verify the wall and replay it (``fairness.verify_hand``)."""
+def hand_record(info: TableInfo, hand: HandState, wall: WallSeed, hand_no: int, *,
+                first_commitment: str | None = None) -> dict[str, Any]:
+    """What is stored for the hand: enough to verify the wall and replay it (``fairness.verify_hand``), and
+    the game's first commitment with the first dealer drawn from it (docs/rules/common.md#first-dealer)."""
     assert hand.result is not None
     return {
         "table_id": info.id,
@@ -49,6 +52,8 @@ def hand_record(info: TableInfo, hand: HandState, wall: WallSeed, hand_no: int) 
             "dealer": hand.dealer,
             "round_wind": hand.round_wind,
             "dealer_streak": hand.dealer_streak,
+            "first_commitment": first_commitment or wall.commitment,
+            "first_dealer": draw_first_dealer(first_commitment or wall.commitment, hand.variant.n_seats),
             "options": hand.options,
         },
     }
@@ -79,9 +84,9 @@ class DatabaseSettler:
             await self.connections.close()
 
     async def __call__(self, info: TableInfo, hand_key: str, hand: HandState, wall: WallSeed,
-                       hand_no: int) -> Settlement | None:
+                       hand_no: int, *, first_commitment: str | None = None) -> Settlement | None:
         assert hand.result is not None
-        record = hand_record(info, hand, wall, hand_no)
+        record = hand_record(info, hand, wall, hand_no, first_commitment=first_commitment)
         seats = [None if seat in info.bots else uid for seat, uid in enumerate(info.seats)]
         practice = info.practice or info.tournament_game_id is not None
         started, kind = time.perf_counter(), info.kind.value

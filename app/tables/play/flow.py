@@ -41,7 +41,7 @@ from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, Tab
 from app.tables.table_info import TableInfo
 from engine.actions import Action, IllegalAction
 from engine.events import Event
-from engine.match import Match
+from engine.match import Match, draw_first_dealer
 from engine.phase import Phase
 from engine.state import HandState
 from engine.variants import find_variant
@@ -74,7 +74,9 @@ class HandFlow:
         self.table_closed = table_closed
         self.game_id = secrets.token_hex(4)  # tells this game's hand keys from a later game's at the table
         self.options: dict[str, Any] = dict(info.options)
-        self.match = Match(find_variant(info.variant.value), first_dealer=0, options=self.options)
+        self.match = Match(find_variant(info.variant.value), options=self.options)
+        # The game's first commitment: the first dealer is drawn from it (docs/rules/common.md#first-dealer F-1)
+        self.first_commitment: str | None = None
         self.hand: HandState | None = None
         self.hand_no = 0
         self.wall: WallSeed | None = None
@@ -94,7 +96,7 @@ class HandFlow:
         self.last_result: HandResultMessage | None = None
         self.points = [0] * len(slots)
         self.coins = [0] * len(slots)
-        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 now, stood up after the hand
+        self.frozen_seats: set[int] = set()  # admin-frozen accounts: 托管 to the end of the game (F-10)
         self.resuming = False  # rebuilt from the journal, waiting for the players to come back
         # What the journal has not got yet (``journal_writer.JournalWriter`` writes it and clears the marks):
         self.logged = 0  # actions of the current hand in the journal
@@ -135,7 +137,12 @@ class HandFlow:
 
     def new_hand(self) -> Played:
         wall = new_wall_seed()
+        first_deal = self.hand_no == 0  # the game's first commitment draws the first dealer
+        if first_deal:
+            self.match.seat_first_dealer(draw_first_dealer(wall.commitment, len(self.slots)))
         hand = self.match.new_hand(wall.seed)  # if this raises, nothing has changed (see recover)
+        if first_deal:
+            self.first_commitment = wall.commitment
         self.hand_no += 1
         self.wall, self.hand, self.last_result = wall, hand, None
         self.start_due, self.logged = True, 0  # journalled before hand_start goes out
@@ -146,7 +153,8 @@ class HandFlow:
         self.close_prompts()
         self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
                              round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
-                             commitment=wall.commitment)
+                             commitment=wall.commitment, first_dealer=self.match.first_dealer,
+                             first_commitment=self.first_commitment)
         return self.pump()  # a hand may end in its deal (台灣 八仙過海)
 
     def pump(self) -> Played:
@@ -370,7 +378,8 @@ class HandFlow:
         return seat in self.frozen_seats
 
     def freeze(self, seat: int) -> None:
-        """An admin froze the seat's account: 托管 until the hand ends (``HandEnd.finish_hand`` stands it up)."""
+        """An admin froze the seat's account: 托管 to the end of the game, which goes on for the others
+        (docs/rules/rooms.md#frozen F-10); the seat is released with the table at game over."""
         self.frozen_seats.add(seat)
         self.seat_went_auto(seat, "frozen")
 

@@ -106,7 +106,8 @@ class HandEnd:
             return
         flow.settled_hand = hand  # exactly once, whatever happens next
         key = f"{flow.id}:{flow.game_id}:{flow.hand_no}"
-        settlement = await self.settle(flow.info, key, hand, wall, flow.hand_no)
+        settlement = await self.settle(flow.info, key, hand, wall, flow.hand_no,
+                                       first_commitment=flow.first_commitment)
         result = self._hand_result(hand, wall, settlement)
         flow.out.send_all(result)
         if settlement is None:
@@ -154,17 +155,15 @@ class HandEnd:
         )
 
     async def _unseat_broke(self, settlement: Settlement) -> list[int]:
-        """docs/rules/rooms.md#rooms: whoever fell below the room's entry stands up after the hand (and any frozen account)."""
+        """docs/rules/rooms.md#rooms: whoever fell below the room's entry stands up after the hand.
+
+        An admin-frozen account does not (docs/rules/rooms.md#frozen F-10): its seat plays on under 托管 to the
+        end of the game and settles as usual, so the others' game goes on; the seat is released with the table
+        at game over, and the frozen account can take no new seat, queue or registration."""
         flow = self.flow
         try:
             freed = await unseat_below_entry(registry=self.registry, table_id=flow.id,
                                              coins_after=settlement.coins_after)
-            # Admin-frozen accounts stand up too, except at a tournament table: there the seat plays on 托管 to
-            # the end of the round, so the table goes on for the others (the tournament disqualifies the player).
-            frozen = set() if flow.info.tournament_game_id is not None else flow.frozen_seats
-            for seat in sorted(frozen - set(freed)):
-                await self.registry.vacate_seat(flow.id, seat)
-                freed.append(seat)
             return sorted(freed)
         except Exception as exc:  # the table may have been removed meanwhile
             log.info("table %s: unseating skipped: %s", flow.id, exc)

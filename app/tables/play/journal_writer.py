@@ -80,7 +80,8 @@ class JournalWriter:
 
     def match_state(self) -> MatchState:
         flow = self.flow
-        return MatchState.of(flow.match, voided=flow.voided, points=flow.points, coins=flow.coins)
+        return MatchState.of(flow.match, voided=flow.voided, points=flow.points, coins=flow.coins,
+                             first_commitment=flow.first_commitment)
 
     async def open_game(self) -> None:
         if self.journal is None:

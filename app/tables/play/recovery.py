@@ -16,6 +16,7 @@ from app.tables.play.played import NOTHING, Played
 from app.tables.protocol.messages import HandResultMessage
 from engine.actions import Action
 from engine.invariants import check_all
+from engine.match import draw_first_dealer
 from engine.state import HandState
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,7 @@ class GameRecovery:
         m = game.match
         flow.match.dealer, flow.match.dealer_streak = m.dealer, m.dealer_streak
         flow.match.round_wind, flow.match.hands_played = m.round_wind, m.hands_played
+        self._restore_first_dealer(game)
         flow.voided, flow.points, flow.coins = m.voided, list(m.points), list(m.coins)
         flow.out.v = game.v + V_GAP
         flow.started = game.hand_no > 0
@@ -90,7 +92,7 @@ class GameRecovery:
             try:
                 flow.hand = HandState.replay(
                     flow.match.variant, [Action.from_json(a) for a in game.actions], seed=game.wall.seed,
-                    dealer=m.dealer, round_wind=m.round_wind, dealer_streak=m.dealer_streak,
+                    dealer=flow.match.dealer, round_wind=m.round_wind, dealer_streak=m.dealer_streak,
                     options=flow.options)
                 flow.taken, flow.logged = len(flow.hand.events), len(game.actions)
             except Exception:
@@ -102,6 +104,20 @@ class GameRecovery:
         log.info("table %s: resumed hand %d (%d actions) with fence %d", flow.id, flow.hand_no,
                  len(game.actions), self.writer.fence)
         return played
+
+    def _restore_first_dealer(self, game: LiveGame) -> None:
+        """The game's first commitment and the first dealer drawn from it (docs/rules/common.md#first-dealer).
+
+        Until the first hand closes the row has no first commitment and still names the dealer it was opened
+        with: the hand in play is the first one, and its own commitment drew the dealer.  (A game begun before
+        the draw existed has none after its first hand either, and keeps seat 0.)"""
+        flow, m = self.flow, game.match
+        first_hand = game.hand_no == 1 and not m.hands_played and not m.voided
+        flow.first_commitment = m.first_commitment or (game.wall.commitment if game.wall and first_hand else None)
+        if flow.first_commitment is not None:
+            flow.match.first_dealer = draw_first_dealer(flow.first_commitment, len(flow.slots))
+            if first_hand:
+                flow.match.dealer = flow.match.first_dealer
 
     def players_seated(self) -> Played:
         """Every human is at the table: a resumed game plays on, a new one deals its first hand."""

@@ -36,6 +36,8 @@ class ShownGame(Protocol):
     @property
     def wall(self) -> WallSeed | None: ...
     @property
+    def first_commitment(self) -> str | None: ...
+    @property
     def slots(self) -> list[SeatSlot]: ...
     @property
     def prompts(self) -> dict[int, OpenPrompt]: ...
@@ -87,6 +89,8 @@ def table_out(game: ShownGame, seat: int) -> TableOut:
         dealer=hand.dealer if hand else match.dealer,
         round_wind=hand.round_wind if hand else match.round_wind,
         dealer_streak=hand.dealer_streak if hand else match.dealer_streak,
+        first_dealer=match.first_dealer if game.first_commitment else None,
+        first_commitment=game.first_commitment,
         game_points=list(game.points), game_coins=list(game.coins), hands_limit=info.hands_limit,
     )
 

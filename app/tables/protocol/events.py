@@ -141,6 +141,10 @@ class HandStartEvent(_Payload):
     round_wind: int
     dealer_streak: int
     commitment: str
+    first_dealer: int = Field(description="the game's first dealer, drawn from ``first_commitment``: "
+                              "int(first_commitment, 16) mod the number of seats (docs/rules/common.md#first-dealer)")
+    first_commitment: str | None = Field(description="the commitment of the game's first hand (this one's, in "
+                                         "hand 1); null only in a game begun before the draw existed")
 
 
 class PresenceEvent(_Payload):

@@ -163,6 +163,11 @@ class TableOut(BaseModel):
     dealer: int
     round_wind: int
     dealer_streak: int
+    first_dealer: int | None = Field(None, description="the game's first dealer, drawn from "
+                                     "``first_commitment`` (int(first_commitment, 16) mod the number of seats, "
+                                     "docs/rules/common.md#first-dealer); null before the first deal")
+    first_commitment: str | None = Field(None, description="the commitment of the game's first hand; null "
+                                         "before the first deal")
     game_points: list[int] = Field(description="each seat's net points over this game so far (the plates' "
                                    "running totals)")
     game_coins: list[int] = Field(description="each seat's net coins over this game so far (0 at practice "

@@ -25,7 +25,7 @@ from engine.scoring.taipao.items import SeatResult
 from engine.scoring.taipao.loser import score_loser_fast
 from engine.scoring.taipao.options import resolve
 from engine.scoring.taipao.settle import settle
-from engine.tiles import format_tiles
+from engine.tiles import FLOWER_BASE, format_tiles, is_one_face
 
 __all__ = ["score"]
 
@@ -112,5 +112,8 @@ def _seat(r: SeatResult, score: int | None) -> SeatScore:
 def _mode_note(faces: tuple[int, ...]) -> str:
     if not faces:
         return "財神: none"
+    if is_one_face(faces):  # docs/rules/taipao.md#one-face F-4
+        live = next(f for f in faces if f < FLOWER_BASE)
+        return f"財神 {format_tiles([live])} (one-face hand: the other indicator a flower)"
     mode = "same-face" if len(faces) == 1 else "two-face"
     return f"財神 {' '.join(format_tiles([f]) for f in faces)} ({mode} mode)"

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from engine.melds import Meld, MeldKind
 from engine.scoring.situation import SeatHand, Situation
-from engine.tiles import FLOWER_BASE, HONOUR_BASE, N_KINDS, N_SUITED, Tile
+from engine.tiles import FLOWER_BASE, HONOUR_BASE, N_KINDS, N_SUITED, Tile, is_one_face
 
 N_SEATS = 4
 WINNER_TILES = 17  # 5 sets + 1 pair (docs/rules/taipao.md#winning-hand), a kong counting as 3
@@ -258,6 +258,8 @@ def caishen_level(h: Held) -> int:
     if h.same_face:
         n = h.caishen[0][1]
         return -1 if n < 2 else min(n - 2, 2)
+    if is_one_face([face for face, _ in h.caishen]):  # all three live copies (F-4); the flower face has none
+        return 0 if h.jokers >= 3 else -1
     (_, a), (_, b) = h.caishen
     if max(a, b) < 3 or min(a, b) < 1:
         return -1

@@ -118,7 +118,7 @@ async def test_leaving_the_queue_is_idempotent_and_a_leaver_is_never_seated(clie
         assert left.status_code == 200 and left.json() == {"queued": False}
     assert await _wave(app) == 0
     assert (await client.get("/api/me/queue", headers=players[1].headers)).json() == {
-        "queued": False, "room": None, "variant": None, "since": None, "table_id": None}
+        "queued": False, "room": None, "variant": None, "rounds": None, "since": None, "table_id": None}
     assert (await client.get("/api/me/queue", headers=players[0].headers)).json()["queued"] is True
 
 
@@ -191,12 +191,12 @@ async def test_a_leave_that_wins_the_race_with_a_match_keeps_that_player_out(cli
 
     leaving: list[asyncio.Task] = []
 
-    async def leave_first(table_id, room, variant, user_ids):  # noqa: ANN001, ANN202
+    async def leave_first(table_id, room, variant, rounds, user_ids):  # noqa: ANN001, ANN202
         # The leave gives the commitment back at once, then waits for this match to end: let it wait.
         leaving.append(asyncio.create_task(client.delete("/api/rooms/beginner/queue", headers=players[1].headers)))
         while await commitments.current(players[1].id) is not None:
             await asyncio.sleep(0.01)
-        return await swap(table_id, room, variant, user_ids)
+        return await swap(table_id, room, variant, rounds, user_ids)
 
     commitments.seat = leave_first
     try:
@@ -221,9 +221,9 @@ async def test_a_claim_left_by_a_dead_matcher_puts_its_players_back_in_the_queue
         await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "tiantai"})
     matcher = app.state.matcher
     store = matcher.store
-    group = await store.members("beginner", "tiantai")
+    group = await store.members("beginner", "tiantai", 1)
     assert await store.claim("T-dead", group)
-    assert await matcher.quickplay.commitments.seat("T-dead", "beginner", "tiantai", [e.user_id for e in group]) == []
+    assert await matcher.quickplay.commitments.seat("T-dead", "beginner", "tiantai", 1, [e.user_id for e in group]) == []
     # Meanwhile it counts as queued (being seated) and other pools are refused.
     other = await client.post("/api/rooms/beginner/queue", headers=players[0].headers, json={"variant": "taiwan"})
     assert other.status_code == 409

@@ -43,15 +43,15 @@ class Commitments:
         self.held: dict[int, tuple[str, str]] = {}
         self.leaves_during_seat: Any = None  # a coroutine function run as the next match's swap begins
 
-    async def hold(self, user: Any, room: str, variant: str) -> None:
-        want = ("queue", queue_key(room, variant))
+    async def hold(self, user: Any, room: str, variant: str, rounds: int) -> None:
+        want = ("queue", queue_key(room, variant, rounds))
         got = self.held.get(user.id)
         if got is not None and got != want:
             raise Conflict("committed elsewhere", ErrorCode.IN_QUEUE if got[0] == "queue" else ErrorCode.ALREADY_SEATED)
         self.held[user.id] = want
 
-    async def release(self, user_id: int, room: str, variant: str) -> bool:
-        if self.held.get(user_id) == ("queue", queue_key(room, variant)):
+    async def release(self, user_id: int, room: str, variant: str, rounds: int) -> bool:
+        if self.held.get(user_id) == ("queue", queue_key(room, variant, rounds)):
             del self.held[user_id]
             return True
         return False
@@ -59,20 +59,20 @@ class Commitments:
     async def current(self, user_id: int) -> tuple[str, str] | None:
         return self.held.get(user_id)
 
-    async def seat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+    async def seat(self, table_id: str, room: str, variant: str, rounds: int, user_ids: list[int]) -> list[int]:
         if self.leaves_during_seat is not None:
             leave, self.leaves_during_seat = self.leaves_during_seat, None
             await leave(user_ids)
-        missing = [u for u in user_ids if self.held.get(u) != ("queue", queue_key(room, variant))]
+        missing = [u for u in user_ids if self.held.get(u) != ("queue", queue_key(room, variant, rounds))]
         if not missing:
             for u in user_ids:
                 self.held[u] = ("seat", table_id)
         return missing
 
-    async def unseat(self, table_id: str, room: str, variant: str, user_ids: list[int]) -> list[int]:
+    async def unseat(self, table_id: str, room: str, variant: str, rounds: int, user_ids: list[int]) -> list[int]:
         requeued = [u for u in user_ids if self.held.get(u) == ("seat", table_id)]
         for u in requeued:
-            self.held[u] = ("queue", queue_key(room, variant))
+            self.held[u] = ("queue", queue_key(room, variant, rounds))
         return requeued
 
     # the registry's side
@@ -168,12 +168,12 @@ class QuickPlayModel(RuleBasedStateMachine):
     def a_matcher_dies_mid_match(self, pool: tuple[RoomKey, VariantKey]) -> None:
         """Claimed and swapped to seats, then the process is gone before the table exists; aged past recovery."""
         room, variant = pool
-        members = self.run(self.store.members(room.value, variant.value))[: VARIANT_INFO[variant].seats]
+        members = self.run(self.store.members(room.value, variant.value, 1))[: VARIANT_INFO[variant].seats]
         self.dead += 1
         table_id = f"dead{self.dead}"
         if len(members) < VARIANT_INFO[variant].seats or not self.run(self.store.claim(table_id, members)):
             return
-        self.run(self.commitments.seat(table_id, room.value, variant.value, [e.user_id for e in members]))
+        self.run(self.commitments.seat(table_id, room.value, variant.value, 1, [e.user_id for e in members]))
         claim = self.store.claimed[table_id]
         self.store.claimed[table_id] = type(claim)(table_id, claim.at - 10, claim.entries)
 

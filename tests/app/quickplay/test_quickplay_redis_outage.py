@@ -86,4 +86,4 @@ async def test_a_join_the_store_fails_midway_gives_its_commitment_back(client, p
     monkeypatch.undo()
     joined = await client.post("/api/rooms/beginner/queue", headers=alice.headers, json={"variant": "taiwan"})
     assert joined.status_code == 202, joined.text
-    assert await commitments.current(alice.id) == ("queue", "beginner:taiwan")
+    assert await commitments.current(alice.id) == ("queue", "beginner:taiwan:1")  # the default pool: one 圈

@@ -126,12 +126,14 @@ async def test_freezing_a_waiting_player_stands_them_up(client, player):
     assert [s["user_id"] for s in seats] == [None, bob.id, None]
 
 
-async def test_a_frozen_players_live_seat_plays_on_auto_until_the_hand_ends(settings):
+async def test_a_frozen_players_seat_plays_on_auto_to_the_end_of_the_game(settings):
+    """F-10 (docs/rules/rooms.md#frozen): freezing a player does not end the others' game; the frozen seat plays
+    on under 托管 to the end of the game and settles as usual, and the account holds no seat afterwards."""
     async with harness(settings) as h:
         players = [await h.register(f"fz{i}") for i in range(3)]
         boss = await h.register("boss")
         await grant_role(h.app, boss["id"], "admin")
-        table_id = await h.coin_table("tiantai", players, rounds=4)
+        table_id = await h.coin_table("tiantai", players, rounds=1)
         clients = [await h.connect(table_id, p) for p in players]
         await clients[0].recv_until(is_type("snapshot"))
         response = await h.client.post(f"/api/admin/users/{players[0]['id']}/freeze", headers=boss["headers"],
@@ -151,10 +153,12 @@ async def test_a_frozen_players_live_seat_plays_on_auto_until_the_hand_ends(sett
         await asyncio.wait_for(asyncio.gather(*(
             play_to_the_end(c, random.Random(i), log) for i, (c, log) in enumerate(zip(clients[1:], logs,
                                                                                       strict=True)))), 60)
-        assert logs[0].game_over["reason"] == "player_left" and 0 in logs[0].game_over["stood_up"]
-        assert len(logs[0].results) == 1  # the hand in progress was played out, then the seat stood up
+        assert logs[0].game_over["reason"] == "rounds_complete" and logs[0].game_over["stood_up"] == []
+        assert len(logs[0].results) >= 3  # a whole 圈: the deal went round the three seats
+        assert all(r["coins_after"][0] is not None for r in logs[0].results)  # the frozen seat settled each hand
         auto = [m for m in clients[1].received if m["type"] == "event" and m["event"]["type"] == "auto_play"]
         assert auto and auto[0]["event"] == {"type": "auto_play", "seat": 0, "on": True, "reason": "frozen"}
+        assert all(m["event"]["on"] for m in auto if m["event"]["seat"] == 0)  # 托管 to the end
         # at game over the table closes and every seat is released (issue 9 item 4)
         assert (await h.client.get(f"/api/tables/{table_id}")).status_code == 404
         assert h.app.state.services.registry.table_of(players[0]["id"]) is None

@@ -273,3 +273,20 @@ async def play_to_the_end(seat: SeatClient, rng: random.Random, log: PlayLog, ti
             log.results.append(message)
         elif message["type"] == "game_over":
             log.game_over = message
+
+
+def first_dealer_is(monkeypatch: Any, seat: int) -> None:
+    """Walls whose commitment draws ``seat`` as a game's first dealer at 3 and at 4 seats alike (F-1,
+    docs/rules/common.md#first-dealer): for tests written about one seat's first prompt.  Later hands' walls
+    are drawn the same way, which changes nothing (only the first commitment draws)."""
+    from app.tables import fairness
+    from app.tables.play import flow
+    from engine.match import draw_first_dealer
+
+    def drawn() -> fairness.WallSeed:
+        while True:
+            wall = fairness.new_wall_seed()
+            if draw_first_dealer(wall.commitment, 3) == seat == draw_first_dealer(wall.commitment, 4):
+                return wall
+
+    monkeypatch.setattr(flow, "new_wall_seed", drawn)

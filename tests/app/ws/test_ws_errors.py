@@ -14,6 +14,7 @@ from tests.app.support.table_harness import (
     Closed,
     PlayLog,
     SeatClient,
+    first_dealer_is,
     harness,
     is_event,
     is_type,
@@ -21,6 +22,12 @@ from tests.app.support.table_harness import (
 )
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(autouse=True)
+def _seat_0_deals_first(monkeypatch):
+    """These tests start from seat 0's first turn: its game's first commitment draws it (F-1 made the draw random)."""
+    first_dealer_is(monkeypatch, 0)
 
 
 async def _started(h, n=3):

@@ -82,4 +82,6 @@ def _check_event(seat: int, ev: dict[str, Any], revealed: bool) -> None:
     if ev["type"] == "reveal":
         assert "hands" not in ev or ev["seat"] == seat
     if ev["type"] == "hand_start":
-        assert set(ev) == {"type", "hand_no", "dealer", "round_wind", "dealer_streak", "commitment"}
+        # the first dealer's draw is public (F-1): a commitment and the seat drawn from it, never a seed
+        assert set(ev) == {"type", "hand_no", "dealer", "round_wind", "dealer_streak", "commitment",
+                           "first_dealer", "first_commitment"}

@@ -22,7 +22,8 @@ export const VARIANT_KEYS = ["tiantai", "taipao", "taiwan"];
 /**
  * @param {{me: any, rooms: Room[], tables: LobbyTable[], live: boolean, myTable: string | null,
  *   busy: boolean, createVariant: Record<string, string>, returnTable?: any,
- *   queue: import("./quickplay.js").QueueStatus | null, queueSizes: Map<string, number>}} s
+ *   queue: import("./quickplay.js").QueueStatus | null, queueSizes: Map<string, number>,
+ *   gameMinutes?: Map<string, number>}} s
  * @param {LobbyHandlers} handlers
  */
 export function lobbyEl(s, handlers) {

@@ -10,6 +10,7 @@ import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { flowersEl, meldsEl } from "./melds.js";
 import { actionBarEl, timerEl } from "./actions.js";
+import { seatDrawWinds } from "../seat_draw.js";
 import { sideOf, seatsFrom } from "../seats.js";
 import { handForDisplay } from "../state.js";
 import { formatNumber, lang, t } from "../i18n.js";
@@ -174,7 +175,21 @@ function noticeEl(state, nameOf) {
     return h("div", { class: "notice", role: "status" }, t("table.kong_attempt", { name: nameOf(n.seat ?? 0), tile: tileName(n.tile ?? "1m") }));
   }
   if (n.type === "split_deal" && state.view.phase === "split") return h("div", { class: "notice", role: "status" }, t("table.split_deal"));
+  if (n.type === "first_dealer") return seatDrawEl(state, n.seat ?? 0, nameOf);
   return null;
+}
+
+/**
+ * The seat draw that chose the game's first dealer (F-1): each seat's wind tile, 東 to the first dealer.
+ * @param {import("../state.js").TableState} state @param {number} first @param {(seat: number) => string} nameOf
+ */
+function seatDrawEl(state, first, nameOf) {
+  const n = state.table?.seats.length ?? state.view?.players.length ?? 4;
+  const winds = seatDrawWinds(first, n);
+  return h("div", { class: "notice seat-draw", role: "status", "data-first-dealer": String(first) },
+    h("span", null, t("table.seat_draw")),
+    winds.map((wind, seat) => h("span", { class: ["seat-draw-tile", seat === first && "dealer"] }, `${nameOf(seat)} ${windGlyph(wind)}`)),
+    h("span", null, t("table.seat_draw.dealer", { name: nameOf(first) })));
 }
 
 /** The one-character wind on the table: 东 / 東 (the English UI keeps the 繁體 glyph). @param {number} wind */

@@ -10,6 +10,7 @@ import { formatNumber, t } from "../i18n.js";
 import { h, setChildren } from "../render/dom.js";
 import { tableEl } from "../render/table.js";
 import { resultEl, verifyCommitment } from "../render/result.js";
+import { drawChecks } from "../seat_draw.js";
 import { groupActions, initialState } from "../state.js";
 import { tileLabel, tilesInWords } from "../tiles.js";
 import { $, app, showError, showView, toast } from "../app.js";
@@ -97,6 +98,18 @@ function frameState() {
   };
 }
 
+/**
+ * The game's first dealer and whether the recorded draw matches its commitment (F-1): recomputed here, as
+ * the player verifies the wall.  Nothing for a hand recorded before the draw existed.
+ * @param {any} result @param {string[]} names
+ */
+function firstDealerEl(result, names) {
+  const ok = drawChecks(result, names.length);
+  if (ok === null) return null;
+  return h("p", { class: ["replay-first-dealer", ok ? "ok" : "bad"], "data-first-dealer": String(result.first_dealer) },
+    t(ok ? "replay.first_dealer" : "replay.first_dealer_bad", { name: names[result.first_dealer] ?? "" }));
+}
+
 /** Draw the replay at its current step (again after a language change). */
 export function renderReplay() {
   if (!replay || app.view !== "replay") return;
@@ -126,6 +139,7 @@ export function renderReplay() {
         verified === true ? t("result.verified") : verified === false ? t("result.mismatch") : t("result.not_verified")),
       h("button", { type: "button", class: "ghost share", onclick: () => share(link) }, t("replay.share"))),
     h("p", { class: "replay-action", role: "status" }, action ? describe(action, names) : t("replay.deal")),
+    firstDealerEl(data.hand.result, names),
     h("div", { class: "replay-board" }, board),
     step === frames.length - 1 ? replayResultEl(state, names) : null);
 }

@@ -26,10 +26,10 @@ export function renderLobby() {
   setChildren($("lobby-view"), lobbyEl({
     me: app.me, rooms: app.rooms, tables: [...app.tables.values()], live: app.lobbyLive,
     myTable: mine?.id ?? app.returnTable?.id ?? app.me?.table?.table_id ?? null, busy: app.busy, createVariant: app.createVariant,
-    returnTable: app.returnTable, queue: app.queue, queueSizes: app.queueSizes,
+    returnTable: app.returnTable, queue: app.queue, queueSizes: app.queueSizes, gameMinutes: app.gameMinutes,
   }, {
-    onQuickPlay: (room, variant) => busy(async () => {
-      app.queue = await api.queue(room, variant);
+    onQuickPlay: (room, variant, rounds) => busy(async () => {
+      app.queue = await api.queue(room, variant, rounds);
       tickQueue();
     }),
     onCancelQueue: (room) => busy(async () => {
@@ -158,9 +158,10 @@ function onLobbyMessage(msg) {
   renderLobby();
 }
 
-/** @param {{room: string, variant: string, queued: number}[]} queues */
+/** @param {{room: string, variant: string, rounds: number, minutes?: number, queued: number}[]} queues */
 function setQueueSizes(queues) {
-  app.queueSizes = new Map(queues.map((q) => [`${q.room}:${q.variant}`, q.queued]));
+  app.queueSizes = new Map(queues.map((q) => [`${q.room}:${q.variant}:${q.rounds}`, q.queued]));
+  for (const q of queues) if (q.minutes) app.gameMinutes.set(`${q.variant}:${q.rounds}`, q.minutes);
 }
 
 /** Quick play seated you: go to the table at once, with a sound. @param {string} tableId */
@@ -262,11 +263,11 @@ async function findReturnTable() {
  * Quick play from anywhere (the result's "play again", once the player has left the finished table): queue
  * for this room and variant, then show the lobby with its waiting panel; a refusal (e.g. too few coins left
  * for the room) is shown in words.
- * @param {string} room @param {string} variant
+ * @param {string} room @param {string} variant @param {number} [rounds] the finished game's length
  */
-async function quickPlay(room, variant) {
+async function quickPlay(room, variant, rounds) {
   try {
-    app.queue = await api.queue(room, variant);
+    app.queue = await api.queue(room, variant, rounds);
   } catch (err) {
     showError(err);
   }

@@ -222,7 +222,8 @@ async function playAgain(s) {
       const table = await api.practice(s.variant, s.options ?? {}, extra);
       screens.enterTable(table.id);
     } else {
-      await api.queue(s.room, s.variant); // quick play: the lobby shows the wait and seats you when matched
+      // quick play, the same length as the game just played: the lobby shows the wait and seats you when matched
+      await api.queue(s.room, s.variant, s.options?.rounds === 4 ? 4 : 1);
       screens.leaveTable();
       toast(t("standings.queued"), "info");
     }

@@ -17,6 +17,7 @@ from app.tables.play import flow
 from engine.bots import get_policy
 from engine.bots.shanten import sight_from_view
 from engine.hints import discard_waits, waits_in_sight
+from engine.match import draw_first_dealer
 from engine.state import HandState
 from engine.variants import find_variant
 from tests.app.support.table_harness import Closed, harness
@@ -100,8 +101,11 @@ def a_ready_deal(monkeypatch):
     seed = next((s for s in (f"hints-{i}" for i in range(20_000))
                  if discard_waits(HandState.deal(variant, seed=s, dealer=0), 0)), None)
     assert seed is not None, "no deal in 20,000 seeds lets the dealer discard into 聽"
-    seeds = itertools.chain([seed], (f"later-{n}" for n in itertools.count()))
-    monkeypatch.setattr(flow, "new_wall_seed", lambda: WallSeed(next(seeds), "salt"))
+    # and a salt whose commitment draws seat 0 as the first dealer (F-1, docs/rules/common.md#first-dealer)
+    first = next(WallSeed(seed, f"salt-{j}") for j in itertools.count()
+                 if draw_first_dealer(WallSeed(seed, f"salt-{j}").commitment, 4) == 0)
+    seeds = itertools.chain([first], (WallSeed(f"later-{n}", "salt") for n in itertools.count()))
+    monkeypatch.setattr(flow, "new_wall_seed", lambda: next(seeds))
 
 
 async def test_practice_prompts_carry_waits_and_the_normal_bots_suggestion(settings, a_ready_deal):

@@ -20,6 +20,7 @@ from app.tables.settings import TableSettings
 from app.tables.table_info import TableInfo, TableStatus
 from engine.actions import Action, ActionKind
 from engine.phase import Phase
+from tests.app.support.table_harness import first_dealer_is
 
 
 def _flow(posted: list[Command], clock: FakeClock, **settings: Any) -> HandFlow:
@@ -114,7 +115,9 @@ def _table_events(link: SeatLink) -> list[dict[str, Any]]:
     return [m["event"] for m in texts if m.get("type") == "event" and "seq" not in m["event"]]
 
 
-async def test_every_way_onto_auto_play_plays_the_open_prompt_and_only_leaving_is_told_by_presence() -> None:
+async def test_every_way_onto_auto_play_plays_the_open_prompt_and_only_leaving_is_told_by_presence(
+        monkeypatch) -> None:  # noqa: ANN001
+    first_dealer_is(monkeypatch, 0)  # seat 0, the human, has the first prompt
     reasons: tuple[AutoPlayReason, ...] = ("timeouts", "chosen", "frozen", "disconnected")
     for reason in reasons:
         flow = _flow([], FakeClock())

@@ -8,9 +8,22 @@ import random
 
 import pytest
 
-from tests.app.support.table_harness import PlayLog, harness, is_event, is_type, play_to_the_end
+from tests.app.support.table_harness import (
+    PlayLog,
+    first_dealer_is,
+    harness,
+    is_event,
+    is_type,
+    play_to_the_end,
+)
 
 pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(autouse=True)
+def _seat_0_deals_first(monkeypatch):
+    """These tests follow seat 0's first prompts: its game's first commitment draws it (F-1 made the draw random)."""
+    first_dealer_is(monkeypatch, 0)
 
 
 async def _table(h, n=3, variant="tiantai", connect=None):

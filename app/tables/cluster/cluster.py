@@ -265,13 +265,18 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         Redis away: the tables play on here; one warning when renewal starts failing, one when it recovers;
         ``mahjong_redis_up`` says which."""
         outage = Outage(log, "cluster: lease renewal (Redis)", "this process keeps its tables and plays on")
-        while True:
-            await asyncio.sleep(self.lease_seconds / 3)
+        loop = asyncio.get_running_loop()
+        due = loop.time()
+        while True:  # a round every third of a lease, however long the last one took (a slow Redis)
+            due = max(due + self.lease_seconds / 3, loop.time())
+            await asyncio.sleep(due - loop.time())
             try:
                 await self.keep_once()
             except REDIS_ERRORS as exc:
                 outage.failed(exc)
                 metrics.REDIS_UP.set(0)
+                if self.directory is not None:  # it may come back empty: look in the database meanwhile
+                    self.directory.unsettle(self.lease_seconds / 3 + takeover_grace(self.lease_seconds))
             except Exception:
                 log.exception("cluster: lease renewal failed")
             else:
@@ -280,12 +285,14 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
 
     async def keep_once(self) -> None:
         assert self.leases is not None
-        # Our heartbeat had gone (Redis restarted empty, or we were silent), or a directory write failed.
-        if await self.leases.beat() or (self.directory is not None and self.directory.stale):
-            await self._rewrite_directory()
         # A closing table's lease too: until its game's end is in the journal, no other process may resume it.
         ids = [t for t, a in self.actors.items() if not a.closed] + list(self.closing)
-        for table_id in await self.leases.renew(ids):
+        gone, lost = await self.leases.keep(ids)
+        if gone and self.directory is not None:  # our heartbeat had gone: Redis restarted empty (or we were silent)
+            self.directory.unsettle(takeover_grace(self.lease_seconds))  # the other owners write theirs back too
+        if gone or (self.directory is not None and self.directory.stale):
+            await self._rewrite_directory()
+        for table_id in lost:
             actor = self.actors.get(table_id)
             if actor is not None:
                 log.warning("table %s: lease lost; this process stops acting for it", table_id)

@@ -91,6 +91,8 @@ class TableDirectory:
         self.redis = runtime.redis
         self.key = f"{runtime.prefix}:tables"
         self._order: dict[str, float] = {}
+        self.unsettled_until = 0.0
+        self._self_missing = False
         self._unremoved: set[str] = set()  # tables whose entry could not be removed yet
         self.stale = False  # a write failed: the owner writes its tables again once Redis answers
         self._writes = Outage(log, "the tables' directory: writing (Redis)", "written again when it is back")
@@ -147,8 +149,19 @@ class TableDirectory:
         assert self.runtime.leases is not None
         raw = await self.redis.hgetall(self.key)
         found = [json.loads(v) for v in raw.values()]
-        alive = await self.runtime.leases.alive(e["owner"] for e in found)
+        alive = await self.runtime.leases.alive([*(e["owner"] for e in found), self.runtime.process_id])
+        self._self_missing = self.runtime.process_id not in alive  # gone: Redis has just lost everything
         return sorted((e for e in found if e["owner"] in alive), key=lambda e: e["order"])
+
+    def unsettle(self, seconds: float) -> None:
+        """Redis lost (or missed) entries: for ``seconds`` more (and until the next read finds this process's
+        heartbeat) a table not found here is looked for in the database too, while the owners write theirs
+        back (``ClusterRuntime.keep_once``)."""
+        self.unsettled_until = max(self.unsettled_until, time.monotonic() + seconds)
+
+    @property
+    def settled(self) -> bool:
+        return not self._self_missing and time.monotonic() >= self.unsettled_until
 
     async def entry(self, table_id: str) -> dict[str, Any] | None:
         raw = await self.redis.hget(self.key, table_id)
@@ -198,6 +211,8 @@ class TableDirectory:
             for s in e["table"]["seats"]:
                 if s["user_id"] == user_id and not s["bot"]:
                     return str(e["table"]["id"]), int(s["seat"])
+        if not self.settled and self.runtime.journal is not None:  # its owner may not have written it back yet
+            return await self.runtime.journal.seated(user_id)
         return None
 
     async def owners(self, table_ids: list[str]) -> list[str | None]:
@@ -218,6 +233,10 @@ class TableDirectory:
                 raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id) from None
             return game.info
         self._away.ok()
+        if found is None and not self.settled and self.runtime.journal is not None:
+            game = await self.runtime.journal.load(table_id)
+            if game is not None:
+                return game.info
         if found is None:
             raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id)
         return info_of(found["table"])

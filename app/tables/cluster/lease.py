@@ -93,19 +93,27 @@ class TableLeases:
     async def renew(self, table_ids: Sequence[str]) -> set[str]:
         """Extend every lease of ``table_ids``, re-asserting those Redis lost (``reasserted`` counts them);
         returns those another process holds now."""
-        if not table_ids:
-            return set()
+        return (await self.keep(table_ids, beat=False))[1]
+
+    async def keep(self, table_ids: Sequence[str], *, beat: bool = True) -> tuple[bool, set[str]]:
+        """The heartbeat (``beat``'s answer: whether it had gone) and ``renew``, in one round trip: a slow
+        Redis must not stretch a renewal round past the lease."""
+        if not table_ids and not beat:
+            return False, set()
         async with self.redis.pipeline(transaction=False) as pipe:
+            if beat:
+                pipe.set(self.proc_key(self.process_id), "1", px=self.ms, get=True)
             for table_id in table_ids:
                 await self._renew(keys=[self.lease_key(table_id)], args=[self.process_id, self.ms], client=pipe)
             results = await pipe.execute()
+        gone = beat and results.pop(0) is None
         again = sum(1 for r in results if r == REASSERTED)
         if again:
             self.reasserted += again
             metrics.LEASES_REASSERTED.inc(again)
             log.warning("cluster: re-asserted %d table leases Redis had lost (their owner, this process, lives)",
                         again)
-        return {t for t, ok in zip(table_ids, results, strict=True) if not ok}
+        return gone, {t for t, ok in zip(table_ids, results, strict=True) if not ok}
 
     async def release(self, table_id: str, *, forget: bool = False) -> None:
         """Give the lease up (if still ours).  ``forget``: the game is over, its token is no longer needed."""

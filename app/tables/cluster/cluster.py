@@ -60,10 +60,14 @@ RESYNC_TRIES = 3  # resyncs a relayed socket asks without an answer before it cl
 HOLDER_SILENT = "the server holding your connection did not answer; reconnect"
 
 
+RENEWALS_PER_LEASE = 3  # an owner renews its leases (and beats) this many times per LEASE_SECONDS
+TAKEOVER_GRACE_ROUNDS = 2  # renewal rounds a free lease is left to its owner before a take-over
+
+
 def takeover_grace(lease_seconds: float) -> float:
-    """How long a free lease is left to its owner before a take-over: two renewal rounds (a third of a lease
-    each), so a live owner whose lease Redis lost re-asserts it first, whatever the rounds' jitter."""
-    return 2 * lease_seconds / 3
+    """How long a free lease is left to its owner before a take-over: ``TAKEOVER_GRACE_ROUNDS`` renewal
+    rounds, so a live owner whose lease Redis lost re-asserts it first, whatever the rounds' jitter."""
+    return TAKEOVER_GRACE_ROUNDS * lease_seconds / RENEWALS_PER_LEASE
 
 
 def cluster_wanted(state: AppState) -> bool:
@@ -263,25 +267,25 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
     async def _keep(self) -> None:
         """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets.
         Redis away: the tables play on here; one warning when renewal starts failing, one when it recovers;
-        ``mahjong_redis_up`` says which."""
+        ``mahjong_redis_unreachable`` says which."""
         outage = Outage(log, "cluster: lease renewal (Redis)", "this process keeps its tables and plays on")
         loop = asyncio.get_running_loop()
         due = loop.time()
         while True:  # a round every third of a lease, however long the last one took (a slow Redis)
-            due = max(due + self.lease_seconds / 3, loop.time())
+            due = max(due + self.lease_seconds / RENEWALS_PER_LEASE, loop.time())
             await asyncio.sleep(due - loop.time())
             try:
                 await self.keep_once()
             except REDIS_ERRORS as exc:
                 outage.failed(exc)
-                metrics.REDIS_UP.set(0)
+                metrics.REDIS_UNREACHABLE.set(1)
                 if self.directory is not None:  # it may come back empty: look in the database meanwhile
-                    self.directory.unsettle(self.lease_seconds / 3 + takeover_grace(self.lease_seconds))
+                    self.directory.unsettle(self.lease_seconds / RENEWALS_PER_LEASE + takeover_grace(self.lease_seconds))
             except Exception:
                 log.exception("cluster: lease renewal failed")
             else:
                 outage.ok()
-                metrics.REDIS_UP.set(1)
+                metrics.REDIS_UNREACHABLE.set(0)
 
     async def keep_once(self) -> None:
         assert self.leases is not None

@@ -234,6 +234,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         owners = await self.leases.owners(ids)
         self.free.held(t for t, owner in zip(ids, owners, strict=True) if owner is not None)
         free = [t for t, owner in zip(ids, owners, strict=True) if owner is None and t not in self.actors]
+        self.free.held(set(self.free.since) - set(free))  # ended games, sockets' looks at tables with none
         taken = 0
         for table_id, owner_alive in zip(free, await self._named_owner_alive(free), strict=True):
             if at_start and not owner_alive or self.free.ripe(table_id, time.monotonic(), owner_alive=owner_alive):
@@ -296,6 +297,8 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
             self.directory.unsettle(takeover_grace(self.lease_seconds))  # the other owners write theirs back too
         if gone or (self.directory is not None and self.directory.stale):
             await self._rewrite_directory()
+        if self.state is not None:  # tickets issued here while Redis was away
+            await self.state.tickets.rebuild()
         for table_id in lost:
             actor = self.actors.get(table_id)
             if actor is not None:
@@ -449,13 +452,14 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
                 return owner
             if owner is not None:
                 self.free.held([table_id])
-            elif table_id not in self._taking and self.free.ripe(
-                    table_id, time.monotonic(), owner_alive=(await self._named_owner_alive([table_id]))[0]):
-                if await self.take_over(table_id):
+            elif table_id not in self._taking:
+                if table_id not in await self.journal.live_ids():
+                    self.free.held([table_id])
+                    return None  # no game there (a free lease of a table that is not live)
+                alive = (await self._named_owner_alive([table_id]))[0]
+                if self.free.ripe(table_id, time.monotonic(), owner_alive=alive) and await self.take_over(table_id):
                     continue
-                if await self.leases.owner(table_id) is None and table_id not in await self.journal.live_ids():
-                    return None
-            await asyncio.sleep(0.1)  # being taken over (here or elsewhere): look again
+            await asyncio.sleep(0.1)  # being taken over (here or elsewhere), or left to its owner: look again
         return MOVING
 
 

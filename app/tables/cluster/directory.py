@@ -15,6 +15,12 @@ playing one where its lease is).  With several processes a request may land on a
   account on two processes cannot both find it free.
 
 Lobby *events* still fan out through the lobby channel (``app.lobby.broker``), published by the owner.
+
+Through a Redis blip (issue 34): a write that fails marks the directory ``stale`` and its owner writes every
+table again at its next renewal round (also when its heartbeat had gone: Redis restarted empty); while Redis
+is away, or has just come back and the owners are still writing theirs back (``unsettle``), a player's table
+(``table_of``) and a table (``get``) are read from the journal in the database, so ``GET /api/me`` still
+names the table a player plays at.
 """
 
 from __future__ import annotations

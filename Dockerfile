@@ -38,7 +38,9 @@ COPY web ./web
 RUN mkdir -p /app/var && chown mahjong:mahjong /app/var
 USER mahjong
 EXPOSE 8000
+# Readiness (GET /readyz: the database and Redis answer): "healthy" means send it traffic.  Liveness is GET
+# /healthz (the process runs), for a restart policy; a dependency's outage never fails it.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["python", "-c", "import os, sys, urllib.request; url = f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/healthz\"; sys.exit(0 if urllib.request.urlopen(url, timeout=4).status == 200 else 1)"]
+  CMD ["python", "-c", "import os, sys, urllib.request; url = f\"http://127.0.0.1:{os.environ.get('PORT', '8000')}/readyz\"; sys.exit(0 if urllib.request.urlopen(url, timeout=4).status == 200 else 1)"]
 # Migrates the database at startup, then serves.  ENVIRONMENT=production: SECRET_KEY must be set.
 CMD ["python", "-m", "app"]

@@ -206,6 +206,12 @@ FENCING_REFUSALS = counter("mahjong_fencing_refusals", "journal writes refused b
                            "table over (a stale fencing token)")
 TAKEOVERS = counter("mahjong_lease_takeovers", "tables this process took over from the journal (their owner died, "
                     "stopped or lost its lease)")
+LEASES_REASSERTED = counter("mahjong_lease_reasserted", "table leases Redis had lost (a restart, an outage) that "
+                            "this process, their live owner, set again")
+RELAY_RESYNCS = counter("mahjong_relay_resyncs", "relayed sockets put back in step with a fresh snapshot after the "
+                        "relay lost frames (their sockets stayed open)")
+REDIS_UNREACHABLE = gauge("mahjong_redis_unreachable", "1 while this process cannot reach Redis (its last round "
+                          "trip failed: lease renewal, /readyz), else 0; always 0 without REDIS_URL")
 RELAYED_SOCKETS = scraped("mahjong_cluster_relayed_sockets", "sockets relayed between processes: held here for "
                           "tables owned elsewhere, or held elsewhere for tables owned here",
                           {"side": ("held_here", "owned_here")})

@@ -76,7 +76,8 @@ class Settings(BaseSettings):
                                  "heartbeat last this long unless renewed (every third of it)")
     takeover_scan_seconds: float = Field(default=2.0, gt=0, le=60, description="how often each process "
                                          "takes over live tables whose lease is free: a dead owner's tables "
-                                         "resume within lease_seconds + this (about 6 s by default)")
+                                         "resume within lease_seconds, the take-over grace (two thirds of it) "
+                                         "and this (about 9 s by default)")
     redis_prefix: str = Field(default="mahjong", description="prefix of the Redis keys and channels of table "
                               "leases and the relay (processes sharing one prefix share their tables)")
 

@@ -43,7 +43,8 @@ that opens one socket, once, within `WS_TICKET_SECONDS`; any other client may in
 `Origin` is not this server's own (or one of `WS_ORIGINS`) is refused with HTTP 403.  One socket per seat:
 a new socket for the same account replaces the old one, which is closed with 4001.  The first message is
 always a `snapshot`; between two hands (until the next `hand_start`) it is followed by the last hand's
-`hand_result` again.
+`hand_result` again.  A later `snapshot` on the same socket is a resync (with several server processes, a
+relayed socket that lost messages in a Redis blip): it replaces everything the client held, `v` included.
 
 Refusals are close codes sent after the handshake (the server accepts, then closes), never an HTTP error:
 1008 for no valid ticket or token, 4003 when you are not seated at the table, 4004 when no game

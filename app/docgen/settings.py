@@ -9,6 +9,7 @@ from typing import Any, Literal, get_args, get_origin
 from annotated_types import Ge, Gt, Le, Lt
 from pydantic_settings import BaseSettings
 
+from app.api.routes.health import READY_CHECK_SECONDS
 from app.api.routes.me import LEDGER_PAGE_MAX
 from app.core.config import PROJECT_ROOT, SECRET_KEY_MIN, Settings
 from app.docgen.note import GENERATED_NOTE
@@ -18,6 +19,7 @@ from app.quickplay.store import MATCHED_TTL_SECONDS
 from app.schemas import Credentials
 from app.services import accounts
 from app.services.ledger import ADJUSTMENT_MAX
+from app.tables.cluster.cluster import RENEWALS_PER_LEASE, TAKEOVER_GRACE_ROUNDS
 from app.tables.settings import TableSettings
 
 INTRO = """\
@@ -85,6 +87,11 @@ def _limits() -> list[str]:
                                      "`QUICKPLAY_RANK_SPREAD`, one more per `QUICKPLAY_SPREAD_WIDEN_SECONDS` waited"),
         ("quick play's waves", f"every `QUICKPLAY_WAVE_SECONDS` ± {JITTER:.0%}; at most {SEATING_AT_ONCE} tables "
                                "seated at once"),
+        ("`GET /readyz`", f"each dependency (database, Redis) answers within {READY_CHECK_SECONDS:g} s or counts as "
+                          "unreachable"),
+        ("take-over grace", f"a table lease is renewed {RENEWALS_PER_LEASE} times per `LEASE_SECONDS`; a free one is "
+                            f"taken over only after {TAKEOVER_GRACE_ROUNDS} renewal rounds, `LEASE_SECONDS` more "
+                            "while the process last named its owner still beats"),
         ("`GET /api/me/queue`'s `table_id`", f"kept {MATCHED_TTL_SECONDS // 60} minutes after the match"),
     ]
     return ["| what | limit |", "|---|---|", *[f"| {a} | {b} |" for a, b in rows]]

@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import select
 
 from app import metrics
+from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
 from app.game.variants import VariantKey
 from app.models import Tournament, TournamentGame, User
@@ -54,6 +55,7 @@ class TournamentDirector:
         self.lock = asyncio.Lock()  # one step at a time in this process
         self.lease: DirectorLease = lease or LocalLease()
         self.held: set[int] = set()  # tournaments whose lease this process holds
+        self.redis_outage = Outage(log, "tournament director: its leases (Redis)", "it keeps the tournaments it directs")
 
     def hook(self) -> None:
         """Wire into the table runtime before it resumes its tables (``create_app`` does this)."""
@@ -73,10 +75,18 @@ class TournamentDirector:
                     log.warning("tournament %s: the director lease was not released; it expires", tournament_id)
             return False
         try:
-            ours = await self.lease.hold(tournament_id)
+            # Not ours: keep off a free lease while Redis has just come back; its live holder re-asserts it.
+            ours = not (tournament_id not in self.held and await self.lease.settling())
+            ours = ours and await self.lease.hold(tournament_id)
+        except REDIS_ERRORS as exc:  # Redis away: the holder keeps directing (the database guards the money)
+            self.lease.failed()
+            self.redis_outage.failed(exc)
+            return tournament_id in self.held
         except Exception:
             log.exception("tournament %s: the director lease could not be checked", tournament_id)
             ours = False
+        else:
+            self.redis_outage.ok()
         if ours:
             self.held.add(tournament_id)
         else:
@@ -342,7 +352,8 @@ def make_director(state: AppState, runtime: ProcessRuntime | None) -> Tournament
     With ``REDIS_URL`` it leads a tournament only while it holds the tournament's Redis lease."""
     settings = state.settings
     lease = (RedisLease(settings.redis_url, prefix=f"{settings.redis_prefix}:tournament-director:",
-                        seconds=settings.tournament_lease_seconds) if settings.redis_url else LocalLease())
+                        seconds=settings.tournament_lease_seconds, grace=2 * settings.tournament_tick_seconds)
+             if settings.redis_url else LocalLease())
     director = TournamentDirector(state, runtime, lease=lease)
     director.hook()
     return director

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query
 from app.api.deps import BeforeId, CurrentUser, RegistryDep, SessionDep
 from app.schemas import CurrentSeatOut, LedgerEntryOut, MeOut, MePatch
 from app.services import accounts, ledger
+from app.services.errors import NotFound
 
 router = APIRouter(prefix="/api/me", tags=["me"])
 
@@ -21,7 +22,10 @@ async def read_me(user: CurrentUser, registry: RegistryDep) -> MeOut:
     me = MeOut.of(user)
     table_id = await registry.seated_at(user.id)
     if table_id is not None:
-        table = await registry.lookup(table_id)
+        try:
+            table = await registry.lookup(table_id)
+        except NotFound:  # it ended (or moved) between the two looks
+            return me
         me.table = CurrentSeatOut(table_id=table_id, seat=table.seats.index(user.id), status=table.status.value,
                                   practice=table.practice)
     return me

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -36,7 +37,7 @@ from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
 from app.tables.cluster.admin import apply_freeze, close_table, live_tables
 from app.tables.cluster.directory import TableDirectory
-from app.tables.cluster.lease import TableLeases
+from app.tables.cluster.lease import FreeLeases, Silence, TableLeases
 from app.tables.cluster.processes import adopt_table, drain_key, hand_over_waiting_tables, process_card
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 from app.tables.cluster.remote import RelayEnd, RelaySides
@@ -51,9 +52,20 @@ log = logging.getLogger(__name__)
 MOVING = "moving"  # ``locate``: the table is between owners; the client should reconnect shortly
 MOVING_NOW = Refusal(1013, "the table is moving between servers; reconnect")
 NO_ANSWER_ROUNDS = 3  # renewal rounds a relayed socket waits for its owner's first message
+RESYNC_TRIES = 3  # resyncs a relayed socket asks without an answer before it closes (1012)
 # A holder's heartbeat can be missing for a moment while it lives (Redis restarted or cut): if it hears, its
 # player reconnects (1012) instead of being told it left.
 HOLDER_SILENT = "the server holding your connection did not answer; reconnect"
+
+
+RENEWALS_PER_LEASE = 3  # an owner renews its leases (and beats) this many times per LEASE_SECONDS
+TAKEOVER_GRACE_ROUNDS = 2  # renewal rounds a free lease is left to its owner before a take-over
+
+
+def takeover_grace(lease_seconds: float) -> float:
+    """How long a free lease is left to its owner before a take-over: ``TAKEOVER_GRACE_ROUNDS`` renewal
+    rounds, so a live owner whose lease Redis lost re-asserts it first, whatever the rounds' jitter."""
+    return TAKEOVER_GRACE_ROUNDS * lease_seconds / RENEWALS_PER_LEASE
 
 
 def cluster_wanted(state: AppState) -> bool:
@@ -70,6 +82,9 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         self.remote: dict[str, tuple[RemoteLink, TableActor, int]] = {}  # owner side: link id -> seat
         self.watching: dict[str, tuple[RemoteLink, TableActor]] = {}  # owner side: relayed spectators
         self.held: dict[str, HeldLink] = {}  # holder side: link id -> the socket's outbox
+        self.requests: dict[str, dict[str, Any]] = {}  # holder side: link id -> its join / watch (a resync)
+        self.free = FreeLeases(grace=0.0, patience=0.0)  # set from the lease time in ``run``
+        self.silent_owners, self.silent_holders = Silence(), Silence()
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._loops: list[asyncio.Task[None]] = []
@@ -93,6 +108,8 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         self.state = state
         self.lease_seconds, self.scan_seconds = state.settings.lease_seconds, state.settings.takeover_scan_seconds
         self.prefix = state.settings.redis_prefix
+        grace = takeover_grace(self.lease_seconds)
+        self.free = FreeLeases(grace=grace, patience=self.lease_seconds + grace)
         self.redis = Redis.from_url(str(state.settings.redis_url))
         self.leases = TableLeases(self.redis, self.process_id, self.lease_seconds, prefix=self.prefix)
         self.relay = Relay(self.redis, self.process_id, self._on_record, prefix=self.prefix)
@@ -151,7 +168,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
     async def resume_all(self) -> int:
         if not self.active:
             return await super().resume_all()
-        return await self.scan()
+        return await self.scan(at_start=True)
 
     async def resume_table(self, table_id: str, fence: int | None = None) -> bool:
         if not self.active or fence is not None:
@@ -203,21 +220,34 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         except Exception:
             log.warning("table %s: the lobby did not hear of the take-over", table_id, exc_info=True)
 
-    async def scan(self) -> int:
-        """Take over every live table whose lease is free.  Returns how many were taken."""
+    async def scan(self, *, at_start: bool = False) -> int:
+        """Take over every live table whose lease is free, and has been free for the take-over grace (at
+        start, at once, unless the process last named as its owner still beats).  Returns how many."""
         assert self.leases is not None and self.journal is not None
         if self.draining or self.retiring:  # a retiring process takes no table on; the others take its own
             return 0
         ids = await self.journal.live_ids()
         random.shuffle(ids)  # processes scanning together spread a dead owner's tables between them
         owners = await self.leases.owners(ids)
+        self.free.held(t for t, owner in zip(ids, owners, strict=True) if owner is not None)
+        free = [t for t, owner in zip(ids, owners, strict=True) if owner is None and t not in self.actors]
+        self.free.held(set(self.free.since) - set(free))  # ended games, sockets' looks at tables with none
         taken = 0
-        for table_id, owner in zip(ids, owners, strict=True):
-            if owner is None and table_id not in self.actors:
+        for table_id, owner_alive in zip(free, await self._named_owner_alive(free), strict=True):
+            if at_start and not owner_alive or self.free.ripe(table_id, time.monotonic(), owner_alive=owner_alive):
                 taken += await self.take_over(table_id)
         if taken:
             log.info("cluster: took over %d tables", taken)
         return taken
+
+    async def _named_owner_alive(self, table_ids: list[str]) -> list[bool]:
+        """For each table, whether the process the directory last named as its owner (not this one) still
+        beats: a lease it lost in a Redis blip is about to be re-asserted, not a dead owner's."""
+        if not table_ids or self.directory is None or self.leases is None:
+            return [False] * len(table_ids)
+        named = await self.directory.owners(table_ids)
+        alive = await self.leases.alive(p for p in named if p is not None and p != self.process_id)
+        return [p is not None and p in alive for p in named]
 
     async def _scan_loop(self) -> None:
         outage = Outage(log, "cluster: the take-over scan (Redis)")
@@ -234,30 +264,44 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
 
     async def _keep(self) -> None:
         """Every third of a lease: heartbeat, renew our leases, drop what we lost, watch relayed sockets.
-        Redis away: the tables play on here; one warning when renewal starts failing, one when it recovers."""
-        outage = Outage(log, "cluster: lease renewal (Redis)")
-        while True:
-            await asyncio.sleep(self.lease_seconds / 3)
+        Redis away: the tables play on here; one warning when renewal starts failing, one when it recovers;
+        ``mahjong_redis_unreachable`` says which."""
+        outage = Outage(log, "cluster: lease renewal (Redis)", "this process keeps its tables and plays on")
+        loop = asyncio.get_running_loop()
+        due = loop.time()
+        while True:  # a round every third of a lease, however long the last one took (a slow Redis)
+            due = max(due + self.lease_seconds / RENEWALS_PER_LEASE, loop.time())
+            await asyncio.sleep(due - loop.time())
             try:
                 await self.keep_once()
             except REDIS_ERRORS as exc:
                 outage.failed(exc)
+                metrics.REDIS_UNREACHABLE.set(1)
+                if self.directory is not None:  # it may come back empty: look in the database meanwhile
+                    self.directory.unsettle(self.lease_seconds / RENEWALS_PER_LEASE + takeover_grace(self.lease_seconds))
             except Exception:
                 log.exception("cluster: lease renewal failed")
             else:
                 outage.ok()
+                metrics.REDIS_UNREACHABLE.set(0)
 
     async def keep_once(self) -> None:
         assert self.leases is not None
-        await self.leases.beat(process_card(self))
+        # A closing table's lease too: until its game's end is in the journal, no other process may resume it.
+        ids = [t for t, a in self.actors.items() if not a.closed] + list(self.closing)
+        gone, lost = await self.leases.keep(ids, card=process_card(self))
         if not self.retiring and await self.redis.get(drain_key(self.prefix, self.process_id)) is not None:
             log.warning("cluster: an operator drains this process: no new tables; its games finish here")
             await self.retire()
         elif self.retiring:
             await self.hand_over_waiting_tables()
-        # A closing table's lease too: until its game's end is in the journal, no other process may resume it.
-        ids = [t for t, a in self.actors.items() if not a.closed] + list(self.closing)
-        for table_id in await self.leases.renew(ids):
+        if gone and self.directory is not None:  # our heartbeat had gone: Redis restarted empty (or we were silent)
+            self.directory.unsettle(takeover_grace(self.lease_seconds))  # the other owners write theirs back too
+        if gone or (self.directory is not None and self.directory.stale):
+            await self._rewrite_directory()
+        if self.state is not None:  # tickets issued here while Redis was away
+            await self.state.tickets.rebuild()
+        for table_id in lost:
             actor = self.actors.get(table_id)
             if actor is not None:
                 log.warning("table %s: lease lost; this process stops acting for it", table_id)
@@ -266,32 +310,48 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         await self._watch_held()
         await self._watch_holders()
 
+    async def _rewrite_directory(self) -> None:
+        """Redis lost what this process keeps there: its tables go back into the directory."""
+        if self.state is None or self.directory is None:
+            return
+        tables = self.state.registry.all_tables()
+        await self.directory.rewrite(tables)
+        if tables:
+            log.warning("cluster: wrote this process's %d tables back into the directory (Redis had lost them)",
+                        len(tables))
+
     async def _watch_held(self) -> None:
-        """Holder side: a relayed socket whose table changed owner (or whose owner is silent) reconnects."""
+        """Holder side: a relayed socket whose table moved to another owner (or whose owner is silent two
+        rounds running) reconnects; one that may have lost frames resyncs (a fresh snapshot, still open)."""
         assert self.leases is not None
         links = list(self.held.values())
         if not links:
             return
         tables = sorted({link.table_id for link in links})
         owner_of = dict(zip(tables, await self.leases.owners(tables), strict=True))
-        alive = await self.leases.alive(link.owner for link in links)
+        owners = {link.owner for link in links}
+        dead = self.silent_owners.dead(owners, await self.leases.alive(owners))
         for link in links:
-            if owner_of[link.table_id] != link.owner or link.owner not in alive:
+            now_owner = owner_of[link.table_id]  # None: Redis lost the lease; its owner re-asserts it
+            if (now_owner is not None and now_owner != link.owner) or link.owner in dead:
                 link.close(RELAY_GAP, "the table moved to another server; reconnect")
+            elif link.stale or not link.answered and link.waited + 1 >= NO_ANSWER_ROUNDS:
+                if link.resyncs >= RESYNC_TRIES:
+                    link.close(RELAY_GAP, "the table's server does not answer; reconnect")
+                else:
+                    self.resync(link)
             elif not link.answered:
                 link.waited += 1
-                if link.waited >= NO_ANSWER_ROUNDS:
-                    link.close(RELAY_GAP, "the table's server does not answer; reconnect")
 
     async def _watch_holders(self) -> None:
-        """Owner side: seats whose socket was held by a process that died are left (auto-played); the holder,
-        should it live after all, is told to have its player reconnect."""
+        """Owner side: seats whose socket was held by a process silent two rounds running (it died) are left
+        (auto-played); the holder, should it live after all, is told to have its player reconnect."""
         assert self.leases is not None
         if not self.remote and not self.watching:
             return
         holders = {rlink.holder for rlink, _actor, _seat in self.remote.values()}
         holders |= {rlink.holder for rlink, _actor in self.watching.values()}
-        dead = holders - await self.leases.alive(holders)
+        dead = self.silent_holders.dead(holders, await self.leases.alive(holders))
         for link_id, (rlink, actor, seat) in list(self.remote.items()):
             if rlink.holder in dead:
                 self.remote.pop(link_id, None)
@@ -406,12 +466,16 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
             owner = await self.leases.owner(table_id)
             if owner is not None and owner != self.process_id:
                 return owner
-            if owner is None and table_id not in self._taking:
-                if await self.take_over(table_id):
+            if owner is not None:
+                self.free.held([table_id])
+            elif table_id not in self._taking:
+                if table_id not in await self.journal.live_ids():
+                    self.free.held([table_id])
+                    return None  # no game there (a free lease of a table that is not live)
+                alive = (await self._named_owner_alive([table_id]))[0]
+                if self.free.ripe(table_id, time.monotonic(), owner_alive=alive) and await self.take_over(table_id):
                     continue
-                if await self.leases.owner(table_id) is None and table_id not in await self.journal.live_ids():
-                    return None
-            await asyncio.sleep(0.1)  # being taken over (here or elsewhere): look again
+            await asyncio.sleep(0.1)  # being taken over (here or elsewhere), or left to its owner: look again
         return MOVING
 
 

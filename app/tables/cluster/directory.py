@@ -15,6 +15,12 @@ playing one where its lease is).  With several processes a request may land on a
   account on two processes cannot both find it free.
 
 Lobby *events* still fan out through the lobby channel (``app.lobby.broker``), published by the owner.
+
+Through a Redis blip (issue 34): a write that fails marks the directory ``stale`` and its owner writes every
+table again at its next renewal round (also when its heartbeat had gone: Redis restarted empty); while Redis
+is away, or has just come back and the owners are still writing theirs back (``unsettle``), a player's table
+(``table_of``) and a table (``get``) are read from the journal in the database, so ``GET /api/me`` still
+names the table a player plays at.
 """
 
 from __future__ import annotations
@@ -25,17 +31,18 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any, Protocol
 
 from app.bots import DEFAULT_BOT_LEVEL
-from app.core.outage import REDIS_ERRORS
+from app.core.outage import REDIS_ERRORS, Outage
 from app.game.rooms import RoomKey
 from app.game.variants import VariantKey
 from app.services import errors
 from app.services.errors import Conflict, ErrorCode, NotFound, Unavailable
 from app.state import AppState
 from app.tables.cluster.lease import TableLeases
+from app.tables.durability.journal import TableJournal
 from app.tables.registry import TableInfo, TableStatus
 
 log = logging.getLogger(__name__)
@@ -79,6 +86,7 @@ class DirectoryHost(Protocol):
     process_id: str
     state: AppState | None
     leases: TableLeases | None
+    journal: TableJournal | None
 
     async def call(self, process_id: str, op: str, timeout: float = 5.0, **args: Any) -> dict[str, Any]: ...
 
@@ -89,23 +97,47 @@ class TableDirectory:
         self.redis = runtime.redis
         self.key = f"{runtime.prefix}:tables"
         self._order: dict[str, float] = {}
+        self.unsettled_until = 0.0
+        self._self_missing = False
+        self._unremoved: set[str] = set()  # tables whose entry could not be removed yet
+        self.stale = False  # a write failed: the owner writes its tables again once Redis answers
+        self._writes = Outage(log, "the tables' directory: writing (Redis)", "written again when it is back")
+        self._away = Outage(log, "table lookups: the directory (Redis)", "playing tables are read from the database")
 
     # -- the owner's side ----------------------------------------------------------------------------
 
     async def changed(self, table: TableInfo, kind: str) -> None:
         """Registry observer: write (or remove) the table's entry."""
+        if kind == "table_removed":
+            self._order.pop(table.id, None)
+            self._unremoved.add(table.id)
+            await self._written(table.id, self.redis.hdel(self.key, table.id))
+            return
+        order = self._order.setdefault(table.id, time.time())
+        entry = {"owner": self.runtime.process_id, "order": order, "table": table.public()}
+        await self._written(table.id, self.redis.hset(self.key, table.id, json.dumps(entry, ensure_ascii=False)))
+
+    async def _written(self, table_id: str, write: Awaitable[Any]) -> None:
         try:
-            if kind == "table_removed":
-                self._order.pop(table.id, None)
-                await self.redis.hdel(self.key, table.id)
-                return
-            order = self._order.setdefault(table.id, time.time())
-            entry = {"owner": self.runtime.process_id, "order": order, "table": table.public()}
-            await self.redis.hset(self.key, table.id, json.dumps(entry, ensure_ascii=False))
-        except REDIS_ERRORS as exc:  # Redis away: one line per change, no traceback (it says nothing more)
-            log.warning("table %s: the directory was not updated: %s: %s", table.id, type(exc).__name__, exc)
+            await write
+        except REDIS_ERRORS as exc:  # Redis away: one line for the outage; every table is written again after
+            self.stale = True
+            self._writes.failed(exc)
         except Exception:
-            log.warning("table %s: the directory was not updated", table.id, exc_info=True)
+            log.warning("table %s: the directory was not updated", table_id, exc_info=True)
+        else:
+            self._writes.ok()
+            if table_id not in self._order:
+                self._unremoved.discard(table_id)
+
+    async def rewrite(self, tables: list[TableInfo]) -> None:
+        """Write every table of this process again, and remove those whose removal failed: after Redis lost
+        the directory (a restart) or missed changes (an outage)."""
+        self.stale = False
+        for table_id in list(self._unremoved):
+            await self._written(table_id, self.redis.hdel(self.key, table_id))
+        for table in tables:
+            await self.changed(table, "table_updated")
 
     async def forget_all(self) -> None:
         """This process stops: its waiting tables go with it (its playing ones are taken over)."""
@@ -123,8 +155,19 @@ class TableDirectory:
         assert self.runtime.leases is not None
         raw = await self.redis.hgetall(self.key)
         found = [json.loads(v) for v in raw.values()]
-        alive = await self.runtime.leases.alive(e["owner"] for e in found)
+        alive = await self.runtime.leases.alive([*(e["owner"] for e in found), self.runtime.process_id])
+        self._self_missing = self.runtime.process_id not in alive  # gone: Redis has just lost everything
         return sorted((e for e in found if e["owner"] in alive), key=lambda e: e["order"])
+
+    def unsettle(self, seconds: float) -> None:
+        """Redis lost (or missed) entries: for ``seconds`` more (and until the next read finds this process's
+        heartbeat) a table not found here is looked for in the database too, while the owners write theirs
+        back (``ClusterRuntime.keep_once``)."""
+        self.unsettled_until = max(self.unsettled_until, time.monotonic() + seconds)
+
+    @property
+    def settled(self) -> bool:
+        return not self._self_missing and time.monotonic() >= self.unsettled_until
 
     async def entry(self, table_id: str) -> dict[str, Any] | None:
         raw = await self.redis.hget(self.key, table_id)
@@ -162,15 +205,44 @@ class TableDirectory:
                 await self.redis.eval(_RELEASE, 1, key, token)
 
     async def table_of(self, user_id: int) -> tuple[str, int] | None:
-        """(table id, seat) of the account's table on any process."""
-        for e in await self.entries():
+        """(table id, seat) of the account's table on any process; while Redis is away, its playing table
+        from the database (a waiting table elsewhere is not known then)."""
+        try:
+            found = await self.entries()
+        except REDIS_ERRORS as exc:
+            self._away.failed(exc)
+            return await self.runtime.journal.seated(user_id) if self.runtime.journal is not None else None
+        self._away.ok()
+        for e in found:
             for s in e["table"]["seats"]:
                 if s["user_id"] == user_id and not s["bot"]:
                     return str(e["table"]["id"]), int(s["seat"])
+        if not self.settled and self.runtime.journal is not None:  # its owner may not have written it back yet
+            return await self.runtime.journal.seated(user_id)
         return None
 
+    async def owners(self, table_ids: list[str]) -> list[str | None]:
+        """The process each table's entry last named as its owner (alive or not); None without an entry."""
+        if not table_ids:
+            return []
+        raw = await self.redis.hmget(self.key, table_ids)
+        return [json.loads(r)["owner"] if r else None for r in raw]
+
     async def get(self, table_id: str) -> TableInfo:
-        found = await self.entry(table_id)
+        """The table, wherever it plays; while Redis is away, a playing table from the database."""
+        try:
+            found = await self.entry(table_id)
+        except REDIS_ERRORS as exc:
+            self._away.failed(exc)
+            game = await self.runtime.journal.load(table_id) if self.runtime.journal is not None else None
+            if game is None:
+                raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id) from None
+            return game.info
+        self._away.ok()
+        if found is None and not self.settled and self.runtime.journal is not None:
+            game = await self.runtime.journal.load(table_id)
+            if game is not None:
+                return game.info
         if found is None:
             raise NotFound("no such table", ErrorCode.TABLE_NOT_FOUND, table_id=table_id)
         return info_of(found["table"])

@@ -15,8 +15,9 @@ are queued, so a close in the same turn cannot renumber them) and
 ``close`` (code ``c``, reason ``r``).  Any → any: ``call`` / ``reply`` (``app.tables.cluster.cluster``'s requests).
 
 Losing a frame is harmless: pub/sub drops messages only when a connection breaks, and the holder checks
-each link's ``s``; on a gap (or a broken subscription) it closes the socket with 1012, the client
-reconnects, and its snapshot (``v``) puts it back in step.  A lost ``in`` is a lost click: the prompt is
+each link's ``s``; on a gap (or a broken subscription) it joins again under a new link id and the owner's
+fresh snapshot (``v``) puts the socket back in step without closing it (``RelaySides.resync``); only a link
+whose owner does not answer its resyncs closes with 1012 and its client reconnects.  A lost ``in`` is a lost click: the prompt is
 still open, its timer still runs.
 """
 
@@ -193,21 +194,32 @@ class RemoteLink(SeatLink):
 
 
 class HeldLink(SeatLink):
-    """The holder's end: the socket's outbox, fed by ``out`` records, checked for gaps."""
+    """The holder's end: the socket's outbox, fed by ``out`` records, checked for gaps.
 
-    def __init__(self, maxsize: int, link_id: str, table_id: str, owner: str) -> None:
+    ``on_gap`` (the holder's ``RelaySides.resync``): a lost frame asks the owner for a fresh snapshot under
+    a new link id, and the socket stays open; without it the socket closes with 1012 and its client
+    reconnects.  ``stale``: frames may have been lost (the subscription broke); the next watch round resyncs."""
+
+    def __init__(self, maxsize: int, link_id: str, table_id: str, owner: str, *,
+                 on_gap: Callable[[HeldLink], None] | None = None) -> None:
         super().__init__(maxsize)
         self.link_id, self.table_id, self.owner = link_id, table_id, owner
+        self.on_gap = on_gap
         self.seq = 0
         self.answered = False  # the owner has sent something (a snapshot, or a close)
         self.waited = 0  # relay-watch rounds without an answer
+        self.stale = False
+        self.resyncs = 0  # resyncs asked since the owner last answered
 
     def deliver(self, seq: int, texts: list[str]) -> None:
         self.answered = True
         if seq != self.seq + 1:
-            self.close(RELAY_GAP, "a relayed message was lost; reconnect", drop=True)
+            if self.on_gap is None:
+                self.close(RELAY_GAP, "a relayed message was lost; reconnect", drop=True)
+            else:
+                self.on_gap(self)
             return
-        self.seq = seq
+        self.seq, self.resyncs = seq, 0
         for text in texts:
             if not self.send(text):
                 return

@@ -3,7 +3,8 @@ socket holds for a table owned elsewhere (``RelayEnd``).
 
 * Holder side: the sockets (seats and spectators) served here for tables owned elsewhere, each through a
   ``RelayEnd`` (``ClusterRuntime.connect``): their outboxes (``HeldLink``) are fed by the owner's ``out`` /
-  ``close`` records.
+  ``close`` records.  A link that lost frames (a gap, a broken subscription: a Redis blip) resyncs: it
+  joins again under a new id and gets a fresh snapshot, its socket staying open (``resync``).
 * Owner side: the sockets held elsewhere for tables owned here: a ``RemoteLink`` in the seat (or among the
   spectators) of the actor, fed by ``join`` / ``in`` / ``leave`` / ``watch`` / ``unwatch`` records; a relayed
   client message goes to the actor through the same ``forward`` as a local socket's
@@ -20,6 +21,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from app import metrics
 from app.tables.cluster.relay import RELAY_GAP, HeldLink, Relay, RemoteLink
 from app.tables.hosting.ends import NOT_SEATED_HERE, Refusal, forward, seat_of
 from app.tables.play.commands import Join, Leave, Unwatch, Watch
@@ -41,18 +43,46 @@ class RelaySides:
     remote: dict[str, tuple[RemoteLink, TableActor, int]]
     watching: dict[str, tuple[RemoteLink, TableActor]]
     held: dict[str, HeldLink]
+    requests: dict[str, dict[str, Any]]  # holder side: link id -> its join / watch record (for a resync)
     handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]]
     _calls: dict[str, asyncio.Future[Any]]
 
     def hold_link(self, table_id: str, owner: str) -> HeldLink:
-        link = HeldLink(self.settings.outbox_size, secrets.token_hex(8), table_id, owner)
+        link = HeldLink(self.settings.outbox_size, secrets.token_hex(8), table_id, owner, on_gap=self.resync)
         self.held[link.link_id] = link
         return link
+
+    def resync(self, link: HeldLink) -> None:
+        """Put a held socket back in step without closing it: the link joins (or watches) again under a new
+        id, so the owner's actor replaces the old link and sends a fresh snapshot; what the old id still
+        receives is ignored.  A spectator's old link is unwatched (a seat's is replaced by the join)."""
+        request = self.requests.get(link.link_id)
+        if self.relay is None or request is None:
+            link.close(RELAY_GAP, "a relayed message was lost; reconnect", drop=True)
+            return
+        old = link.link_id
+        self.held.pop(old, None)
+        self.requests.pop(old, None)
+        link.link_id, link.seq, link.answered, link.waited, link.stale = secrets.token_hex(8), 0, False, 0, False
+        link.resyncs += 1
+        self.held[link.link_id] = link
+        self.requests[link.link_id] = {**request, "l": link.link_id}
+        self.relay.send(link.owner, self.requests[link.link_id])
+        if request["k"] == "watch":
+            self.relay.send(link.owner, {"k": "unwatch", "l": old})
+        metrics.RELAY_RESYNCS.inc()
+
+    def ask(self, link: HeldLink, request: dict[str, Any]) -> None:
+        """Send the ``join`` / ``watch`` record of a held link (kept for a resync)."""
+        assert self.relay is not None
+        self.requests[link.link_id] = request
+        self.relay.send(link.owner, request)
 
     def drop_link(self, link: HeldLink, tell: str) -> None:
         """The socket of a held link ended: forget the link and tell its owner (``leave`` for a seat,
         ``unwatch`` for a spectator)."""
         self.held.pop(link.link_id, None)
+        self.requests.pop(link.link_id, None)
         if self.relay is not None:
             self.relay.send(link.owner, {"k": tell, "l": link.link_id})
 
@@ -129,9 +159,10 @@ class RelaySides:
         forward(actor, seat, rlink, raw)
 
     def _relay_broken(self) -> None:
-        """Our subscription broke, so frames may be lost: every relayed socket here reconnects."""
-        for link in list(self.held.values()):
-            link.close(RELAY_GAP, "the connection between servers was lost; reconnect", drop=True)
+        """Our subscription broke, so frames may be lost: every relayed socket here resyncs once Redis answers
+        again (the next watch round, ``ClusterRuntime._watch_held``); none is closed."""
+        for link in self.held.values():
+            link.stale = True
 
     # -- requests to another process ---------------------------------------------------------------------------
 
@@ -182,15 +213,15 @@ class RelayEnd:
     def join(self) -> HeldLink:
         assert self.sides.relay is not None and self.user_id is not None, "admit first"
         self.link = self.sides.hold_link(self.table_id, self.owner)
-        self.sides.relay.send(self.owner, {"k": "join", "t": self.table_id, "u": self.user_id,
-                                           "l": self.link.link_id, "h": self.sides.process_id})
+        self.sides.ask(self.link, {"k": "join", "t": self.table_id, "u": self.user_id, "l": self.link.link_id,
+                                   "h": self.sides.process_id})
         return self.link
 
     def watch(self) -> HeldLink:
         assert self.sides.relay is not None
         self.link, self.tell = self.sides.hold_link(self.table_id, self.owner), "unwatch"
-        self.sides.relay.send(self.owner, {"k": "watch", "t": self.table_id, "l": self.link.link_id,
-                                           "h": self.sides.process_id})
+        self.sides.ask(self.link, {"k": "watch", "t": self.table_id, "l": self.link.link_id,
+                                   "h": self.sides.process_id})
         return self.link
 
     def forward(self, raw: str) -> None:

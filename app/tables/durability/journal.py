@@ -294,6 +294,13 @@ class TableJournal:
         async with self.engine.connect() as conn:
             return list((await conn.scalars(select(_T.c.id).order_by(_T.c.id))).all())
 
+    async def seated(self, user_id: int) -> tuple[str, int] | None:
+        """(table id, seat) of the live game that seats ``user_id`` (入座): where a player plays, from the
+        database; it answers while the tables' directory (Redis) is away."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(_T.c.id, _T.c.seats).order_by(_T.c.id))).all()
+        return next(((table_id, list(seats).index(user_id)) for table_id, seats in rows if user_id in seats), None)
+
     async def load(self, table_id: str) -> LiveGame | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(_T).where(_T.c.id == table_id))).mappings().first()

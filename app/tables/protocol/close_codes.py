@@ -19,8 +19,8 @@ CLOSE_CODES: dict[int, str] = {
     1008: "not authenticated: no ticket or a missing, used or expired one (or an invalid session token in the "
           "Authorization header); or over the message rate limit",
     1009: "message too big",
-    1012: "several server processes: the table moved to another process, or a message relayed between "
-          "processes was lost; reconnect (the snapshot puts you back in step)",
+    1012: "several server processes: the table moved to another process, or its process stopped answering "
+          "a relayed socket; reconnect (the snapshot puts you back in step)",
     1013: "too slow to read messages, the table is busy, or it is moving between server processes; reconnect",
     4001: "replaced by a newer connection for the same seat",
     NOT_SEATED: "you are not seated at this table",

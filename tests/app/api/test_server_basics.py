@@ -49,11 +49,13 @@ async def test_healthz_and_docs(client):
     assert (await client.get("/")).status_code == 404  # no browser client yet
 
 
-async def test_healthz_reports_a_dead_database(app: FastAPI, client):
+async def test_readyz_reports_a_dead_database_while_healthz_says_the_process_runs(app: FastAPI, client):
+    assert (await client.get("/readyz")).json() == {"status": "ok", "database": "ok"}  # no Redis configured
     await app.state.services.engine.dispose()
     app.state.services.engine = make_engine("postgresql+asyncpg://nobody@127.0.0.1:1/none")
-    response = await client.get("/healthz")
-    assert response.status_code == 503
+    response = await client.get("/readyz")
+    assert response.status_code == 503 and response.json() == {"status": "unavailable", "database": "unreachable"}
+    assert (await client.get("/healthz")).json() == {"status": "ok"}  # liveness: do not restart it for that
 
 
 def test_web_is_mounted_only_when_index_exists(tmp_path: Path):

@@ -193,8 +193,9 @@ class Spectator:
 
 def sequence_faults(connections: list[list[dict[str, Any]]]) -> list[str]:
     """What is wrong with one socket's record, connection by connection: every connection begins with a
-    snapshot (a resync), and from there each table event is numbered one past the last (no message lost);
-    no other message is numbered past the last event."""
+    snapshot (a resync), and from there each table event is numbered one past the last (no message lost),
+    or a later snapshot puts it back in step (a relayed socket's resync, issue 34); no other message is
+    numbered past the last event."""
     faults = []
     for i, messages in enumerate(connections):
         if not messages:
@@ -207,6 +208,10 @@ def sequence_faults(connections: list[list[dict[str, Any]]]) -> list[str]:
             if m["type"] == "event":
                 if m["v"] != v + 1:
                     faults.append(f"connection {i}: event v={m['v']} after v={v}")
+                v = m["v"]
+            elif m["type"] == "snapshot":  # a resync on the same socket (the relay lost frames): on from its v
+                if m["v"] < v:
+                    faults.append(f"connection {i}: a resync's snapshot v={m['v']} went back from v={v}")
                 v = m["v"]
             elif m["v"] > v:  # a message numbered past the last event seen: that event was lost
                 faults.append(f"connection {i}: {m['type']} v={m['v']} while the last event was v={v}")

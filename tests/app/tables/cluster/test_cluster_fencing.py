@@ -134,9 +134,11 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         rows_before, fence_before = await logged()
         assert fence_before == token_a and attempts and all(o == "written" for _f, o in attempts)
 
-        # The pause: A's lease loop and clock stop; its lease expires.
+        # The pause: A's lease loop and clock stop; its lease and its heartbeat expire.
         await a._stop_loops()
-        await redis.delete(f"{settings.redis_prefix}:lease:{table.id}")
+        await redis.delete(f"{settings.redis_prefix}:lease:{table.id}", f"{settings.redis_prefix}:proc:{a.process_id}")
+        assert await b.scan() == 0  # B first leaves the free lease a grace period (a live owner re-asserts it)
+        b.free.since[table.id] -= b.free.grace  # the grace passes (the test moves every step: 60 s leases)
         assert await b.scan() == 1  # B takes the table over from the journal
         actor_b = b.actors[table.id]
         assert actor_b.writer.fence > token_a and actor_b.flow.hand_no == actor_a.flow.hand_no

@@ -109,12 +109,10 @@ class _Leases:
     def __init__(self) -> None:
         self.renewed: list[str] = []
 
-    async def beat(self) -> None:
-        pass
-
-    async def renew(self, table_ids: list[str]) -> set[str]:
+    async def keep(self, table_ids: list[str]) -> tuple[bool, set[str]]:
+        """The heartbeat (it was there) and the renewal, as ``TableLeases.keep``."""
         self.renewed = list(table_ids)
-        return set()
+        return False, set()
 
 
 class _Actor:

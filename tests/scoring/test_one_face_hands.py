@@ -34,7 +34,9 @@ def _facts(wildcards: str, held: str) -> Any:
     counts = [0] * 42
     for t in parse_tiles(held):
         counts[t] += 1
-    return SimpleNamespace(wildcards=tuple(parse_tiles(wildcards)), seats=[SimpleNamespace(counts=counts)])
+    faces = tuple(parse_tiles(wildcards))
+    jokers = sum(counts[f] for f in faces)  # 財神 held, as engine.seat.Seat keeps it
+    return SimpleNamespace(wildcards=faces, seats=[SimpleNamespace(counts=counts, jokers=jokers)])
 
 
 # (the 財神 faces the indicators gave, the 財神 held, whether 杀猪 may be declared)

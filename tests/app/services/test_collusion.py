@@ -7,7 +7,6 @@ the partner always takes the win.  Every other seat, and every seat at the hones
 
 from __future__ import annotations
 
-import copy
 import random
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
@@ -18,6 +17,7 @@ from app.services.settlement import settle_hand
 from engine.actions import Action, ActionKind
 from engine.state import HandState
 from engine.variants import find_variant
+from tests.engine.bot_helpers import copy_of
 
 
 def _feeding_discard(hand: HandState, dumper: int, partner: int) -> Action | None:
@@ -25,7 +25,7 @@ def _feeding_discard(hand: HandState, dumper: int, partner: int) -> Action | Non
     for action in hand.legal_actions(dumper):
         if action.kind is not ActionKind.DISCARD:
             continue
-        trial = copy.deepcopy(hand)
+        trial = copy_of(hand)  # deepcopy does not copy the compiled engine's classes
         trial.apply(action)
         if not trial.is_over and partner in trial.awaiting() and any(
                 a.kind is ActionKind.WIN for a in trial.legal_actions(partner)):

@@ -109,10 +109,16 @@ class _Leases:
     def __init__(self) -> None:
         self.renewed: list[str] = []
 
-    async def keep(self, table_ids: list[str]) -> tuple[bool, set[str]]:
+    async def keep(self, table_ids: list[str], *, card: dict | None = None) -> tuple[bool, set[str]]:
         """The heartbeat (it was there) and the renewal, as ``TableLeases.keep``."""
         self.renewed = list(table_ids)
         return False, set()
+
+
+class _Redis:
+    async def get(self, key: str) -> None:
+        """No operator asked this process to drain."""
+        return None
 
 
 class _Actor:
@@ -126,6 +132,7 @@ async def test_a_cluster_keeps_the_lease_of_a_table_still_recording_its_end() ->
     runtime = ClusterRuntime()
     leases = _Leases()
     runtime.leases = leases  # type: ignore[assignment]
+    runtime.redis = _Redis()  # type: ignore[assignment]
     runtime.actors = {"playing": _Actor(False), "stopped": _Actor(True)}  # type: ignore[dict-item]
     runtime.closing = {"ending": _Actor(True)}  # type: ignore[dict-item]
     await runtime.keep_once()

@@ -14,6 +14,7 @@ import { onKey } from "./screens/keys.js";
 import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
+import { bootMenu } from "./screens/menu.js";
 import { renderResult, showLastStandings, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 
@@ -88,6 +89,7 @@ function boot() {
   renderLangSwitch();
   bootAuth();
   bootSessions();
+  bootMenu();
   $("lang-switch").addEventListener("click", (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("[data-lang]");
     const next = /** @type {HTMLElement | null} */ (button)?.dataset.lang;

@@ -10,7 +10,7 @@ import { h } from "./dom.js";
 import { tileEl } from "./tile.js";
 import { flowersEl, meldsEl } from "./melds.js";
 import { actionBarEl, timerEl } from "./actions.js";
-import { sideOf, seatsFrom } from "../seats.js";
+import { seatPosition, sideOf, seatsFrom } from "../seats.js";
 import { handForDisplay } from "../state.js";
 import { formatNumber, lang, t } from "../i18n.js";
 import { tileName, windName } from "../tiles.js";
@@ -202,6 +202,7 @@ function plateEl(state, seat, side, nameOf) {
   return h("div", {
     class: ["plate", `side-${side}`, dealer && "dealer", view?.current === seat && view.phase !== "ended" && "current", me && "me"],
     "data-seat": String(seat),
+    "data-seat-pos": seatPosition(/** @type {import("../seats.js").Side} */ (side)),
     "data-presence": info?.bot ? "bot" : info && !info.connected ? "offline" : "online",
   },
   wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windName(wind) : undefined }, windGlyph(wind)) : null,

@@ -149,6 +149,12 @@ export function errorWords(err) {
   for (const [name, value] of Object.entries(err.params ?? {})) {
     params[name] = typeof value === "number" ? formatNumber(value) : String(value);
   }
+  // The server names the rule a value broke (invalid_username: too_short, too_long, characters): say that one.
+  const rule = err.params?.rule;
+  if (err.code && typeof rule === "string" && has(`error.code.${err.code}.${rule}`)) {
+    const text = t(`error.code.${err.code}.${rule}`, params);
+    if (!/\{\w+\}/.test(text)) return text;
+  }
   if (err.code && has(`error.code.${err.code}`)) {
     const text = t(`error.code.${err.code}`, params);
     if (!/\{\w+\}/.test(text)) return text; // a parameter the server left out: say it more generally below

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.game.rooms import GameKind
 from app.game.titles import TITLES, title_names_for
 from app.models import Game, GamePlayer, Hand, LedgerEntry, User
+from app.services.games import game_of_hand
 
 HISTORY_LIMIT = 50  # hands listed at most (newest first)
 STATS_HANDS = 1_000  # the stats read at most this many of the player's newest hands
@@ -48,7 +49,8 @@ def hand_summary(hand: Hand, user_id: int) -> dict[str, Any]:
     outcome = "win" if seat in winners else "deal_in" if result.get("discarder") == seat and winners else (
         "draw" if not winners else "loss")
     return {
-        "id": hand.id, "created_at": hand.created_at, "table_id": hand.table_id, "variant": hand.variant,
+        "id": hand.id, "game_id": game_of_hand(hand.hand_key), "created_at": hand.created_at,
+        "table_id": hand.table_id, "variant": hand.variant,
         "room": hand.room, "practice": hand.practice, "seat": seat, "hand_no": result.get("hand_no"),
         "winners": winners, "win_kind": result.get("win_kind"), "outcome": outcome,
         "points": net[seat] if seat < len(net) else 0, "coins": coins[seat] if seat < len(coins) else 0,

@@ -11,7 +11,7 @@ import { bootAuth, chooseLanguage, logout, renderAuth, renderMe, syncLanguage } 
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
-import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
+import { enterGameReplay, enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
 import { bootMenu } from "./screens/menu.js";
@@ -76,6 +76,8 @@ function routeHistory() {
   if (location.hash === "#/hands") { leaveTableView(); enterHands(); return true; }
   const m = location.hash.match(/^#\/hand\/(\d+)$/);
   if (m) { leaveTableView(); enterReplay(Number(m[1])); return true; }
+  const g = location.hash.match(/^#\/game\/([^/]+)$/);
+  if (g) { leaveTableView(); enterGameReplay(decodeURIComponent(g[1])); return true; }
   // #/rules/VARIANT, or #/rules/VARIANT/TABLE_ID from a table or its result: that table's own option values.
   const r = location.hash.match(/^#\/rules\/(\w+)(?:\/([\w-]+))?$/);
   if (r) { leaveTableView(); enterRules(r[1], null, r[2] ?? null); return true; }

@@ -122,7 +122,10 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
             expect(page.locator(".core .dice-line .die")).to_have_count(3)
             expect(page.locator(".plate .open-badge")).to_have_count(1)
             opens = page.evaluate("() => window.__mj.state().view.open_seat")
-            expect(page.locator(f".plate[data-seat='{opens}'] .seat-wind")).to_have_text("東")
+            # 東 in Chinese, E in English (issue 33 item 5: no Chinese in the English table)
+            expect(page.locator(f".plate[data-seat='{opens}'] .seat-wind")).to_have_text("E" if lang == "en" else "東")
+            expect(page.locator(".core .dice-line .open-line")).to_contain_text(
+                {"en": "this hand", "zh-Hant": "本局門開在", "zh-Hans": "本局门开在"}[lang])
         tokens = play_to_standings(page, artifacts, tag)
         assert tokens == [], f"tile codes shown to the player: {tokens}"
 

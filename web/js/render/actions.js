@@ -25,6 +25,28 @@ export const BUTTONS = [
 ];
 
 /**
+ * The buttons each variant can ever offer (issue 33 item 5: the keyboard help lists only these): 天台 has no
+ * 吃 and no declarations (docs/rules/tiantai.md), 台炮 has 聽 and 殺豬 (docs/rules/taipao.md#ting), 台灣 has
+ * 眼牌 and Miji (docs/rules/taiwan.md#eye).  The server still sends what is legal at each prompt.
+ * @type {Record<string, string[]>}
+ */
+export const VARIANT_BUTTONS = {
+  tiantai: ["pong", "kong", "win", "pass"],
+  taipao: ["chow", "pong", "kong", "ready", "kill_pig", "win", "pass"],
+  taiwan: ["chow", "pong", "kong", "eye", "miji", "win", "pass"],
+};
+
+/**
+ * The keyboard help of a variant's table: its own actions' keys, then the keys for picking a tile.
+ * @param {string} variant
+ */
+export function keysHelp(variant) {
+  const own = VARIANT_BUTTONS[variant] ?? BUTTONS.map((b) => b.id);
+  const keys = BUTTONS.filter((b) => own.includes(b.id) && b.id !== "pass").map((b) => `${b.key} ${t(`act.${b.id}`)}`);
+  return `${t("keys.lead")} ${[...keys, t("keys.nav")].join(" · ")}`;
+}
+
+/**
  * @typedef {{type: "choose", kind: "chow" | "kong"} | {type: "declare", declare: string} | null} Mode
  * @typedef {{onButton: (id: string) => void, onChoice: (a: import("../state.js").Action) => void,
  *   onCancel: () => void, onBack: () => void}} ActionHandlers

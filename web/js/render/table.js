@@ -161,7 +161,12 @@ function diceEl(view, nameOf) {
   return h("div", { class: "dice-line", "data-open-seat": String(view.open_seat), title: t("table.open_seat.help") },
     h("span", { class: "dice", "aria-label": t("table.dice", { dice: view.dice.join(" + "), total: String(total) }) },
       view.dice.map((d) => h("span", { class: "die", "data-pips": String(d) }, DIE_FACES[d - 1] ?? String(d)))),
-    h("span", null, t("table.open_seat.line", { total: String(total), name: nameOf(view.open_seat) })));
+    h("span", { class: "open-line" }, t("table.open_seat.line", {
+      total: String(total), name: nameOf(view.open_seat),
+      // where the door opens, counted from the dealer's seat (東 南 西 北), and the seat winds it gives
+      pos: windName(((view.open_seat - view.dealer) % view.n_seats + view.n_seats) % view.n_seats),
+      winds: view.players.map((p, seat) => `${nameOf(seat)} ${windName(p.wind)}`).join(" · "),
+    })));
 }
 
 const DIE_FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -177,9 +182,9 @@ function noticeEl(state, nameOf) {
   return null;
 }
 
-/** The one-character wind on the table: 东 / 東 (the English UI keeps the 繁體 glyph). @param {number} wind */
+/** The one-character wind on the table: 东 / 東, and E S W N in English (no Chinese in the English UI). @param {number} wind */
 function windGlyph(wind) {
-  return windName(wind, lang() === "en" ? "zh-Hant" : lang());
+  return lang() === "en" ? windName(wind).charAt(0) : windName(wind);
 }
 
 /**

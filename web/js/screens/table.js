@@ -10,7 +10,7 @@ import { groupActions, initialState, reduceMessage, secondsLeft } from "../state
 import { errorWords, has, localName, t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
 import { namer, tableEl } from "../render/table.js";
-import { availableButtons, updateTimer } from "../render/actions.js";
+import { availableButtons, keysHelp, updateTimer } from "../render/actions.js";
 import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { play, soundsFor } from "../sound.js";
@@ -107,6 +107,12 @@ function onTableMessage(msg) {
     document.body.toggleAttribute("data-coin-table", !!state.table && !state.table.practice && state.table.coins_per_point !== null);
   }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
+  // The next hand starts: the last hand's result gives way to the table (its tiles, its "your turn" bar);
+  // the 結果 button brings it back.  The final standings stay.
+  if (msg.type === "event" && msg.event?.type === "hand_start") {
+    const d = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+    if (d.open && !d.querySelector(".standings")) d.close();
+  }
   // 托管 switched on for you: say so (the action bar then offers "I'm back").
   if (msg.type === "event" && msg.event?.type === "auto_play" && msg.event.on && msg.event.seat === state.table?.seat) {
     const reason = ["timeouts", "chosen"].includes(msg.event.reason) ? msg.event.reason : "other";
@@ -161,7 +167,7 @@ function showCalls(ev, state) {
   const me = state.table?.seat ?? 0;
   const nameOf = namer(state);
   for (const { seat, call } of calls) {
-    showCall($("call-layer"), sideOf(seat, me, n), call);
+    showCall($("call-layer"), sideOf(seat, me, n), call, document.querySelector(`#table-root .plate[data-seat="${seat}"]`));
     play(callSound(call));
   }
   announce(calls.map(({ seat, call }) => `${nameOf(seat)}: ${callWord(call)}`).join(" · "));
@@ -195,6 +201,8 @@ export function renderTitle() {
   /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `#/rules/${tb.variant}/${encodeURIComponent(tb.id)}`; // with this table's options
   title.textContent = `${t(`variant.${tb.variant}`)} · ${tb.practice ? t("table.practice") : room ? roomName(room) : tb.room ?? ""}`;
   title.dataset.tableId = tb.id;
+  const help = document.querySelector("#table-view .keys-help");
+  if (help) help.textContent = keysHelp(tb.variant); // only this variant's own actions (no 聽 where never offered)
 }
 
 /** @param {{key: string, name: string, names?: Record<string, string>}} room */

@@ -18,7 +18,7 @@ import { tileName, windName } from "../tiles.js";
 
 /**
  * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean,
- *   fresh?: "discard" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
+ *   fresh?: "discard" | "draw" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
  *   new tile animates in; freshMeld: the seat that just claimed, whose newest meld animates in)
  * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void, onAuto?: () => void}
  *   & import("./actions.js").ActionHandlers} TableHandlers
@@ -88,7 +88,6 @@ function otherHandEl(state, seat, side, nameOf, ui) {
     "aria-label": t("table.hand_of", { name: nameOf(seat) }),
     "data-seat": String(seat),
   }, h("div", { class: "panel" },
-    h("div", { class: "bonus-row" }, p ? flowersEl(p.flowers, wild) : null),
     h("div", { class: "hand-row" },
       h("span", { class: "concealed", role: "group", "aria-label": t("table.concealed") }, concealed),
       p ? meldsEl(p, n, nameOf, ui.freshMeld === seat) : null)));
@@ -218,7 +217,9 @@ function plateEl(state, seat, side, nameOf) {
       opens ? h("span", { class: "badge open-badge", title: t("table.open_seat.help") }, t("table.open_seat")) : null,
       decl ? h("span", { class: "badge decl" }, decl) : null,
       status ? h("span", { class: "badge status" }, status) : null),
-    scoreEl(state, seat)));
+    scoreEl(state, seat),
+    // Another seat's flowers upright on its plate, big enough to read (not tiny tiles turned with its hand).
+    side !== "bottom" && p?.flowers.length ? h("span", { class: "plate-flowers" }, flowersEl(p.flowers, view?.wildcards ?? [])) : null));
 }
 
 /** A signed number: +1,200 / −300 / 0. @param {number} n */
@@ -266,7 +267,7 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
       selected: ui.selected === i,
       dim: turn && !can,
       disabled: !can,
-      classes: [i === tiles.length && drawn ? "drawn" : "", wild.includes(x) ? "wild" : "", can && mode?.type === "declare" ? "declarable" : ""].filter(Boolean),
+      classes: [i === tiles.length && drawn ? "drawn" : "", i === tiles.length && drawn && ui.fresh === "draw" ? "fresh-draw" : "", wild.includes(x) ? "wild" : "", can && mode?.type === "declare" ? "declarable" : ""].filter(Boolean),
       data: { index: String(i) },
       onclick: () => handlers.onTile(x, i),
     });

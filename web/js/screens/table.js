@@ -123,6 +123,7 @@ function onTableMessage(msg) {
     for (const name of soundsFor(msg.event)) play(name);
     showCalls(msg.event, state);
     if (msg.event?.type === "discard") app.ui.fresh = "discard";
+    if (msg.event?.type === "draw" && msg.event.seat === state.table?.seat) app.ui.fresh = "draw";
     if (["chow", "pong", "kong"].includes(msg.event?.type) && typeof msg.event.seat === "number") app.ui.freshMeld = msg.event.seat;
   }
   // A snapshot in the pause between hands is followed by the last result again (it may never have
@@ -149,6 +150,7 @@ function onTableMessage(msg) {
       else screens.showStandings();
     });
   } else if (msg.type === "prompt" && state.prompt) {
+    promptToFocus = state.prompt.v;
     announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
     // The result stays until dismissed: it says a decision is waiting and shows the countdown.
     if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) screens.renderResult();
@@ -231,6 +233,7 @@ export function renderTable() {
   const tb = app.table.table;
   $("leave-table").hidden = !!tb && !tb.practice && !app.table.game_over && app.tableSocket !== null;
   const offer = currentOffer();
+  const focused = focusKey();
   setChildren($("table-root"), tableEl(app.table, offer, app.ui, {
     onTile, onButton, onChoice: sendAction, onCancel: () => { app.ui.mode = null; renderTable(); },
     onBack: () => app.tableSocket?.send({ type: "back" }),
@@ -239,7 +242,31 @@ export function renderTable() {
   }));
   app.ui.fresh = null; // animate a discard (or a claim) once, not on every later render
   app.ui.freshMeld = null;
+  if (promptToFocus !== null && app.table.prompt?.v === promptToFocus) focusPrompt();
+  else if (focused) /** @type {HTMLElement | null} */ (document.querySelector(`#table-root ${focused}`))?.focus({ preventScroll: true });
   tick();
+}
+
+/** The prompt that just arrived and has not had the focus yet (issue 33 item 5: focus moves to the prompt). */
+let promptToFocus = /** @type {number | null} */ (null);
+
+/** What has the keyboard focus at the table, as a selector that finds it again after a render. */
+function focusKey() {
+  const el = /** @type {HTMLElement | null} */ (document.activeElement);
+  if (!el || !$("table-root").contains(el)) return null;
+  if (el.dataset.action) return `.actions [data-action="${el.dataset.action}"]`;
+  if (el.dataset.index) return `.my-hand .tile[data-index="${el.dataset.index}"]`;
+  return null;
+}
+
+/** Put the focus on the prompt: its first button (a claim), else the drawn or first playable tile (a turn). */
+function focusPrompt() {
+  promptToFocus = null;
+  if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) return; // the dialog keeps it; its banner says so
+  const target = /** @type {HTMLElement | null} */ (document.querySelector(
+    "#table-root .actions .act:not([disabled])") ?? document.querySelector("#table-root .my-hand .tile.drawn:not([disabled])")
+    ?? document.querySelector("#table-root .my-hand .tile:not([disabled])"));
+  target?.focus({ preventScroll: true });
 }
 
 /** @param {any} action */

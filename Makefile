@@ -29,7 +29,7 @@ run: $(STAMP)
 	$(BIN)/python -m app
 
 # Both suites always run, pytest last (its summary stays the last line); the target fails if either failed.
-test: $(DEVSTAMP)
+test: $(DEVSTAMP) $(NODESTAMP)  # the browser suite injects axe-core from node_modules (tests/e2e/test_e2e_accessibility.py)
 	@web=0; py=0; \
 	$(MAKE) --no-print-directory test-web || web=$$?; \
 	$(BIN)/python -m pytest -q || py=$$?; \

@@ -286,7 +286,8 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
     }, t("table.auto_on.button")) : null,
     h("div", { class: "my-row" },
       p ? flowersEl(p.flowers, wild) : null,
-      h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,
+      // tabindex: a phone's hand scrolls sideways, and the keyboard must reach that too (its tiles may all be off)
+      h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed"), tabindex: "0" }, tileButtons,
         p?.split_tile ? [h("span", { class: "drawn-gap" }), tileEl(p.split_tile, { classes: ["split"] })] : null),
       p ? meldsEl(p, n, nameOf, ui.freshMeld === me) : null));
 }

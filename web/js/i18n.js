@@ -137,6 +137,11 @@ export function formatNumber(n) {
   return new Intl.NumberFormat(current).format(n);
 }
 
+/** A date and time in the chosen language (not the browser's: an English page says "AM", not 上午). @param {string | number | Date} when */
+export function formatDateTime(when) {
+  return new Date(when).toLocaleString(current);
+}
+
 /**
  * A server error in words of the current language: its stable `code` (with `params`) if the table knows it,
  * else a message for the HTTP status, else a generic one.  The server's English `detail` is never shown in

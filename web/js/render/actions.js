@@ -73,9 +73,9 @@ export function availableButtons(offer) {
 function actionButton(id, pressed, onButton) {
   const spec = BUTTONS.find((b) => b.id === id);
   if (!spec) return null;
-  // The Chinese glyph in the player's script; the English UI shows the 繁體 glyph with the English word.
-  const zh = t(`act.${id}`, {}, lang() === "en" ? "zh-Hant" : lang());
-  const en = lang() === "en" ? t(`act.${id}`) : null;
+  // The call in the player's script: the Chinese glyph, or in English the English word alone (issue 33
+  // item 5: no "眼牌 Eye" in the English UI).
+  const en = lang() === "en";
   const button = h("button", {
     type: "button",
     class: ["act", `act-${id}`, pressed && "armed"],
@@ -86,8 +86,7 @@ function actionButton(id, pressed, onButton) {
     "aria-description": t(`act.${id}.help`),
     onclick: () => onButton(id),
   },
-  h("span", { class: "zh" }, zh),
-  en && en !== zh ? h("span", { class: "en" }, en) : null,
+  en ? h("span", { class: "en-word" }, t(`act.${id}`)) : h("span", { class: "zh" }, t(`act.${id}`)),
   h("kbd", { "aria-hidden": "true" }, spec.key === "Space" ? "␣" : spec.key));
   // A long press on a touch screen explains the button instead of pressing it.
   onLongPress(button, () => showHelp(button, t(`act.${id}.help`)));

@@ -6,7 +6,7 @@
  */
 
 import { api } from "../api.js";
-import { formatNumber, localName, t } from "../i18n.js";
+import { formatDateTime, formatNumber, localName, t } from "../i18n.js";
 import { h, setChildren } from "../render/dom.js";
 import { tableEl } from "../render/table.js";
 import { resultEl, verifyCommitment } from "../render/result.js";
@@ -64,7 +64,7 @@ function gameGroupEl(key, hands, game) {
   const first = hands[hands.length - 1];
   const mine = game && game.your_seat !== null ? game.seats[game.your_seat] : null;
   const where = first.practice ? t("table.practice") : roomWord(first.room);
-  const head = `${t(`variant.${first.variant}`)} · ${where} · ${new Date(first.created_at).toLocaleString()}`;
+  const head = `${t(`variant.${first.variant}`)} · ${where} · ${formatDateTime(first.created_at)}`;
   return h("section", { class: "game-group", "data-game-id": key },
     h("h2", { class: "game-head" }, head),
     h("p", { class: "game-sub" },
@@ -76,7 +76,7 @@ function gameGroupEl(key, hands, game) {
         .map((k, i) => h("th", { scope: "col", class: i >= 3 && i < 5 ? "num" : undefined }, t(k))))),
       h("tbody", null, [...hands].reverse().map((r) => h("tr", { "data-hand-id": String(r.id), class: `outcome-${r.outcome}` },
         h("td", null, r.hand_no ? t("table.hand", { n: r.hand_no }) : "—"),
-        h("td", null, new Date(r.created_at).toLocaleString()),
+        h("td", null, formatDateTime(r.created_at)),
         h("td", null, t(`hands.outcome.${r.outcome}`)),
         h("td", { class: "num", "data-label": t("result.points") }, signed(r.points)),
         h("td", { class: "num", "data-label": t("result.coins") }, r.practice ? "—" : signed(r.coins)),

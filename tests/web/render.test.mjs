@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 
 import { has, setLang } from "../../web/js/i18n.js";
 import { groupActions, initialState } from "../../web/js/state.js";
-import { availableButtons, BUTTONS } from "../../web/js/render/actions.js";
+import { availableButtons, BUTTONS, keysHelp, VARIANT_BUTTONS } from "../../web/js/render/actions.js";
 import { callSound, callsOf, callWord } from "../../web/js/render/calls.js";
 import { listedTables } from "../../web/js/render/lobby.js";
 import { coinStep, paymentSteps } from "../../web/js/render/payment_steps.js";
@@ -222,4 +222,14 @@ test("verifyCommitment checks sha256(seed ‖ salt) as the server commits it (ap
   assert.equal(await verifyCommitment(seed, salt, commitment), true);
   assert.equal(await verifyCommitment(seed, "ff01", commitment), false);
   assert.equal(await verifyCommitment("", salt, commitment), null, "nothing to check without the seed");
+});
+
+test("the keyboard help lists only the variant's own actions (no 聽 where it is never offered)", () => {
+  assert.match(keysHelp("taipao"), /R Ready/);
+  assert.doesNotMatch(keysHelp("taiwan"), /R Ready|X Kill pig/);
+  assert.match(keysHelp("taiwan"), /E Eye · M Miji/);
+  assert.doesNotMatch(keysHelp("tiantai"), /C Chow|R Ready|E Eye/);
+  for (const ids of Object.values(VARIANT_BUTTONS)) {
+    assert.ok(ids.every((id) => BUTTONS.some((b) => b.id === id)), ids.join());
+  }
 });

@@ -49,8 +49,14 @@ def code_tokens(page: Page) -> list[str]:
 
 
 def set_lang(page: Page, lang: str) -> None:
-    page.locator(f"#lang-switch [data-lang={lang}]").click()
-    expect(page.locator(f"#lang-switch [data-lang={lang}]")).to_have_attribute("aria-pressed", "true")
+    """Pick the language as a player does: on a phone the switch is in the top bar's menu (issue 33 item 3)."""
+    button = page.locator(f"#lang-switch [data-lang={lang}]")
+    if not button.is_visible():
+        page.locator("#topbar-menu-toggle").click()
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    if page.locator("#topbar-menu-toggle[aria-expanded=true]").count():
+        page.locator("#topbar-menu-toggle").click()
 
 
 def open_short_practice(page: Page, variant: str, hands: int = 2) -> str:

@@ -36,7 +36,7 @@ clean-compiled:
 	$(PY) tools/compile_engine.py --clean
 
 # Both suites always run, pytest last (its summary stays the last line); the target fails if either failed.
-test: $(DEVSTAMP) compiled
+test: $(DEVSTAMP) $(NODESTAMP) compiled  # the browser suite injects axe-core from node_modules (tests/e2e/test_e2e_accessibility.py)
 	@web=0; py=0; \
 	$(MAKE) --no-print-directory test-web || web=$$?; \
 	$(BIN)/python -m pytest -q || py=$$?; \

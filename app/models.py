@@ -242,6 +242,8 @@ class LiveTable(Base):
     v: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     # The closed hand's ``hand_result`` message, sent again to whoever (re)connects before the next deal.
     last_result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The seats on 托管 (auto-play), so a resumed table keeps them on it (null: none).
+    auto_seats: Mapped[list[Any] | None] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, server_default=func.now()
     )

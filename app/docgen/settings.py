@@ -71,8 +71,9 @@ def _limits() -> list[str]:
     password_in = Credentials.model_fields["password"].metadata
     login_max = next(m.max_length for m in password_in if hasattr(m, "max_length"))
     rows = [
-        ("username", f"{accounts.USERNAME_MIN}–{accounts.USERNAME_MAX} characters after NFKC: ASCII letters, "
-                     "digits, `_` and CJK; unique ignoring case"),
+        ("username", f"{accounts.USERNAME_MIN}–{accounts.USERNAME_MAX} characters after NFKC "
+                     f"({accounts.USERNAME_MIN_CJK}–{accounts.USERNAME_MAX} when it holds a CJK character): ASCII "
+                     "letters, digits, `_` and CJK; unique ignoring case"),
         ("password at registration", f"{accounts.PASSWORD_MIN}–{accounts.PASSWORD_MAX} characters"),
         ("password at login", f"at most {login_max} characters (longer is a 422, never hashed)"),
         ("`SECRET_KEY`", f"at least {SECRET_KEY_MIN} characters outside development"),

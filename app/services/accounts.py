@@ -16,9 +16,18 @@ from app.models import LedgerEntry, User
 from app.services.errors import Conflict, ErrorCode, Forbidden, InvalidInput, NotFound
 
 USERNAME_MIN, USERNAME_MAX = 3, 20
+# A name that holds a Chinese character may be two long (阿明): two 漢字 say as much as three letters.
+USERNAME_MIN_CJK = 2
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 # ASCII letters only (plus CJK): other scripts would allow look-alike names (Cyrillic "а" for Latin "a").
-_USERNAME_RE = re.compile(r"[A-Za-z0-9_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_USERNAME_RE = re.compile(rf"[A-Za-z0-9_{_CJK}]+")
+_HAS_CJK = re.compile(rf"[{_CJK}]")
+
+
+def username_minimum(name: str) -> int:
+    """The shortest a name may be: 2 when it holds a Chinese character (USERNAME_MIN_CJK), else 3."""
+    return USERNAME_MIN_CJK if _HAS_CJK.search(name) else USERNAME_MIN
 WELCOME_REASON = "welcome_grant"
 
 
@@ -27,14 +36,21 @@ def canonical_username(username: str) -> tuple[str, str]:
 
     NFKC first, so full-width "ａｌｉｃｅ" is stored as "alice"; the key is also case-folded so "Alice" and
     "alice" are one account.
+    The error names the rule that failed (``rule``: too_short, too_long or characters) and the bounds that
+    apply to this name (a name with a Chinese character may be 2 long).
     """
     shown = unicodedata.normalize("NFKC", username)
-    if not USERNAME_MIN <= len(shown) <= USERNAME_MAX:
-        raise InvalidInput(f"username must be {USERNAME_MIN}-{USERNAME_MAX} characters", ErrorCode.INVALID_USERNAME,
-                           minimum=USERNAME_MIN, maximum=USERNAME_MAX)
-    if not _USERNAME_RE.fullmatch(shown):
+    minimum = username_minimum(shown)
+    if not _USERNAME_RE.fullmatch(shown) and shown:
         raise InvalidInput("username may contain only letters, digits, underscore and Chinese characters",
-                           ErrorCode.INVALID_USERNAME, minimum=USERNAME_MIN, maximum=USERNAME_MAX)
+                           ErrorCode.INVALID_USERNAME, rule="characters", minimum=minimum, maximum=USERNAME_MAX)
+    if len(shown) < minimum:
+        raise InvalidInput(f"username must be at least {minimum} characters"
+                           + (" (2 with a Chinese character)" if minimum == USERNAME_MIN else ""),
+                           ErrorCode.INVALID_USERNAME, rule="too_short", minimum=minimum, maximum=USERNAME_MAX)
+    if len(shown) > USERNAME_MAX:
+        raise InvalidInput(f"username must be at most {USERNAME_MAX} characters", ErrorCode.INVALID_USERNAME,
+                           rule="too_long", minimum=minimum, maximum=USERNAME_MAX)
     return shown, shown.casefold()
 
 

@@ -123,7 +123,8 @@ class ErrorCode(StrEnum):
     INVALID_INPUT = "invalid_input", 422, "a field is missing, of the wrong type or out of range", (
         "field", "reason", "minimum", "maximum", "choices", "errors")
     INVALID_USERNAME = "invalid_username", 422, (
-        "usernames are 3-20 letters, digits, underscores or Chinese characters"), ("minimum", "maximum")
+        "usernames are 3-20 letters, digits, underscores or Chinese characters (2-20 with a Chinese character); "
+        "rule names the one broken: too_short, too_long or characters"), ("rule", "minimum", "maximum")
     INVALID_PASSWORD = "invalid_password", 422, "the password is too short or too long", (
         "minimum", "maximum")
     SEAT_OUT_OF_RANGE = "seat_out_of_range", 422, "no such seat at this table", ("seat", "minimum", "maximum")

@@ -21,7 +21,7 @@ from app.core.db import begin_write
 from app.game.names import Names
 from app.game.rooms import GameKind
 from app.game.titles import TITLES, title_for
-from app.models import Game, GamePlayer, LedgerEntry, User
+from app.models import Game, GamePlayer, Hand, LedgerEntry, User
 from app.services.errors import ErrorCode, Forbidden, NotFound
 from app.services.roles import Role, has_role
 
@@ -116,6 +116,28 @@ async def player_games(session: AsyncSession, user_id: int, limit: int = GAMES_L
              .where(GamePlayer.user_id == user_id)
              .order_by(GamePlayer.ended_at.desc(), Game.id.desc()).limit(limit))
     return list((await session.scalars(query)).all())
+
+
+def game_of_hand(hand_key: str) -> str | None:
+    """The game record's id a table's hand belongs to: its key is ``{table}:{game}:{hand_no}`` (hand_end),
+    the record's ``{table}:{game}``.  None for a key of another shape (a hand settled outside a table)."""
+    head, sep, hand_no = hand_key.rpartition(":")
+    return head if sep and ":" in head and hand_no.isdigit() else None
+
+
+async def game_hands(session: AsyncSession, game_ids: list[str]) -> dict[str, list[int]]:
+    """Each game's settled hands (their ids, in play order), for the history's grouping and the replay of the
+    whole game (issue 33 item 5).  Voided hands were never recorded, so a game may skip a hand number."""
+    found: dict[str, list[tuple[int, int]]] = {gid: [] for gid in game_ids}
+    if not game_ids:
+        return {}
+    rows = await session.execute(sa.select(Hand.id, Hand.hand_key).where(
+        sa.or_(*(Hand.hand_key.startswith(f"{gid}:", autoescape=True) for gid in game_ids))))
+    for hand_id, key in rows.all():
+        gid = game_of_hand(key)
+        if gid in found:
+            found[gid].append((int(key.rpartition(":")[2]), int(hand_id)))
+    return {gid: [hand_id for _, hand_id in sorted(hands)] for gid, hands in found.items()}
 
 
 async def readable_game(session: AsyncSession, game_id: str, user: User) -> Game:

@@ -14,12 +14,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.game.rooms import GameKind
 from app.game.titles import TITLES, title_names_for
-from app.models import Hand, LedgerEntry, User
+from app.models import Game, GamePlayer, Hand, LedgerEntry, User
+from app.services.games import game_of_hand
 
 HISTORY_LIMIT = 50  # hands listed at most (newest first)
 STATS_HANDS = 1_000  # the stats read at most this many of the player's newest hands
-LEADERBOARD_SIZE = 20
+LEADERBOARD_SIZE = 20  # rows a leaderboard lists at most (the best first)
 
 
 def _seat_patterns(user_id: int) -> list[str]:
@@ -47,7 +49,8 @@ def hand_summary(hand: Hand, user_id: int) -> dict[str, Any]:
     outcome = "win" if seat in winners else "deal_in" if result.get("discarder") == seat and winners else (
         "draw" if not winners else "loss")
     return {
-        "id": hand.id, "created_at": hand.created_at, "table_id": hand.table_id, "variant": hand.variant,
+        "id": hand.id, "game_id": game_of_hand(hand.hand_key), "created_at": hand.created_at,
+        "table_id": hand.table_id, "variant": hand.variant,
         "room": hand.room, "practice": hand.practice, "seat": seat, "hand_no": result.get("hand_no"),
         "winners": winners, "win_kind": result.get("win_kind"), "outcome": outcome,
         "points": net[seat] if seat < len(net) else 0, "coins": coins[seat] if seat < len(coins) else 0,
@@ -106,14 +109,28 @@ def week_start(now: datetime) -> datetime:
 
 
 async def leaderboard(session: AsyncSession, period: str, now: datetime) -> list[Leader]:
-    """The top players by 積分: all time (their balance) or this week (積分 earned since Monday)."""
-    if period == "all":
-        query = (sa.select(User.id, User.username, User.rank_points).where(User.rank_points > 0)
+    """The players by 積分: all time (their balance) or this week (積分 earned since Monday 00:00 UTC).
+
+    Every player who played in the period is listed (issue 33 item 4), not only those whose 積分 rose: a
+    player at 0 who lost a hand moves no 積分 (it never goes below 0), so has no ledger entry; they are found
+    by the coin games they finished (``GamePlayer``) and listed with what they earned, 0 or less."""
+    since = week_start(now) if period == "week" else None
+    played = (sa.select(GamePlayer.user_id).join(Game, Game.id == GamePlayer.game_id)
+              .where(Game.kind == GameKind.COIN.value))
+    if since is not None:
+        played = played.where(GamePlayer.ended_at >= since)
+    if since is None:
+        moved = sa.select(User.id).where(User.rank_points > 0)
+        players = sa.union(played, moved).subquery()
+        query = (sa.select(User.id, User.username, User.rank_points).where(User.id.in_(sa.select(players.c[0])))
                  .order_by(User.rank_points.desc(), User.id).limit(LEADERBOARD_SIZE))
     else:
-        earned = sa.func.sum(LedgerEntry.delta).label("earned")
-        query = (sa.select(User.id, User.username, earned).join(LedgerEntry, LedgerEntry.user_id == User.id)
-                 .where(LedgerEntry.asset == "rank_points", LedgerEntry.created_at >= week_start(now))
-                 .group_by(User.id, User.username).having(earned > 0)
+        entries = (sa.select(LedgerEntry.user_id.label("user_id"), sa.func.sum(LedgerEntry.delta).label("earned"))
+                   .where(LedgerEntry.asset == "rank_points", LedgerEntry.created_at >= since)
+                   .group_by(LedgerEntry.user_id).subquery())
+        players = sa.union(played, sa.select(entries.c.user_id)).subquery()
+        earned = sa.func.coalesce(entries.c.earned, 0).label("earned")
+        query = (sa.select(User.id, User.username, earned).where(User.id.in_(sa.select(players.c[0])))
+                 .outerjoin(entries, entries.c.user_id == User.id)
                  .order_by(earned.desc(), User.id).limit(LEADERBOARD_SIZE))
     return [Leader(int(r[0]), str(r[1]), int(r[2])) for r in (await session.execute(query)).all()]

@@ -88,7 +88,7 @@ def shown_board(page: Page, period: str, looks: int = 5) -> list[dict]:
     panel = page.locator(".card.progress")
     for _ in range(looks):
         panel.locator(f".tab-{period}").click()
-        rows = panel.locator(f".leaderboard[data-period={period}] li")
+        rows = panel.locator(f".leaderboard[data-period={period}] tbody tr")
         expect(rows.first).to_be_visible()
         shown = rows.locator(".who").all_inner_texts()
         board = api_get(page, f"/api/leaderboard?period={period}")
@@ -120,6 +120,6 @@ def check_progress_after_settlement(pages: list[Page], hands: int) -> None:
             if me["rank_points"] > 0 and period == "all" and len(board) < 20:
                 assert mine is not None and mine["rank_points"] == me["rank_points"]
             if mine is not None:
-                expect(panel.locator(f".leaderboard[data-period={period}] li.me .pts")).to_have_text(
+                expect(panel.locator(f".leaderboard[data-period={period}] tr.me .pts")).to_have_text(
                     f"{mine['rank_points']:,}")
 

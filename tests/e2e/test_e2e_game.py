@@ -49,8 +49,14 @@ def code_tokens(page: Page) -> list[str]:
 
 
 def set_lang(page: Page, lang: str) -> None:
-    page.locator(f"#lang-switch [data-lang={lang}]").click()
-    expect(page.locator(f"#lang-switch [data-lang={lang}]")).to_have_attribute("aria-pressed", "true")
+    """Pick the language as a player does: on a phone the switch is in the top bar's menu (issue 33 item 3)."""
+    button = page.locator(f"#lang-switch [data-lang={lang}]")
+    if not button.is_visible():
+        page.locator("#topbar-menu-toggle").click()
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    if page.locator("#topbar-menu-toggle[aria-expanded=true]").count():
+        page.locator("#topbar-menu-toggle").click()
 
 
 def open_short_practice(page: Page, variant: str, hands: int = 2) -> str:
@@ -122,7 +128,10 @@ def test_a_whole_practice_game_ends_in_final_standings(browser: Browser, base_ur
             expect(page.locator(".core .dice-line .die")).to_have_count(3)
             expect(page.locator(".plate .open-badge")).to_have_count(1)
             opens = page.evaluate("() => window.__mj.state().view.open_seat")
-            expect(page.locator(f".plate[data-seat='{opens}'] .seat-wind")).to_have_text("東")
+            # 東 in Chinese, E in English (issue 33 item 5: no Chinese in the English table)
+            expect(page.locator(f".plate[data-seat='{opens}'] .seat-wind")).to_have_text("E" if lang == "en" else "東")
+            expect(page.locator(".core .dice-line .open-line")).to_contain_text(
+                {"en": "this hand", "zh-Hant": "本局門開在", "zh-Hans": "本局门开在"}[lang])
         tokens = play_to_standings(page, artifacts, tag)
         assert tokens == [], f"tile codes shown to the player: {tokens}"
 

@@ -11,6 +11,10 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.helpers import api_get, play_until_result, registered_players
 
 VARIANT = "taiwan"
+_COUNT_MATCHED = """() => { window.__matchedToasts = 0;
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes) {
+    if (n.classList?.contains('toast') && /配桌成功|Table found|配桌成功/.test(n.textContent)) window.__matchedToasts += 1;
+  } }).observe(document.getElementById('toasts'), {childList: true}); }"""
 
 
 def quick_play(page: Page, *, waits: bool = True) -> None:
@@ -39,6 +43,8 @@ def test_four_browsers_quick_play_land_at_one_table_and_play_a_hand(
         assert api_get(first, "/api/me/queue")["queued"] is False
         expect(counts).to_have_attribute("data-queued", "0", timeout=10_000)
 
+        for page in pages:  # every 配桌成功 toast shown from here on (issue 33 item 5: once, not twice)
+            page.evaluate(_COUNT_MATCHED)
         for i, page in enumerate(pages):
             quick_play(page, waits=i < 3)
         for page in pages:  # every browser is taken to the table by itself
@@ -52,6 +58,10 @@ def test_four_browsers_quick_play_land_at_one_table_and_play_a_hand(
             api_get(page, "/api/me")["id"] for page in pages)
         for page in pages:
             assert "matched" in page.evaluate("() => window.__mj.sounds()")
+        pages[0].wait_for_timeout(1500)  # a second announcement (the lobby's table update) would be here by now
+        for page in pages:
+            assert page.evaluate("() => window.__matchedToasts") == 1, "the 配桌成功 toast did not show exactly once"
+            assert page.evaluate("() => window.__mj.sounds()").count("matched") == 1
 
         play_until_result(pages)
         pages[0].screenshot(path=str(artifacts / "quickplay-result.png"))

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 
 import { has, setLang } from "../../web/js/i18n.js";
 import { groupActions, initialState } from "../../web/js/state.js";
-import { availableButtons, BUTTONS } from "../../web/js/render/actions.js";
+import { availableButtons, BUTTONS, keysHelp, VARIANT_BUTTONS } from "../../web/js/render/actions.js";
 import { callSound, callsOf, callWord } from "../../web/js/render/calls.js";
 import { listedTables } from "../../web/js/render/lobby.js";
 import { coinStep, paymentSteps } from "../../web/js/render/payment_steps.js";
@@ -163,9 +163,9 @@ test("the lobby lists a finished table only to a player still seated at it", () 
 
 test("quick play offers 東風戰 first, then 全莊, each with its typical minutes (F-8)", () => {
   assert.deepEqual(QUICK_PLAY_ROUNDS, [1, 4]);
-  assert.equal(lengthLabel(1, 9), "East round (1 圈) · about 9 min");
-  assert.equal(lengthLabel(4, 36), "Full game (4 圈) · about 36 min");
-  assert.equal(lengthLabel(4, undefined), "Full game (4 圈)");
+  assert.equal(lengthLabel(1, 9), "East only (one round) · about 9 min");
+  assert.equal(lengthLabel(4, 36), "Full game (four rounds) · about 36 min");
+  assert.equal(lengthLabel(4, undefined), "Full game (four rounds)");
   const sizes = new Map([["beginner:taiwan:1", 2], ["beginner:taiwan:4", 3], ["beginner:taipao:1", 7]]);
   assert.equal(waitingCount(sizes, "beginner", "taiwan"), 5);
   assert.equal(waitingCount(sizes, "advanced", "taiwan"), 0);
@@ -232,4 +232,14 @@ test("verifyCommitment checks sha256(seed ‖ salt) as the server commits it (ap
   assert.equal(await verifyCommitment(seed, salt, commitment), true);
   assert.equal(await verifyCommitment(seed, "ff01", commitment), false);
   assert.equal(await verifyCommitment("", salt, commitment), null, "nothing to check without the seed");
+});
+
+test("the keyboard help lists only the variant's own actions (no 聽 where it is never offered)", () => {
+  assert.match(keysHelp("taipao"), /R Ready/);
+  assert.doesNotMatch(keysHelp("taiwan"), /R Ready|X Kill pig/);
+  assert.match(keysHelp("taiwan"), /E Eye · M Miji/);
+  assert.doesNotMatch(keysHelp("tiantai"), /C Chow|R Ready|E Eye/);
+  for (const ids of Object.values(VARIANT_BUTTONS)) {
+    assert.ok(ids.every((id) => BUTTONS.some((b) => b.id === id)), ids.join());
+  }
 });

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  arrangeMeld, claimDirection, relativeSeat, seatsFrom, sideOf, sides, sidewaysIndex,
+  arrangeMeld, claimDirection, relativeSeat, seatPosition, seatsFrom, sideOf, sides, sidewaysIndex,
 } from "../../web/js/seats.js";
 
 test("four players: 下家 right, 對家 top, 上家 left, whichever seat you hold", () => {
@@ -82,4 +82,9 @@ test("arrangeMeld leaves the meld it is given untouched", () => {
   const meld = ["3m", "4m", "5m"];
   arrangeMeld(meld, "5m", "left");
   assert.deepEqual(meld, ["3m", "4m", "5m"]);
+});
+
+test("plates name their seat's place: self, right, across, left (三人: no across)", () => {
+  assert.deepEqual(sides(4).map(seatPosition), ["self", "right", "across", "left"]);
+  assert.deepEqual(sides(3).map(seatPosition), ["self", "right", "left"]);
 });

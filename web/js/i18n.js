@@ -137,6 +137,11 @@ export function formatNumber(n) {
   return new Intl.NumberFormat(current).format(n);
 }
 
+/** A date and time in the chosen language (not the browser's: an English page says "AM", not 上午). @param {string | number | Date} when */
+export function formatDateTime(when) {
+  return new Date(when).toLocaleString(current);
+}
+
 /**
  * A server error in words of the current language: its stable `code` (with `params`) if the table knows it,
  * else a message for the HTTP status, else a generic one.  The server's English `detail` is never shown in
@@ -148,6 +153,12 @@ export function errorWords(err) {
   const params = {};
   for (const [name, value] of Object.entries(err.params ?? {})) {
     params[name] = typeof value === "number" ? formatNumber(value) : String(value);
+  }
+  // The server names the rule a value broke (invalid_username: too_short, too_long, characters): say that one.
+  const rule = err.params?.rule;
+  if (err.code && typeof rule === "string" && has(`error.code.${err.code}.${rule}`)) {
+    const text = t(`error.code.${err.code}.${rule}`, params);
+    if (!/\{\w+\}/.test(text)) return text;
   }
   if (err.code && has(`error.code.${err.code}`)) {
     const text = t(`error.code.${err.code}`, params);

@@ -11,9 +11,10 @@ import { bootAuth, chooseLanguage, renderAuth, renderMe, signedOut, syncLanguage
 import { connectLobby, enterLobby, renderLobby } from "./screens/lobby.js";
 import { enterTable, frame, leaveTable, leaveTableView, renderConn, renderTable, renderTitle } from "./screens/table.js";
 import { onKey } from "./screens/keys.js";
-import { enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
+import { enterGameReplay, enterHands, enterReplay, onReplayKey, renderReplay } from "./screens/history.js";
 import { enterRules } from "./screens/rules.js";
 import { bootSessions } from "./screens/sessions.js";
+import { bootMenu } from "./screens/menu.js";
 import { renderResult, showLastStandings, showResult } from "./screens/result.js";
 import { isMuted, played, setMuted } from "./sound.js";
 import { onOtherTabs } from "./tabs.js";
@@ -76,6 +77,8 @@ function routeHistory() {
   if (location.hash === "#/hands") { leaveTableView(); enterHands(); return true; }
   const m = location.hash.match(/^#\/hand\/(\d+)$/);
   if (m) { leaveTableView(); enterReplay(Number(m[1])); return true; }
+  const g = location.hash.match(/^#\/game\/([^/]+)$/);
+  if (g) { leaveTableView(); enterGameReplay(decodeURIComponent(g[1])); return true; }
   // #/rules/VARIANT, or #/rules/VARIANT/TABLE_ID from a table or its result: that table's own option values.
   const r = location.hash.match(/^#\/rules\/(\w+)(?:\/([\w-]+))?$/);
   if (r) { leaveTableView(); enterRules(r[1], null, r[2] ?? null); return true; }
@@ -89,6 +92,7 @@ function boot() {
   renderLangSwitch();
   bootAuth();
   bootSessions();
+  bootMenu();
   $("lang-switch").addEventListener("click", (e) => {
     const button = /** @type {HTMLElement} */ (e.target).closest("[data-lang]");
     const next = /** @type {HTMLElement | null} */ (button)?.dataset.lang;

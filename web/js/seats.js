@@ -33,6 +33,15 @@ export function sideOf(seat, me, n) {
 }
 
 /**
+ * A side's name in the table's own words, as the plates carry it in data-seat-pos (issue 33 item 3):
+ * you (self), 下家 (right), 對家 (across), 上家 (left).
+ * @param {Side} side @returns {"self" | "right" | "across" | "left"}
+ */
+export function seatPosition(side) {
+  return side === "bottom" ? "self" : side === "top" ? "across" : side;
+}
+
+/**
  * Seats in screen order starting with you (you, right, [top,] left).
  * @param {number} me @param {number} n
  */

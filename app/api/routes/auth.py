@@ -43,6 +43,7 @@ class AccountRules(BaseModel):
     """The account form's rules, from the declarations in app.services.accounts (shown before submitting)."""
 
     username_min: int
+    username_min_cjk: int = Field(description="the shortest name that holds a Chinese character (阿明)")
     username_max: int
     username_chars: str = Field(description="letters, digits, underscore and Chinese characters")
     password_min: int
@@ -52,7 +53,8 @@ class AccountRules(BaseModel):
 @router.get("/rules")
 async def account_rules() -> AccountRules:
     """What a username and a password must be, so the sign-up form can say so before it is sent."""
-    return AccountRules(username_min=accounts.USERNAME_MIN, username_max=accounts.USERNAME_MAX,
+    return AccountRules(username_min=accounts.USERNAME_MIN, username_min_cjk=accounts.USERNAME_MIN_CJK,
+                        username_max=accounts.USERNAME_MAX,
                         username_chars="letters_digits_underscore_chinese",
                         password_min=accounts.PASSWORD_MIN, password_max=accounts.PASSWORD_MAX)
 

@@ -50,16 +50,18 @@ class GameOut(BaseModel):
     ended_at: UtcDatetime
     your_seat: int | None = Field(description="your seat in this game; null when you did not play it")
     seats: list[GameSeatOut]
+    hand_ids: list[int] = Field(description="the game's settled hands, in play order (GET /api/hands/{id}/replay "
+                                            "each): the replay of the whole game")
 
     @classmethod
-    def of(cls, game: Game, user: User) -> GameOut:
+    def of(cls, game: Game, user: User, hand_ids: list[int]) -> GameOut:
         seats = list(game.seats)
         return cls(
             id=game.id, table_id=game.table_id, variant=game.variant, room=game.room, kind=game.kind,  # type: ignore[arg-type]
             options=dict(game.options), hands_limit=game.hands_limit, reason=game.reason,  # type: ignore[arg-type]
             hands_played=game.hands_played, ended_at=game.ended_at,
             your_seat=seats.index(user.id) if user.id in seats else None,
-            seats=[_seat(game, seat) for seat in range(len(seats))])
+            seats=[_seat(game, seat) for seat in range(len(seats))], hand_ids=hand_ids)
 
 
 def _seat(game: Game, seat: int) -> GameSeatOut:
@@ -80,11 +82,14 @@ def _title(title: str | None) -> TitleOut | None:
 async def my_games(user: CurrentUser, session: SessionDep,
                    limit: Annotated[int, Query(ge=1, le=games.GAMES_LIMIT)] = games.GAMES_LIMIT) -> list[GameOut]:
     """The games you played to their end, newest first, each with its final standings."""
-    return [GameOut.of(game, user) for game in await games.player_games(session, user.id, limit)]
+    records = await games.player_games(session, user.id, limit)
+    hands = await games.game_hands(session, [game.id for game in records])
+    return [GameOut.of(game, user, hands.get(game.id, [])) for game in records]
 
 
 @router.get("/games/{game_id}", responses={403: {"description": "not a player of this game"}})
 async def read_game(game_id: GameId, user: CurrentUser, session: SessionDep) -> GameOut:
     """One finished game's final standings.  Readable by its players, operators and admins (403
     ``game_private`` for anyone else, 404 ``game_not_found`` for no such game)."""
-    return GameOut.of(await games.readable_game(session, game_id, user), user)
+    game = await games.readable_game(session, game_id, user)
+    return GameOut.of(game, user, (await games.game_hands(session, [game.id])).get(game.id, []))

@@ -70,6 +70,7 @@ class LiveGame:
     v: int
     actions: list[dict[str, Any]] = field(default_factory=list)
     last_result: dict[str, Any] | None = None  # the closed hand's hand_result message, if it was settled
+    auto_seats: list[int] = field(default_factory=list)  # the seats on 托管 when it was written
 
 class _RollBack(Exception):
     """Some unit of a batch was fenced: undo the batch and write the others again without it."""
@@ -252,6 +253,12 @@ class TableJournal:
         no longer needed."""
         return HandCloseStep(table_id, fence, game_id, hand_no, match, v, result)
 
+    def auto_play_step(self, table_id: str, fence: int, seats: Sequence[int]) -> Step:
+        """The seats on 托管 now (switched on by the player or after timeouts), for a resume to keep.  Fenced."""
+        async def step(conn: AsyncConnection) -> None:
+            await self._guard(conn, table_id, fence, auto_seats=sorted(seats))
+        return step
+
     def game_closed_step(self, table_id: str, fence: int) -> Step:
         async def step(conn: AsyncConnection) -> None:
             await self._guard(conn, table_id, fence)
@@ -344,4 +351,5 @@ def _live_game(row: Any, actions: list[dict[str, Any]]) -> LiveGame:
     wall = WallSeed(row["seed"], row["salt"]) if row["seed"] else None
     return LiveGame(info=info, game_id=row["game_id"], fence=row["fence"], match=match, hand_no=row["hand_no"],
                     wall=wall, hand_closed=row["hand_closed"], v=row["v"], actions=actions,
-                    last_result=row["last_result"] if row["hand_closed"] else None)
+                    last_result=row["last_result"] if row["hand_closed"] else None,
+                    auto_seats=[int(s) for s in row["auto_seats"] or []])

@@ -102,6 +102,7 @@ class HandFlow:
         self.logged = 0  # actions of the current hand in the journal
         self.start_due = False  # a new hand's wall is not journalled yet
         self.close_due = False  # the closed hand (settled or voided) is not journalled yet
+        self.auto_due = False  # a seat's 托管 changed and is not journalled yet
 
     def timer(self, delay: float, tick: Tick) -> TimerHandle:
         return self.clock.call_at(self.clock.now() + delay, self.post, tick)  # no closure: fewer objects for the GC
@@ -333,10 +334,15 @@ class HandFlow:
             metrics.AUTO_PLAY_BY[reason].inc()
         if reason != "disconnected":
             slot.auto = True
+            self.auto_due = True
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason=reason)
         prompt = self.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
             self._schedule_act(prompt)
+
+    def auto_seats(self) -> list[int]:
+        """The human seats on 托管 now (the journal keeps them across a restart)."""
+        return [s.seat for s in self.slots if s.human and s.auto]
 
     def auto_play_chosen(self, seat: int) -> None:
         """托管 switched on by the player: the server plays the seat (an open prompt too) until it is back."""
@@ -350,6 +356,7 @@ class HandFlow:
         slot.timeouts = 0
         if slot.auto:
             slot.auto = False
+            self.auto_due = True
             self.out.table_event(self.hand_no, "auto_play", seat=seat, on=False, reason="back")
         self._maybe_stop_auto(seat)
 

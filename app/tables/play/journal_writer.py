@@ -108,6 +108,8 @@ class JournalWriter:
         if new:
             steps.append(journal.append_step(flow.id, self.fence, flow.game_id, flow.hand_no, flow.logged,
                                              new, flow.out.v))
+        if flow.auto_due:
+            steps.append(journal.auto_play_step(flow.id, self.fence, flow.auto_seats()))
         if flow.close_due:
             result = flow.last_result.model_dump(mode="json") if flow.last_result else None
             steps.append(journal.hand_closed_step(flow.id, self.fence, flow.game_id, flow.hand_no,
@@ -119,6 +121,7 @@ class JournalWriter:
             flow.start_due = flow.start_due and not started
             flow.logged += len(new)
             flow.close_due = False
+            flow.auto_due = False
         except Fenced as exc:
             log.warning("table %s: %s; this process stops acting for it", flow.id, exc)
             self.on_fenced()  # the new owner has it: nothing to reload here

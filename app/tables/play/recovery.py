@@ -82,6 +82,9 @@ class GameRecovery:
         flow.match.round_wind, flow.match.hands_played = m.round_wind, m.hands_played
         self._restore_first_dealer(game)
         flow.voided, flow.points, flow.coins = m.voided, list(m.points), list(m.coins)
+        for seat in game.auto_seats:  # 托管 stays on across the restart until the player is back
+            if 0 <= seat < len(flow.slots) and flow.slots[seat].human:
+                flow.slots[seat].auto = True
         flow.out.v = game.v + V_GAP
         flow.started = game.hand_no > 0
         flow.wall = game.wall  # a closed hand's too: the snapshot names its commitment until the next deal

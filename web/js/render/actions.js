@@ -25,6 +25,28 @@ export const BUTTONS = [
 ];
 
 /**
+ * The buttons each variant can ever offer (issue 33 item 5: the keyboard help lists only these): 天台 has no
+ * 吃 and no declarations (docs/rules/tiantai.md), 台炮 has 聽 and 殺豬 (docs/rules/taipao.md#ting), 台灣 has
+ * 眼牌 and Miji (docs/rules/taiwan.md#eye).  The server still sends what is legal at each prompt.
+ * @type {Record<string, string[]>}
+ */
+export const VARIANT_BUTTONS = {
+  tiantai: ["pong", "kong", "win", "pass"],
+  taipao: ["chow", "pong", "kong", "ready", "kill_pig", "win", "pass"],
+  taiwan: ["chow", "pong", "kong", "eye", "miji", "win", "pass"],
+};
+
+/**
+ * The keyboard help of a variant's table: its own actions' keys, then the keys for picking a tile.
+ * @param {string} variant
+ */
+export function keysHelp(variant) {
+  const own = VARIANT_BUTTONS[variant] ?? BUTTONS.map((b) => b.id);
+  const keys = BUTTONS.filter((b) => own.includes(b.id) && b.id !== "pass").map((b) => `${b.key} ${t(`act.${b.id}`)}`);
+  return `${t("keys.lead")} ${[...keys, t("keys.nav")].join(" · ")}`;
+}
+
+/**
  * @typedef {{type: "choose", kind: "chow" | "kong"} | {type: "declare", declare: string} | null} Mode
  * @typedef {{onButton: (id: string) => void, onChoice: (a: import("../state.js").Action) => void,
  *   onCancel: () => void, onBack: () => void}} ActionHandlers
@@ -51,9 +73,9 @@ export function availableButtons(offer) {
 function actionButton(id, pressed, onButton) {
   const spec = BUTTONS.find((b) => b.id === id);
   if (!spec) return null;
-  // The Chinese glyph in the player's script; the English UI shows the 繁體 glyph with the English word.
-  const zh = t(`act.${id}`, {}, lang() === "en" ? "zh-Hant" : lang());
-  const en = lang() === "en" ? t(`act.${id}`) : null;
+  // The call in the player's script: the Chinese glyph, or in English the English word alone (issue 33
+  // item 5: no "眼牌 Eye" in the English UI).
+  const en = lang() === "en";
   const button = h("button", {
     type: "button",
     class: ["act", `act-${id}`, pressed && "armed"],
@@ -64,8 +86,7 @@ function actionButton(id, pressed, onButton) {
     "aria-description": t(`act.${id}.help`),
     onclick: () => onButton(id),
   },
-  h("span", { class: "zh" }, zh),
-  en && en !== zh ? h("span", { class: "en" }, en) : null,
+  en ? h("span", { class: "en-word" }, t(`act.${id}`)) : h("span", { class: "zh" }, t(`act.${id}`)),
   h("kbd", { "aria-hidden": "true" }, spec.key === "Space" ? "␣" : spec.key));
   // A long press on a touch screen explains the button instead of pressing it.
   onLongPress(button, () => showHelp(button, t(`act.${id}.help`)));

@@ -40,6 +40,24 @@ export function callsOf(ev) {
   }
 }
 
+/**
+ * Stand the banner beside the plate, on the side of it that faces the table's centre, inside the layer.
+ * @param {HTMLElement} layer @param {HTMLElement} banner @param {Element} plate
+ */
+function besidePlate(layer, banner, plate) {
+  const box = layer.getBoundingClientRect();
+  const p = plate.getBoundingClientRect();
+  const b = banner.getBoundingClientRect();
+  const toRight = p.left + p.width / 2 < box.left + box.width / 2;
+  let x = toRight ? p.right - box.left + b.width / 2 + 6 : p.left - box.left - b.width / 2 - 6;
+  let y = p.top - box.top + p.height / 2;
+  x = Math.min(Math.max(x, b.width / 2), box.width - b.width / 2);
+  y = Math.min(Math.max(y, b.height / 2), box.height - b.height / 2);
+  banner.style.left = `${x}px`;
+  banner.style.top = `${y}px`;
+  banner.dataset.seatPos = plate.getAttribute("data-seat-pos") ?? "";
+}
+
 /** The sound file of a call (assets/sounds/call-*.ogg). @param {Call["call"]} call */
 export function callSound(call) {
   return { chow: "call-chow", pong: "call-pong", kong: "call-kong", ready: "call-ready", eye: "call-ready",
@@ -52,14 +70,17 @@ export function callWord(call) {
 }
 
 /**
- * Show one banner in `layer` at `side` (bottom / right / top / left) and take it away after CALL_MS.
- * @param {HTMLElement} layer @param {string} side @param {Call["call"]} call
+ * Show one banner in `layer` at `side` (bottom / right / top / left) and take it away after CALL_MS.  With
+ * `plate` (the caller's name plate, issue 33 item 5) the banner stands beside that plate, toward the centre
+ * of the table, so everyone sees who called; without it, at the side's middle.
+ * @param {HTMLElement} layer @param {string} side @param {Call["call"]} call @param {Element | null} [plate]
  */
-export function showCall(layer, side, call) {
+export function showCall(layer, side, call, plate = null) {
   for (const old of layer.querySelectorAll(`.call-banner.side-${side}`)) old.remove();
   const banner = h("div", { class: ["call-banner", `side-${side}`, `call-${call}`], "data-call": call },
     h("span", { class: "word" }, callWord(call)));
   layer.append(banner);
+  if (plate) besidePlate(layer, banner, plate);
   setTimeout(() => banner.remove(), CALL_MS);
   return banner;
 }

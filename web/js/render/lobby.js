@@ -31,7 +31,7 @@ export function lobbyEl(s, handlers) {
   const seatedSomewhere = !!s.myTable || !!s.queue?.queued; // queued for quick play: one commitment at a time
   return h("div", { class: "lobby" },
     h("div", { class: "lobby-head" },
-      h("h2", null, t("lobby.title")),
+      h("h1", null, t("lobby.title")),
       h("span", { class: ["live", s.live ? "on" : "off"], role: "status" }, s.live ? t("lobby.live") : t("lobby.offline"))),
     s.queue?.queued ? waitingPanelEl(s.queue, s.rooms, s.busy, handlers) : null,
     s.returnTable ? h("section", { class: "card return-table", role: "status", "data-table": s.returnTable.id },

@@ -14,9 +14,10 @@ import { signed } from "./table.js";
  * What the standings screen needs (screens/result.js keeps it across a reload).  `titles`: each seat's title
  * before and after the game (null for a bot), from the game's record (GET /api/games/{game_id}).
  * @typedef {{before: any, after: any} | null} SeatTitles
+ * @typedef {{before: number | null, after: number | null} | null} SeatRank  each seat's 積分 before and after
  * @typedef {{table_id: string, variant: string, practice: boolean, room: string | null, coin_table: boolean,
  *   seat: number, names: string[], bots: boolean[], over: any, title_before?: any, title_after?: any,
- *   game_id?: string, titles?: SeatTitles[], options?: Record<string, any>, bot_speed?: string | null,
+ *   game_id?: string, titles?: SeatTitles[], rank?: SeatRank[], options?: Record<string, any>, bot_speed?: string | null,
  *   hands_limit?: number | null}} Standings
  * @typedef {{onAgain: () => void, onLobby: () => void}} StandingsHandlers
  */
@@ -48,7 +49,7 @@ export function standingsEl(s, handlers) {
       h("span", { class: "who" }, s.names[seat] ?? "", me ? ` (${t("table.you")})` : "",
         s.bots[seat] ? h("span", { class: "badge status" }, t("table.bot")) : null,
         over.stood_up?.includes(seat) ? h("span", { class: "badge status" }, t("standings.stood_up")) : null,
-        seatTitleEl(s.titles?.[seat] ?? null)),
+        seatTitleEl(s.titles?.[seat] ?? null), rankChangeEl(s.rank?.[seat] ?? null)),
       h("span", { class: ["total", points > 0 && "up", points < 0 && "down"] }, t("plate.points", { n: signed(points) })),
       s.coin_table ? h("span", { class: ["coins", coins > 0 && "up", coins < 0 && "down"] }, t("plate.coins", { n: signed(coins) })) : null);
   });
@@ -74,13 +75,24 @@ function titleChangeEl(s) {
   }));
 }
 
-/** A seat's title change in its row, when the game changed it. @param {SeatTitles} titles */
+/**
+ * A seat's title in its row (issue 33 item 4): the title it holds now, and the one before when the game
+ * changed it.  Bots have none.  @param {SeatTitles} titles
+ */
 function seatTitleEl(titles) {
-  if (!titles?.before || !titles.after || titles.before.title === titles.after.title) return null;
-  const words = {
-    before: localName(titles.before.title_names, titles.before.title), after: localName(titles.after.title_names, titles.after.title),
-  };
-  return h("span", { class: "seat-title", "aria-label": t("standings.title_change", words) }, t("standings.seat_title", words));
+  if (!titles?.after) return null;
+  const after = localName(titles.after.title_names, titles.after.title);
+  if (!titles.before || titles.before.title === titles.after.title) return h("span", { class: "seat-title" }, after);
+  const words = { before: localName(titles.before.title_names, titles.before.title), after };
+  return h("span", { class: "seat-title changed", "aria-label": t("standings.title_change", words) }, t("standings.seat_title", words));
+}
+
+/** A seat's 積分 change over the game and its 積分 now (from the game's record). @param {SeatRank} rank */
+function rankChangeEl(rank) {
+  if (!rank || rank.before === null || rank.after === null) return null;
+  const change = rank.after - rank.before;
+  return h("span", { class: ["rank-change", change > 0 && "up", change < 0 && "down"], "data-rank-change": String(change) },
+    t("standings.rank_change", { n: signed(change) }), t("standings.rank_now", { n: formatNumber(rank.after) }));
 }
 
 /** Why the game ended; a short game that played its hands says so rather than "all rounds played". @param {Standings} s */

@@ -11,7 +11,7 @@ import { tileEl } from "./tile.js";
 import { flowersEl, meldsEl } from "./melds.js";
 import { actionBarEl, timerEl } from "./actions.js";
 import { seatDrawWinds } from "../seat_draw.js";
-import { sideOf, seatsFrom } from "../seats.js";
+import { seatPosition, sideOf, seatsFrom } from "../seats.js";
 import { handForDisplay } from "../state.js";
 import { formatNumber, lang, t } from "../i18n.js";
 import { tileName, windName } from "../tiles.js";
@@ -19,7 +19,7 @@ import { tileName, windName } from "../tiles.js";
 
 /**
  * @typedef {{selected: number | null, mode: import("./actions.js").Mode, oneClick: boolean, fairness?: boolean,
- *   fresh?: "discard" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
+ *   fresh?: "discard" | "draw" | null, freshMeld?: number | null}} TableUi  (fresh: this render follows a discard, so the
  *   new tile animates in; freshMeld: the seat that just claimed, whose newest meld animates in)
  * @typedef {{onTile: (tile: string, index: number) => void, onFairness?: () => void, onAuto?: () => void}
  *   & import("./actions.js").ActionHandlers} TableHandlers
@@ -89,7 +89,6 @@ function otherHandEl(state, seat, side, nameOf, ui) {
     "aria-label": t("table.hand_of", { name: nameOf(seat) }),
     "data-seat": String(seat),
   }, h("div", { class: "panel" },
-    h("div", { class: "bonus-row" }, p ? flowersEl(p.flowers, wild) : null),
     h("div", { class: "hand-row" },
       h("span", { class: "concealed", role: "group", "aria-label": t("table.concealed") }, concealed),
       p ? meldsEl(p, n, nameOf, ui.freshMeld === seat) : null)));
@@ -162,7 +161,12 @@ function diceEl(view, nameOf) {
   return h("div", { class: "dice-line", "data-open-seat": String(view.open_seat), title: t("table.open_seat.help") },
     h("span", { class: "dice", "aria-label": t("table.dice", { dice: view.dice.join(" + "), total: String(total) }) },
       view.dice.map((d) => h("span", { class: "die", "data-pips": String(d) }, DIE_FACES[d - 1] ?? String(d)))),
-    h("span", null, t("table.open_seat.line", { total: String(total), name: nameOf(view.open_seat) })));
+    h("span", { class: "open-line" }, t("table.open_seat.line", {
+      total: String(total), name: nameOf(view.open_seat),
+      // where the door opens, counted from the dealer's seat (東 南 西 北), and the seat winds it gives
+      pos: windName(((view.open_seat - view.dealer) % view.n_seats + view.n_seats) % view.n_seats),
+      winds: view.players.map((p, seat) => `${nameOf(seat)} ${windName(p.wind)}`).join(" · "),
+    })));
 }
 
 const DIE_FACES = ["⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
@@ -192,9 +196,9 @@ function seatDrawEl(state, first, nameOf) {
     h("span", null, t("table.seat_draw.dealer", { name: nameOf(first) })));
 }
 
-/** The one-character wind on the table: 东 / 東 (the English UI keeps the 繁體 glyph). @param {number} wind */
+/** The one-character wind on the table: 东 / 東, and E S W N in English (no Chinese in the English UI). @param {number} wind */
 function windGlyph(wind) {
-  return windName(wind, lang() === "en" ? "zh-Hant" : lang());
+  return lang() === "en" ? windName(wind).charAt(0) : windName(wind);
 }
 
 /**
@@ -217,6 +221,7 @@ function plateEl(state, seat, side, nameOf) {
   return h("div", {
     class: ["plate", `side-${side}`, dealer && "dealer", view?.current === seat && view.phase !== "ended" && "current", me && "me"],
     "data-seat": String(seat),
+    "data-seat-pos": seatPosition(/** @type {import("../seats.js").Side} */ (side)),
     "data-presence": info?.bot ? "bot" : info && !info.connected ? "offline" : "online",
   },
   wind !== undefined ? h("span", { class: "seat-wind", title: lang() === "en" ? windName(wind) : undefined }, windGlyph(wind)) : null,
@@ -227,7 +232,9 @@ function plateEl(state, seat, side, nameOf) {
       opens ? h("span", { class: "badge open-badge", title: t("table.open_seat.help") }, t("table.open_seat")) : null,
       decl ? h("span", { class: "badge decl" }, decl) : null,
       status ? h("span", { class: "badge status" }, status) : null),
-    scoreEl(state, seat)));
+    scoreEl(state, seat),
+    // Another seat's flowers upright on its plate, big enough to read (not tiny tiles turned with its hand).
+    side !== "bottom" && p?.flowers.length ? h("span", { class: "plate-flowers" }, flowersEl(p.flowers, view?.wildcards ?? [])) : null));
 }
 
 /** A signed number: +1,200 / −300 / 0. @param {number} n */
@@ -275,7 +282,7 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
       selected: ui.selected === i,
       dim: turn && !can,
       disabled: !can,
-      classes: [i === tiles.length && drawn ? "drawn" : "", wild.includes(x) ? "wild" : "", can && mode?.type === "declare" ? "declarable" : ""].filter(Boolean),
+      classes: [i === tiles.length && drawn ? "drawn" : "", i === tiles.length && drawn && ui.fresh === "draw" ? "fresh-draw" : "", wild.includes(x) ? "wild" : "", can && mode?.type === "declare" ? "declarable" : ""].filter(Boolean),
       data: { index: String(i) },
       onclick: () => handlers.onTile(x, i),
     });
@@ -294,7 +301,8 @@ function myAreaEl(state, offer, ui, handlers, me, n, nameOf) {
     }, t("table.auto_on.button")) : null,
     h("div", { class: "my-row" },
       p ? flowersEl(p.flowers, wild) : null,
-      h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed") }, tileButtons,
+      // tabindex: a phone's hand scrolls sideways, and the keyboard must reach that too (its tiles may all be off)
+      h("div", { class: ["my-hand", turn && "my-turn"], role: "group", "aria-label": t("table.concealed"), tabindex: "0" }, tileButtons,
         p?.split_tile ? [h("span", { class: "drawn-gap" }), tileEl(p.split_tile, { classes: ["split"] })] : null),
       p ? meldsEl(p, n, nameOf, ui.freshMeld === me) : null));
 }

@@ -6,6 +6,7 @@ import { applyI18n, formatNumber, isLang, lang, languageChosenHere, localName, s
 import { $, app, errorMessage, showError, showView, TABLE_KEY } from "../app.js";
 import { provide, screens } from "../router.js";
 import { tellOtherTabs } from "../tabs.js";
+import { brokenNameRule, nameMinimum } from "../names.js";
 
 export function renderMe() {
   const me = app.me;
@@ -86,7 +87,7 @@ function renderInvite() {
   }).catch(() => { invite = { id, text: () => t("auth.invite.gone") }; renderInvite(); });
 }
 
-/** @type {{username_min: number, username_max: number, password_min: number, password_max: number} | null} */
+/** @type {{username_min: number, username_min_cjk?: number, username_max: number, password_min: number, password_max: number} | null} */
 let rules = null;
 
 /** Registering: the server's rules for names and passwords, shown before the form is sent. */
@@ -98,7 +99,8 @@ function renderRules() {
   }
   el.hidden = !register || !rules;
   if (!rules) return;
-  el.textContent = t("auth.rules", { umin: rules.username_min, umax: rules.username_max, pmin: rules.password_min });
+  el.textContent = t("auth.rules", { umin: rules.username_min, ucjk: rules.username_min_cjk ?? rules.username_min,
+    umax: rules.username_max, pmin: rules.password_min });
   const user = /** @type {HTMLInputElement} */ ($("auth-username"));
   const pass = /** @type {HTMLInputElement} */ ($("auth-password"));
   user.maxLength = rules.username_max;
@@ -108,12 +110,14 @@ function renderRules() {
 /** The rule a registration breaks, in words, or null. @param {string} username @param {string} password */
 function brokenRule(username, password) {
   if (app.authMode !== "register" || !rules) return null;
-  const name = username.normalize("NFKC");
-  const nameOk = name.length >= rules.username_min && name.length <= rules.username_max
-    && /^[A-Za-z0-9_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/.test(name);
+  const nameRule = brokenNameRule(username, rules);
+  const nameOk = nameRule === null;
   const passOk = password.length >= rules.password_min && password.length <= rules.password_max;
-  // The rules are already shown above the button: say which field breaks them, not the rules again.
+  // The rules are already shown above the button: say which field breaks them, and for a name which rule.
   if (nameOk && passOk) return null;
+  if (nameRule && passOk) {
+    return t(`error.code.invalid_username.${nameRule}`, { minimum: nameMinimum(username.normalize("NFKC"), rules), maximum: rules.username_max });
+  }
   return t(!nameOk ? (passOk ? "auth.broken.name" : "auth.broken.both") : "auth.broken.password");
 }
 

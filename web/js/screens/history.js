@@ -6,7 +6,7 @@
  */
 
 import { api } from "../api.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatDateTime, formatNumber, localName, t } from "../i18n.js";
 import { h, setChildren } from "../render/dom.js";
 import { tableEl } from "../render/table.js";
 import { resultEl, verifyCommitment } from "../render/result.js";
@@ -15,7 +15,11 @@ import { groupActions, initialState } from "../state.js";
 import { tileLabel, tilesInWords } from "../tiles.js";
 import { $, app, showError, showView, toast } from "../app.js";
 
-/** @type {{id: number, data: any, step: number, verified: boolean | null} | null} */
+/**
+ * The replay on screen; `game`: the whole game it is part of (#/game/ID), its hands in play order.
+ * @typedef {{id: string, hands: number[]}} GameReplay
+ * @type {{id: number, data: any, step: number, verified: boolean | null, game: GameReplay | null} | null}
+ */
 let replay = null;
 
 export async function enterHands() {
@@ -23,29 +27,74 @@ export async function enterHands() {
   if (location.hash !== "#/hands") history.replaceState(null, "", "#/hands");
   setChildren($("hands-view"), h("p", { class: "loading" }, t("hands.loading")));
   try {
-    renderHands(await api.myHands());
+    const [rows, games] = await Promise.all([api.myHands(), api.myGames(50).catch(() => [])]);
+    renderHands(rows, games);
   } catch (err) {
     showError(err);
   }
 }
 
-/** @param {any[]} rows */
-function renderHands(rows) {
-  const list = rows.length ? h("table", { class: "hands-list" },
-    h("thead", null, h("tr", null, ["hands.date", "hands.table", "hands.variant", "hands.result", "result.points", "result.coins", ""]
-      .map((k, i) => h("th", { class: i >= 4 && i < 6 ? "num" : undefined }, k ? t(k) : "")))),
-    h("tbody", null, rows.map((r) => h("tr", { "data-hand-id": String(r.id), class: `outcome-${r.outcome}` },
-      h("td", null, new Date(r.created_at).toLocaleString()),
-      h("td", null, r.practice ? t("table.practice") : r.room ?? "", r.hand_no ? ` · ${t("table.hand", { n: r.hand_no })}` : ""),
-      h("td", null, t(`variant.${r.variant}`)),
-      h("td", null, t(`hands.outcome.${r.outcome}`)),
-      h("td", { class: "num", "data-label": t("result.points") }, signed(r.points)),
-      h("td", { class: "num", "data-label": t("result.coins") }, r.practice ? "—" : signed(r.coins)),
-      h("td", { class: "replay-cell" }, h("a", { class: "replay-link button", href: `#/hand/${r.id}` }, t("hands.replay")))))))
-    : h("p", { class: "empty" }, t("hands.none"));
+/** A room's name in the language (the server's names), not its key. @param {string | null} key */
+function roomWord(key) {
+  const room = app.rooms.find((x) => x.key === key);
+  return room ? localName(room.names, room.name) : key ?? "";
+}
+
+/**
+ * Your hands grouped under their game (issue 33 item 5): one section per game, newest first, with its
+ * place and totals and a replay of the whole game; a hand of a game not over yet is under its game too.
+ * @param {any[]} rows GET /api/me/hands @param {any[]} games GET /api/me/games
+ */
+function renderHands(rows, games) {
+  /** @type {Map<string, any[]>} */
+  const byGame = new Map();
+  for (const r of rows) {
+    const key = r.game_id ?? `hand:${r.id}`;
+    byGame.set(key, [...(byGame.get(key) ?? []), r]);
+  }
+  const records = new Map(games.map((g) => [g.id, g]));
+  const groups = [...byGame.entries()].map(([key, hands]) => gameGroupEl(key, hands, records.get(key) ?? null));
+  const body = rows.length ? groups : [h("p", { class: "empty" }, t("hands.none"))];
   setChildren($("hands-view"), h("div", { class: "card hands" },
-    h("div", { class: "hands-head" }, h("h2", null, t("hands.title")), h("a", { href: "#/lobby", class: "button ghost" }, t("table.back_to_lobby"))),
-    list));
+    h("div", { class: "hands-head" }, h("h1", null, t("hands.title")), h("a", { href: "#/lobby", class: "button ghost" }, t("table.back_to_lobby"))),
+    body));
+}
+
+/** @param {string} key @param {any[]} hands @param {any} game the game's record, if it ended */
+function gameGroupEl(key, hands, game) {
+  const first = hands[hands.length - 1];
+  const mine = game && game.your_seat !== null ? game.seats[game.your_seat] : null;
+  const where = first.practice ? t("table.practice") : roomWord(first.room);
+  const head = `${t(`variant.${first.variant}`)} · ${where} · ${formatDateTime(first.created_at)}`;
+  return h("section", { class: "game-group", "data-game-id": key },
+    h("h2", { class: "game-head" }, head),
+    h("p", { class: "game-sub" },
+      mine ? t("hands.game_summary", { place: t(`standings.place.${mine.place}`), points: signed(mine.points), n: formatNumber(game.hands_played) })
+        : t("hands.game_open"),
+      game && game.hand_ids.length ? h("a", { class: "button replay-game", href: `#/game/${encodeURIComponent(game.id)}` }, t("hands.replay_game")) : null),
+    h("table", { class: "hands-list" },
+      h("thead", null, h("tr", null, ["hands.hand", "hands.date", "hands.result", "result.points", "result.coins", "hands.replay"]
+        .map((k, i) => h("th", { scope: "col", class: i >= 3 && i < 5 ? "num" : undefined }, t(k))))),
+      h("tbody", null, [...hands].reverse().map((r) => h("tr", { "data-hand-id": String(r.id), class: `outcome-${r.outcome}` },
+        h("td", null, r.hand_no ? t("table.hand", { n: r.hand_no }) : "—"),
+        h("td", null, formatDateTime(r.created_at)),
+        h("td", null, t(`hands.outcome.${r.outcome}`)),
+        h("td", { class: "num", "data-label": t("result.points") }, signed(r.points)),
+        h("td", { class: "num", "data-label": t("result.coins") }, r.practice ? "—" : signed(r.coins)),
+        h("td", { class: "replay-cell" }, h("a", { class: "replay-link button", href: `#/hand/${r.id}` }, t("hands.replay"))))))));
+}
+
+/** The whole game, replayed hand after hand (#/game/ID): its first hand, with the way to the next. @param {string} id */
+export async function enterGameReplay(id) {
+  showView("replay");
+  setChildren($("replay-view"), h("p", { class: "loading" }, t("hands.loading")));
+  try {
+    const game = await api.game(id);
+    if (!game.hand_ids.length) { setChildren($("replay-view"), h("p", { class: "empty" }, t("hands.none"))); return; }
+    await enterReplay(game.hand_ids[0], { id, hands: game.hand_ids });
+  } catch (err) {
+    showError(err);
+  }
 }
 
 /** @param {number} x */
@@ -53,14 +102,15 @@ function signed(x) {
   return x > 0 ? `+${formatNumber(x)}` : formatNumber(x);
 }
 
-/** @param {number} id */
-export async function enterReplay(id) {
+/** @param {number} id @param {GameReplay | null} [game] the whole game this hand is replayed in */
+export async function enterReplay(id, game = null) {
   showView("replay");
-  if (location.hash !== `#/hand/${id}`) history.replaceState(null, "", `#/hand/${id}`);
+  const hash = game ? `#/game/${encodeURIComponent(game.id)}` : `#/hand/${id}`;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
   setChildren($("replay-view"), h("p", { class: "loading" }, t("hands.loading")));
   try {
     const data = await api.handReplay(id);
-    replay = { id, data, step: 0, verified: null };
+    replay = { id, data, step: 0, verified: null, game };
     const hand = data.hand;
     verifyCommitment(hand.seed, hand.result?.salt, hand.commitment).then((ok) => {
       if (replay?.id === id) { replay.verified = ok; renderReplay(); }
@@ -124,6 +174,8 @@ export function renderReplay() {
     { onTile: () => {}, onButton: () => {}, onChoice: () => {}, onCancel: () => {}, onBack: () => {} });
   const link = `${location.origin}${location.pathname}#/hand/${replay.id}`;
   setChildren($("replay-view"),
+    h("h1", { class: "sr-only" }, t("hands.replay")),
+    replay.game ? gameBarEl(replay.game, replay.id) : null,
     h("div", { class: "replay-bar", role: "toolbar", "aria-label": t("hands.replay") },
       h("button", { type: "button", class: "ghost first", "aria-label": t("replay.first"), onclick: () => goToStep(0) }, "«"),
       h("button", { type: "button", class: "ghost prev", "aria-label": t("replay.back"), onclick: () => goToStep(step - 1), disabled: step === 0 }, "◀"),
@@ -142,6 +194,19 @@ export function renderReplay() {
     firstDealerEl(data.hand.result, names),
     h("div", { class: "replay-board" }, board),
     step === frames.length - 1 ? replayResultEl(state, names) : null);
+}
+
+/**
+ * The whole game's bar: which hand of how many, and the way to the previous and the next hand.
+ * @param {GameReplay} game @param {number} handId
+ */
+function gameBarEl(game, handId) {
+  const at = game.hands.indexOf(handId);
+  const go = (/** @type {number} */ k) => { const next = game.hands[k]; if (next !== undefined) enterReplay(next, game); };
+  return h("div", { class: "game-bar", role: "toolbar", "aria-label": t("hands.replay_game") },
+    h("button", { type: "button", class: "ghost prev-hand", disabled: at <= 0, onclick: () => go(at - 1) }, t("replay.prev_hand")),
+    h("span", { class: "game-hand", "data-hand-index": String(at) }, t("replay.game_hand", { n: at + 1, total: game.hands.length })),
+    h("button", { type: "button", class: "ghost next-hand", disabled: at >= game.hands.length - 1, onclick: () => go(at + 1) }, t("replay.next_hand")));
 }
 
 /**

@@ -164,13 +164,19 @@ function setQueueSizes(queues) {
   for (const q of queues) if (q.minutes) app.gameMinutes.set(`${q.variant}:${q.rounds}`, q.minutes);
 }
 
+/** The table quick play last seated you at: its push and the lobby's table update both say so; one toast. */
+let lastMatched = "";
+
 /** Quick play seated you: go to the table at once, with a sound. @param {string} tableId */
 function matched(tableId) {
   const wasWaiting = !!app.queue?.queued;
   app.queue = null;
   localStorage.setItem(TABLE_KEY, tableId);
-  play("matched");
-  toast(t("lobby.quick.matched"), "info");
+  if (lastMatched !== tableId) {
+    lastMatched = tableId;
+    play("matched");
+    toast(t("lobby.quick.matched"), "info");
+  }
   if ((wasWaiting || app.view === "lobby") && !(app.view === "table" && app.tableId === tableId)) screens.enterTable(tableId);
 }
 

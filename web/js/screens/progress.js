@@ -35,7 +35,7 @@ export function progressEl(redraw) {
     h("h3", { id: "progress-h" }, t("progress.title")),
     h("div", { class: "ladder" },
       h("span", { class: "title-now" }, localName(l.title)),
-      h("span", { class: "bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(frac * 100)) },
+      h("span", { class: "bar", role: "progressbar", "aria-label": t("progress.bar"), "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(frac * 100)) },
         h("span", { class: "fill", style: { width: `${Math.round(frac * 100)}%` } })),
       h("span", { class: "title-next" }, l.next_title ? localName(l.next_title) : "—"),
       h("p", { class: "needed" }, l.next_title ? t("progress.needed", { n: formatNumber(l.needed), title: localName(l.next_title) }) : t("progress.top"))),
@@ -49,9 +49,24 @@ export function progressEl(redraw) {
         type: "button", role: "tab", class: ["ghost", `tab-${p}`], "aria-selected": String(p === period),
         onclick: () => { if (progress) progress.period = p; redraw(); },
       }, t(`progress.board.${p}`)))),
-      board.length ? h("ol", { class: "leaderboard", "data-period": period }, board.map((/** @type {any} */ x) => h("li", { class: x.user_id === app.me?.id ? "me" : undefined },
-        h("span", { class: "who" }, x.username), h("span", { class: "pts" }, formatNumber(x.rank_points)))))
-        : h("p", { class: "empty" }, t("progress.board.empty"))));
+      h("p", { class: "board-about" }, t(`progress.board.${period}.about`)),
+      board.length ? boardEl(board, period) : h("p", { class: "empty" }, t("progress.board.empty"))));
+}
+
+/**
+ * The board as a numbered table (issue 33 item 4): the server's rank, the player, and the period's points.
+ * @param {any[]} board @param {"week" | "all"} period
+ */
+function boardEl(board, period) {
+  return h("table", { class: "leaderboard", "data-period": period },
+    h("thead", null, h("tr", null,
+      h("th", { scope: "col", class: "num" }, t("progress.board.rank")),
+      h("th", { scope: "col" }, t("progress.board.player")),
+      h("th", { scope: "col", class: "num" }, t(`progress.board.${period}.points`)))),
+    h("tbody", null, board.map((/** @type {any} */ x) => h("tr", { class: x.user_id === app.me?.id ? "me" : undefined, "data-rank": String(x.rank) },
+      h("td", { class: "num rank" }, formatNumber(x.rank)),
+      h("td", { class: "who" }, x.username),
+      h("td", { class: "num pts" }, formatNumber(x.rank_points))))));
 }
 
 /** @param {string} key @param {any} value */

@@ -39,6 +39,9 @@ export function showResult(index = app.results.length - 1) {
 
 export function renderResult() {
   const d = dialog();
+  // The final standings stay the standings when drawn again (a language change), not the last hand's result.
+  const standing = d.open && d.querySelector(".standings") ? savedStandings() : null;
+  if (standing) { setChildren(d, standingsEl(standing, standingsHandlers(standing))); return; }
   const entry = app.results[app.resultIndex];
   const over = app.table.game_over;
   if (!entry && !over) return;
@@ -122,6 +125,7 @@ export function fromRecord(game) {
       stood_up: seats.filter((x) => x.stood_up).map((x) => x.seat),
     },
     titles: seats.map((x) => (x.bot ? null : { before: x.title_before, after: x.title_after })),
+    rank: seats.map((x) => (x.bot ? null : { before: x.rank_points_before, after: x.rank_points_after })),
     title_before: mine?.title_before ?? null, title_after: mine?.title_after ?? null,
     options: game.options, hands_limit: game.hands_limit,
   };
@@ -160,7 +164,7 @@ async function addTitles(s) {
       const record = fromRecord(await api.game(id));
       const now = savedStandings();
       if (now?.game_id !== id) return; // dismissed, or another game's since
-      const merged = { ...now, titles: record.titles, title_before: record.title_before ?? now.title_before,
+      const merged = { ...now, titles: record.titles, rank: record.rank, title_before: record.title_before ?? now.title_before,
         title_after: record.title_after ?? now.title_after };
       store(merged);
       const d = dialog();

@@ -61,7 +61,7 @@ function renderRules(key, tableOptions) {
   const others = Object.entries(v.options).filter(([k]) => !itemKeys.has(k));
   setChildren($("rules-view"), h("article", { class: "card rules", "data-variant": key },
     h("nav", { class: "rules-nav" }, (variants ?? []).map((x) => h("a", { href: `#/rules/${x.key}`, class: ["button", "ghost", x.key === key && "current"] }, t(`variant.${x.key}`)))),
-    h("h2", null, t(`variant.${key}.long`), " · ", t("guide.title")),
+    h("h1", null, t(`variant.${key}.long`), " · ", t("guide.title")),
     guideEl(key, v),
     h("h3", null, t("guide.all_items")),
     h("table", { class: "rules-items" },

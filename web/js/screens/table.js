@@ -10,7 +10,7 @@ import { groupActions, initialState, reduceMessage, secondsLeft } from "../state
 import { errorWords, has, localName, t } from "../i18n.js";
 import { setChildren } from "../render/dom.js";
 import { namer, tableEl } from "../render/table.js";
-import { availableButtons, updateTimer } from "../render/actions.js";
+import { availableButtons, keysHelp, updateTimer } from "../render/actions.js";
 import { verifyCommitment } from "../render/result.js";
 import { $, announce, app, showError, showView, toast, TABLE_KEY } from "../app.js";
 import { play, soundsFor } from "../sound.js";
@@ -121,6 +121,12 @@ function onTableMessage(msg) {
     document.body.toggleAttribute("data-coin-table", !!state.table && !state.table.practice && state.table.coins_per_point !== null);
   }
   if (msg.type === "event" && msg.event?.type === "hand_void") toast(t("table.hand_void"));
+  // The next hand starts: the last hand's result gives way to the table (its tiles, its "your turn" bar);
+  // the 結果 button brings it back.  The final standings stay.
+  if (msg.type === "event" && msg.event?.type === "hand_start") {
+    const d = /** @type {HTMLDialogElement} */ ($("result-dialog"));
+    if (d.open && !d.querySelector(".standings")) d.close();
+  }
   // 托管 switched on for you: say so (the action bar then offers "I'm back").
   if (msg.type === "event" && msg.event?.type === "auto_play" && msg.event.on && msg.event.seat === state.table?.seat) {
     const reason = ["timeouts", "chosen"].includes(msg.event.reason) ? msg.event.reason : "other";
@@ -131,6 +137,7 @@ function onTableMessage(msg) {
     for (const name of soundsFor(msg.event)) play(name);
     showCalls(msg.event, state);
     if (msg.event?.type === "discard") app.ui.fresh = "discard";
+    if (msg.event?.type === "draw" && msg.event.seat === state.table?.seat) app.ui.fresh = "draw";
     if (["chow", "pong", "kong"].includes(msg.event?.type) && typeof msg.event.seat === "number") app.ui.freshMeld = msg.event.seat;
   }
   // A snapshot in the pause between hands is followed by the last result again (it may never have
@@ -157,6 +164,7 @@ function onTableMessage(msg) {
       else screens.showStandings();
     });
   } else if (msg.type === "prompt" && state.prompt) {
+    promptToFocus = state.prompt.v;
     announce(state.prompt.kind === "turn" ? t("table.your_turn") : availableButtons(groupActions(state.prompt)).map((id) => t(`act.${id}`)).join(" · "));
     // The result stays until dismissed: it says a decision is waiting and shows the countdown.
     if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) screens.renderResult();
@@ -175,7 +183,7 @@ function showCalls(ev, state) {
   const me = state.table?.seat ?? 0;
   const nameOf = namer(state);
   for (const { seat, call } of calls) {
-    showCall($("call-layer"), sideOf(seat, me, n), call);
+    showCall($("call-layer"), sideOf(seat, me, n), call, document.querySelector(`#table-root .plate[data-seat="${seat}"]`));
     play(callSound(call));
   }
   announce(calls.map(({ seat, call }) => `${nameOf(seat)}: ${callWord(call)}`).join(" · "));
@@ -209,6 +217,8 @@ export function renderTitle() {
   /** @type {HTMLAnchorElement} */ ($("rules-link")).href = `#/rules/${tb.variant}/${encodeURIComponent(tb.id)}`; // with this table's options
   title.textContent = `${t(`variant.${tb.variant}`)} · ${tb.practice ? t("table.practice") : room ? roomName(room) : tb.room ?? ""}`;
   title.dataset.tableId = tb.id;
+  const help = document.querySelector("#table-view .keys-help");
+  if (help) help.textContent = keysHelp(tb.variant); // only this variant's own actions (no 聽 where never offered)
 }
 
 /** @param {{key: string, name: string, names?: Record<string, string>}} room */
@@ -237,6 +247,7 @@ export function renderTable() {
   const tb = app.table.table;
   $("leave-table").hidden = !!tb && !tb.practice && !app.table.game_over && app.tableSocket !== null;
   const offer = currentOffer();
+  const focused = focusKey();
   setChildren($("table-root"), tableEl(app.table, offer, app.ui, {
     onTile, onButton, onChoice: sendAction, onCancel: () => { app.ui.mode = null; renderTable(); },
     onBack: () => app.tableSocket?.send({ type: "back" }),
@@ -245,7 +256,31 @@ export function renderTable() {
   }));
   app.ui.fresh = null; // animate a discard (or a claim) once, not on every later render
   app.ui.freshMeld = null;
+  if (promptToFocus !== null && app.table.prompt?.v === promptToFocus) focusPrompt();
+  else if (focused) /** @type {HTMLElement | null} */ (document.querySelector(`#table-root ${focused}`))?.focus({ preventScroll: true });
   tick();
+}
+
+/** The prompt that just arrived and has not had the focus yet (issue 33 item 5: focus moves to the prompt). */
+let promptToFocus = /** @type {number | null} */ (null);
+
+/** What has the keyboard focus at the table, as a selector that finds it again after a render. */
+function focusKey() {
+  const el = /** @type {HTMLElement | null} */ (document.activeElement);
+  if (!el || !$("table-root").contains(el)) return null;
+  if (el.dataset.action) return `.actions [data-action="${el.dataset.action}"]`;
+  if (el.dataset.index) return `.my-hand .tile[data-index="${el.dataset.index}"]`;
+  return null;
+}
+
+/** Put the focus on the prompt: its first button (a claim), else the drawn or first playable tile (a turn). */
+function focusPrompt() {
+  promptToFocus = null;
+  if (/** @type {HTMLDialogElement} */ ($("result-dialog")).open) return; // the dialog keeps it; its banner says so
+  const target = /** @type {HTMLElement | null} */ (document.querySelector(
+    "#table-root .actions .act:not([disabled])") ?? document.querySelector("#table-root .my-hand .tile.drawn:not([disabled])")
+    ?? document.querySelector("#table-root .my-hand .tile:not([disabled])"));
+  target?.focus({ preventScroll: true });
 }
 
 /** @param {any} action */

@@ -1,0 +1,168 @@
+"""Issue 33 item 5, the smaller things, in the browser at 390×844, 360×740, 844×390 and 1280×720 in each language:
+
+* the visible strings of every screen are in the chosen language's own script: no Chinese in English, no
+  simplified characters in 繁體 and no traditional ones in 简体 (tile faces and player names left out);
+* 隨開門 says where the door opens this hand and the seat winds it gives;
+* the keyboard help lists only the variant's own actions;
+* the result gives way when the next hand starts; the history groups hands under their game with a replay
+  of the whole game;
+* opponents' flowers are upright and readable; the drawn tile's motion is off under reduced motion;
+* a two-character Chinese name (阿明) registers, and a one-character one is refused naming the rule.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import opencc
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import PASSWORD, play_step, register, unique_name
+from tests.e2e.test_e2e_game import open_short_practice
+from tests.e2e.test_e2e_phone_table import LANGS, SIZES, _resize, set_language
+from tests.test_i18n_tables import TRADITIONAL_AS_WRITTEN
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_tw2s, _s2tw = opencc.OpenCC("tw2s"), opencc.OpenCC("s2tw")
+
+# Visible text of the page, leaving out tile faces, player names, the language switch (each language is named
+# in its own script there) and what was said at a moment in that moment's language (toasts, the screen reader's
+# announcements, a call banner of a second).
+_TEXTS = """() => {
+  const skip = '.tile, .name, .who, #me-name, #lang-switch, .lang-switch, .me-name, .standing .who, .seat,'
+    + ' .plate .name, code, .commitment, #toasts, #announcer, #call-layer';
+  const seen = (el) => el.checkVisibility() || !!el.closest('.sr-only, .keys-help');
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    const text = n.textContent.trim();
+    if (!text || !el || el.closest(skip) || el.closest('script, style, template') || !seen(el)) continue;
+    out.push(text);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title]')) {
+    if (el.closest(skip) || !seen(el)) continue;
+    for (const a of ['aria-label', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+  }
+  return out;
+}"""
+
+
+def foreign_script(texts: list[str], lang: str, names: set[str]) -> list[str]:
+    """The strings that are written in another language's script."""
+    bad = []
+    for text in texts:
+        for name in names:  # a player's name is theirs, in whatever script
+            text = text.replace(name, "")
+        simplified = {c for c in _CJK.findall(text) if _s2tw.convert(c) != c} - TRADITIONAL_AS_WRITTEN
+        wrong = {"en": bool(_CJK.search(text)), "zh-Hans": _tw2s.convert(text) != text, "zh-Hant": bool(simplified)}
+        if wrong[lang]:
+            bad.append(text)
+    return bad
+
+
+def _scan(page: Page, screen: str, names: set[str]) -> list[str]:
+    found = []
+    for size in SIZES:
+        _resize(page, size)
+        for lang in LANGS:
+            set_language(page, lang)
+            page.wait_for_function("() => !document.querySelector('.view:not([hidden]) .loading')")
+            found += [f"{screen} {size} {lang}: {t!r}" for t in foreign_script(page.evaluate(_TEXTS), lang, names)]
+    _resize(page, (1280, 720))
+    set_language(page, "zh-Hant")
+    return found
+
+
+def _play_until_result(page: Page) -> None:
+    for _ in range(3000):
+        if page.locator("#result-dialog[open]").count():
+            return
+        if not play_step(page, claim=False):
+            page.wait_for_timeout(15)
+    raise AssertionError("no result")
+
+
+def test_each_screen_speaks_one_script_and_the_small_things_hold(page: Page, artifacts: Path) -> None:
+    name = unique_name("small")
+    register(page, name)
+    names = {name, "bot", "Bot"}
+    found = _scan(page, "lobby", names)
+    page.goto("/#/rules/taiwan")
+    expect(page.locator("#rules-view h1")).to_be_visible()
+    found += _scan(page, "rules", names)
+    page.goto("/#/lobby")
+
+    open_short_practice(page, "taiwan", hands=2)
+    # 隨開門: where the door opens this hand and the winds it gives (the centre box on a desktop).
+    for lang, words in {"en": "the door opens at", "zh-Hant": "本局門開在", "zh-Hans": "本局门开在"}.items():
+        set_language(page, lang)
+        expect(page.locator(".core .dice-line .open-line")).to_contain_text(words)
+    # The keyboard help: 台灣 has 眼牌 and Miji, no 聽 and no 殺豬.
+    set_language(page, "en")
+    help_text = page.locator("#table-view .keys-help").text_content() or ""
+    assert "E Eye" in help_text and "M Miji" in help_text and "R " not in help_text and "X " not in help_text, help_text
+    set_language(page, "zh-Hant")
+    found += _scan(page, "table", names)
+    # Opponents' flowers are upright on their plates, at least 18 px wide.
+    for box in page.evaluate("() => [...document.querySelectorAll('.plate .plate-flowers .tile')]"
+                             ".map((t) => t.getBoundingClientRect().width)"):
+        assert box >= 18, f"an opponent's flower is {box} px wide"
+
+    # The result gives way when the next hand starts.
+    _play_until_result(page)
+    found += _scan(page, "result", names)
+    expect(page.locator("#result-dialog")).to_be_hidden(timeout=20_000)
+    expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
+    page.evaluate("() => window.__mj.send({type: 'auto_play'})")  # the server finishes the game
+    expect(page.locator("#result-dialog[open] button.to-standings")).to_be_visible(timeout=120_000)
+    page.locator("#result-dialog button.to-standings").click()
+    page.locator("#result-dialog button.lobby").click()
+    expect(page.locator("#lobby-view")).to_be_visible()
+    expect(page.locator("#result-dialog")).to_be_hidden()
+
+    # History: the game's hands grouped under it, and a replay of the whole game.
+    page.goto("/#/hands")
+    group = page.locator(".game-group").first
+    expect(group.locator(".hands-list tbody tr")).to_have_count(2)
+    found += _scan(page, "hands", names)
+    page.screenshot(path=artifacts / "history-grouped-1280x720.png")
+    group.locator("a.replay-game").click()
+    expect(page.locator(".game-bar .game-hand")).to_have_attribute("data-hand-index", "0")
+    page.locator(".game-bar .next-hand").click()
+    expect(page.locator(".game-bar .game-hand")).to_have_attribute("data-hand-index", "1")
+    expect(page.locator(".game-bar .next-hand")).to_be_disabled()
+    found += _scan(page, "replay", names)
+    assert found == [], "\n".join(found)
+
+
+_DRAW_MOTION = """() => {
+  const t = document.createElement('span'); t.className = 'tile fresh-draw';
+  document.body.append(t); const name = getComputedStyle(t).animationName; t.remove(); return name;
+}"""
+
+
+def test_motion_is_off_under_reduced_motion(page: Page) -> None:
+    page.goto("/")
+    assert page.evaluate(_DRAW_MOTION) == "mj-draw"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(_DRAW_MOTION) == "none"
+
+
+def test_a_two_character_chinese_name_registers(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(base_url=base_url, locale="zh-TW")
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#auth-switch").click()
+        page.locator("#auth-username").fill("明")
+        page.locator("#auth-password").fill(PASSWORD)
+        page.locator("#auth-submit").click()
+        expect(page.locator("#auth-error")).to_contain_text("至少 2 個字")  # the rule it broke, for this name
+        page.locator("#auth-username").fill("阿明")
+        page.locator("#auth-submit").click()
+        expect(page.locator("#lobby-view")).to_be_visible()
+        expect(page.locator("#me-name")).to_have_text("阿明")
+    finally:
+        context.close()

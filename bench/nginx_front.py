@@ -7,6 +7,10 @@ clients), and every response names the process that served it (``X-Upstream``, s
 relayed socket from a direct one).  pid, logs and temp files live in a temporary directory: the system's
 nginx is never touched.
 
+With ``nodes`` (the processes' ``NODE_NAME``s, one per port), a request that names a node (``?node=``, what
+``POST /api/ws-ticket?table=`` answers for a table's socket) goes to that process: owner-aware routing
+(``owner_routing``, the same ``map`` a deployment's proxy adds); any other request is spread as before.
+
     with NginxFront([port1, port2]) as front: ... front.url ...
 """
 
@@ -30,26 +34,42 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def bench_config(deploy: str, ports: list[int], listen: int, prefix: Path) -> str:
-    """deploy/nginx.conf with the bench's upstream, port and private paths."""
+def owner_routing(nodes: dict[str, str]) -> str:
+    """nginx ``http`` lines that route a request naming a node (``?node=``) to that node's upstream, and any
+    other to the upstream ``app``: ``nodes`` maps each node name to its ``host:port``.  Use
+    ``proxy_pass http://$node_upstream;`` in the location."""
+    lines = ["    map $arg_node $node_upstream {\n        default app;\n"]
+    lines += [f"        {name} app_{name};\n" for name in nodes]
+    lines.append("    }\n")
+    lines += [f"    upstream app_{name} {{\n        server {address} max_fails=0;\n    }}\n"
+              for name, address in nodes.items()]
+    return "".join(lines)
+
+
+def bench_config(deploy: str, ports: list[int], listen: int, prefix: Path, nodes: list[str] | None = None) -> str:
+    """deploy/nginx.conf with the bench's upstream, port and private paths (and ``owner_routing`` by
+    ``nodes``, one name per port)."""
     text = re.sub(r"\n\s*resolver [^;]*;", "", deploy)
     text = re.sub(r"listen \d+;", f"listen 127.0.0.1:{listen};", text)
     text = re.sub(r"set \$app [^;]*;\s*", "", text)
-    text = text.replace("proxy_pass $app;", "proxy_pass http://app;\n            "
+    target = "http://$node_upstream" if nodes else "http://app"
+    text = text.replace("proxy_pass $app;", f"proxy_pass {target};\n            "
                         "add_header X-Upstream $upstream_addr always;")
     servers = "".join(f"        server 127.0.0.1:{p} max_fails=0;\n" for p in ports)
     private = (f"    access_log off;\n    client_body_temp_path {prefix}/body;\n    proxy_temp_path {prefix}/proxy;\n"
                f"    fastcgi_temp_path {prefix}/fastcgi;\n    uwsgi_temp_path {prefix}/uwsgi;\n"
                f"    scgi_temp_path {prefix}/scgi;\n")
+    routing = owner_routing({n: f"127.0.0.1:{p}" for n, p in zip(nodes, ports, strict=True)}) if nodes else ""
     text = text.replace("http {", "http {\n" + private + "    upstream app {\n        random;\n" + servers
-                        + "    }\n", 1)
+                        + "    }\n" + routing, 1)
     text = text.replace("events {}", "events { worker_connections 8192; }", 1)
     return f"pid {prefix}/nginx.pid;\nerror_log {prefix}/error.log warn;\nworker_processes 1;\n" + text
 
 
 class NginxFront:
-    def __init__(self, ports: list[int]) -> None:
+    def __init__(self, ports: list[int], nodes: list[str] | None = None) -> None:
         self.ports = ports
+        self.nodes = nodes
         self.port = _free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="bench-nginx-"))
         self.proc: subprocess.Popen[bytes] | None = None
@@ -61,7 +81,7 @@ class NginxFront:
     def start(self) -> None:
         deploy = (ROOT / "deploy" / "nginx.conf").read_text()
         conf = self.dir / "nginx.conf"
-        conf.write_text(bench_config(deploy, self.ports, self.port, self.dir))
+        conf.write_text(bench_config(deploy, self.ports, self.port, self.dir, self.nodes))
         subprocess.run([NGINX, "-t", "-q", "-p", str(self.dir), "-c", str(conf)], check=True)
         self.proc = subprocess.Popen([NGINX, "-p", str(self.dir), "-c", str(conf), "-g", "daemon off;"])
         for _ in range(100):

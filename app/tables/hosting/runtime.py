@@ -100,6 +100,12 @@ class ProcessRuntime:
                     await pacer
             await self.shutdown()
 
+    async def owner_node(self, table_id: str) -> str | None:
+        """The name of the process that owns ``table_id`` (``Settings.node_name``), which the proxy routes a
+        socket's ``?node=`` by; None when unnamed.  One process owns every table it plays."""
+        assert self.state is not None
+        return self.state.settings.node_name or None
+
     async def connect(self, table_id: str) -> TableEnd | Refusal:
         """A socket's way to the table (``app.tables.hosting.ends``): its actor, or a refusal (4004) when no
         game runs at it here."""

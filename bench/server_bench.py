@@ -66,6 +66,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--gc-gen0", type=int, default=None, help="gc threshold0 (default: TableSettings')")
     parser.add_argument("--gc-young", type=float, default=None, help="seconds between paced young "
                         "collections (default: TableSettings.gc_young_interval_seconds; 0: Python's own counts)")
+    parser.add_argument("--gather-ms", type=float, default=None, help="TableSettings.journal_gather_ms (default: "
+                        "its default)")
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file "
                         "(a Postgres database is emptied first)")
@@ -125,6 +127,7 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    outbox_size=4096, gc_gen2_threshold=args.gc_gen2,
                                    **({} if args.gc_gen0 is None else {"gc_gen0_threshold": args.gc_gen0}),
                                    **({} if args.gc_young is None else {"gc_young_interval_seconds": args.gc_young}),
+                                   **({} if args.gather_ms is None else {"journal_gather_ms": args.gather_ms}),
                                    durable=args.durable in ("on", "single"),
                                    journal_synchronous_commit=args.synchronous_commit == "on",
                                    group_commit=args.durable == "on")

@@ -104,6 +104,13 @@ class TableSettings(BaseSettings):
                                "sends only once its own actions are committed)")
     journal_writers: int = Field(default=2, ge=1, le=16, description="durable tables on Postgres: group "
                                  "commits in flight at once (SQLite: always 1)")
+    # Issue 36: at production pace a table acts about once a second, so an idle writer committed nearly
+    # every table turn alone (~1.6 writes per commit at 300 tables): a commit's round trips and statement
+    # cost CPU whatever it carries.
+    journal_gather_ms: float = Field(default=5.0, ge=0, le=100, description="durable tables on Postgres: a "
+                                     "journal writer waits this long for more tables' actions before it "
+                                     "commits, so one commit carries many tables' turns; each action's events "
+                                     "wait up to that much longer.  0: commit at once")
     # A commit waits for its WAL flush, and a shared cloud disk's flush can take hundreds of ms at p99
     # (bench/journal_bench.py on the bench machine: p50 0.9 ms, p99 29-499 ms): every seat waits for it.
     journal_synchronous_commit: bool = Field(default=True, description="durable tables on Postgres: each "

@@ -17,14 +17,19 @@ import orjson
 from pydantic import BaseModel
 
 
+# Some events key their parts by seat (ints): pydantic writes such a key as a string, and so does orjson with
+# this option (it refuses non-string keys by default).
+OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
 def encode(payload: dict[str, Any]) -> str:
     """A frame's JSON text, as pydantic's ``model_dump_json`` writes it (compact, UTF-8)."""
-    return orjson.dumps(payload).decode()
+    return orjson.dumps(payload, option=OPTIONS).decode()
 
 
 def event_frame(v: int, hand_no: int, event: dict[str, Any]) -> str:
     """``EventMessage(v=v, hand_no=hand_no, event=event).model_dump_json()``, without the model."""
-    return orjson.dumps({"v": v, "type": "event", "hand_no": hand_no, "event": event}).decode()
+    return orjson.dumps({"v": v, "type": "event", "hand_no": hand_no, "event": event}, option=OPTIONS).decode()
 
 
 def fragment(model: BaseModel) -> orjson.Fragment:

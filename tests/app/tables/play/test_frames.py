@@ -42,6 +42,9 @@ def test_event_frames_equal_the_models_encoding(variant: str) -> None:
     # a table event with non-ASCII text: UTF-8 as is, not escaped, the same both ways
     view = {"type": "presence", "seat": 1, "connected": False, "name": "東風 玩家"}
     assert event_frame(3, 1, view) == EventMessage(v=3, hand_no=1, event=view).model_dump_json()
+    # parts keyed by seat (台灣 眼牌's ``reveal``: the hands it shows, by seat number) get string keys both ways
+    view = {"seq": 13, "type": "reveal", "seat": 1, "hands": {0: ["1m", "9p"], 2: ["7z"]}}
+    assert event_frame(4, 1, view) == EventMessage(v=4, hand_no=1, event=view).model_dump_json()
     assert checked > 500
 
 

@@ -16,7 +16,6 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-
 # Some events key their parts by seat (ints): pydantic writes such a key as a string, and so does orjson with
 # this option (it refuses non-string keys by default).
 OPTIONS = orjson.OPT_NON_STR_KEYS

@@ -319,6 +319,10 @@ class TicketOut(BaseModel):
 
     ticket: str
     expires_in: float
+    node: str | None = Field(default=None, description="with `?table=`: the name of the server process that "
+                             "owns the table (Settings.node_name); add `node=` to the socket's URL so the "
+                             "proxy routes it to that process.  Null: any process will do (one process, "
+                             "unnamed processes, or the owner is not known yet)")
 
 
 class PasswordChangeIn(StrictIn):

@@ -2,11 +2,14 @@
 
     python bench/cluster_bench.py --database-url postgresql+asyncpg://postgres@127.0.0.1/bench \\
         --redis-url redis://127.0.0.1:6379/5 --processes 1,2,4 --tables 200 --seconds 30
+    python bench/cluster_bench.py ... --processes 1,2 --owner-routing    # sockets routed to their table's owner
 
 For each process count P: the database is emptied, P real servers (``python -m app``, cluster mode) start
 on loopback ports, ``--tables`` practice tables are opened through random processes (each is owned by the
 process that opened it), and each table's player connects its socket to a random process, so about
-(P-1)/P of the sockets are relayed to their table's owner through Redis.  The clients (this process,
+(P-1)/P of the sockets are relayed to their table's owner through Redis.  With ``--owner-routing`` (behind
+nginx) the processes are named (``NODE_NAME`` n0, n1, ...), each client asks ``POST /api/ws-ticket?table=``
+for its table's owner and opens its socket with ``?node=``, which nginx routes to that process.  The clients (this process,
 uvloop) answer every prompt at once and time each discard until its discard event comes back.
 
 Reported per P: discard → event p50/p99/max over all sockets, and separately for sockets on the owner
@@ -52,7 +55,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--hold", type=float, default=0.1, help="TABLE_CLAIM_HOLD_SECONDS")
     parser.add_argument("--nginx", action="store_true", help="clients go through our own nginx (deploy/nginx.local.conf, "
                         "bench/nginx_front.py), which spreads them at random over the processes")
+    parser.add_argument("--owner-routing", action="store_true", help="behind nginx (implies --nginx), each "
+                        "socket routed to its table's owner by the ticket's node (bench/nginx_front.py)")
     args = parser.parse_args(argv)
+    args.nginx = args.nginx or args.owner_routing
     args.tables = max(1, min(args.tables, 2000))
     args.seconds = max(1.0, min(args.seconds, 300.0))
     args.counts = [max(1, min(int(p), 8)) for p in args.processes.split(",")]
@@ -68,8 +74,10 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, args: argparse.Namespace, prefix: str, migrate: bool, log: Path, port: int = 0) -> None:
+    def __init__(self, args: argparse.Namespace, prefix: str, migrate: bool, log: Path, port: int = 0,
+                 node: str = "") -> None:
         self.port = port or free_port()
+        self.node = node
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TABLE_", "REDIS"))}
         env.update(
             DATABASE_URL=args.database_url, REDIS_URL=args.redis_url, REDIS_PREFIX=prefix, PORT=str(self.port),
@@ -77,7 +85,7 @@ class Server:
             TOURNAMENT_DIRECTOR="false", TABLE_TIME_SCALE=str(args.time_scale),
             TABLE_BOT_DELAY_SECONDS=str(args.bot_delay), TABLE_CLAIM_HOLD_SECONDS=str(args.hold),
             TABLE_HAND_PAUSE_SECONDS="0.5", TABLE_RATE_LIMIT_MESSAGES="1000000", TABLE_JOIN_SECONDS="120",
-            SOCKETS_PER_IP="100000", PYTHONUNBUFFERED="1")
+            SOCKETS_PER_IP="100000", PYTHONUNBUFFERED="1", NODE_NAME=node)
         with log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out,
                                          stderr=subprocess.STDOUT)
@@ -143,13 +151,22 @@ async def make_players(url: str, n: int) -> list[tuple[int, str]]:
 
 
 async def one_client(url: str, table_id: str, token: str, stats: dict[str, Any], tag: str, deadline: float,
-                     measure_from: float) -> None:
+                     measure_from: float, owner_routing: bool = False) -> None:
     """``tag`` "direct" / "relayed"; behind nginx it is the owner's address, compared with the one nginx
     chose (``X-Upstream``)."""
     import websockets
 
     rng = random.Random(table_id)
     ws_url = url.replace("http", "ws", 1) + f"/ws/table/{table_id}"
+    if owner_routing:  # the ticket's answer names the table's owner; nginx routes ?node= to it
+        import httpx
+
+        async with httpx.AsyncClient(timeout=60) as client:
+            answer = await client.post(f"{url}/api/ws-ticket", params={"table": table_id},
+                                       headers={"Authorization": f"Bearer {token}"})
+            answer.raise_for_status()
+        if answer.json().get("node"):
+            ws_url += f"?node={answer.json()['node']}"
     async with websockets.connect(ws_url, max_size=2**22, ping_interval=None, open_timeout=60,
                                   additional_headers={"Authorization": f"Bearer {token}"}) as ws:
         if tag not in ("direct", "relayed"):
@@ -206,15 +223,16 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
     await empty_postgres(args.database_url)
     prefix = f"cb{secrets.token_hex(3)}"
     front: NginxFront | None = None
-    first = Server(args, prefix, True, logdir / f"p{count}-0.log")
+    node = (lambda i: f"n{i}") if args.owner_routing else (lambda i: "")
+    first = Server(args, prefix, True, logdir / f"p{count}-0.log", node=node(0))
     servers = [first]
     try:
         await first.ready()
-        servers += [Server(args, prefix, False, logdir / f"p{count}-{i}.log") for i in range(1, count)]
+        servers += [Server(args, prefix, False, logdir / f"p{count}-{i}.log", node=node(i)) for i in range(1, count)]
         await asyncio.gather(*(s.ready() for s in servers[1:]))
         players = await make_players(args.database_url, args.tables)
         if args.nginx:
-            front = NginxFront([s.port for s in servers])
+            front = NginxFront([s.port for s in servers], [s.node for s in servers] if args.owner_routing else None)
             front.start()
         rng = random.Random(count)
         tables = []
@@ -239,7 +257,7 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         for table_id, token, owner, socket_on in tables:
             tag = owner if front else "direct" if socket_on is owner else "relayed"
             tasks.append(asyncio.create_task(one_client(socket_on.url, table_id, token, stats, tag, deadline,
-                                                        measure_from)))
+                                                        measure_from, args.owner_routing)))
             await asyncio.sleep(0.005)
         results = await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = time.monotonic() - started
@@ -289,7 +307,8 @@ async def main(args: argparse.Namespace) -> int:
         print(f"messages through the relay: {relayed_share:.0%} ({stats['messages_relayed']:,} of "
               f"{stats['messages']:,} received by the clients){' behind nginx' if args.nginx else ''}")
         print(f"hands settled {stats['hands']}, messages/s {stats['messages'] / args.seconds:,.0f}, server CPU "
-              + ", ".join(f"{c:.0%}" for c in stats["cpu"]))
+              + ", ".join(f"{c:.0%}" for c in stats["cpu"])
+              + f"; summed over the processes {sum(stats['cpu']) / args.tables * 1000:.3f} ms per table-second")
     return 0
 
 

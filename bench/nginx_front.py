@@ -7,6 +7,10 @@ access log, more connections per worker, and every response names the process th
 (``X-Upstream``, so a client can tell a relayed socket from a direct one).  pid, logs and temp files live in a
 temporary directory: the system's nginx is never touched.
 
+With ``nodes`` (the processes' ``NODE_NAME``s, one per port), a request that names a node (``?node=``, what
+``POST /api/ws-ticket?table=`` answers for a table's socket) goes to that process: owner-aware routing
+(``owner_routing``, the same ``map`` a deployment's proxy adds); any other request is spread as before.
+
     with NginxFront([port1, port2]) as front: ... front.url ...
 """
 
@@ -33,6 +37,27 @@ def bench_config(local: str) -> str:
                         "include proxy/site.conf;\n        add_header X-Upstream $upstream_addr always;", 1)
 
 
+SHIPPED_ROUTING = re.compile(r"\n\s*map \$arg_node \$node_app \{.*?\n\s*\}(\n\s*upstream mahjong_\w+ \{[^}]*\})*", re.S)
+
+
+def owner_routing(nodes: dict[str, str]) -> str:
+    """The shipped config's owner-aware routing for the bench's processes: a request naming a node
+    (``?node=``) goes to that node's upstream, any other to the upstream ``mahjong``; ``nodes`` maps each node
+    name to its ``host:port``."""
+    lines = ["\n    map $arg_node $node_app {\n        default http://mahjong;\n"]
+    lines += [f"        {name} http://mahjong_{name};\n" for name in nodes]
+    lines.append("    }\n")
+    lines += [f"    upstream mahjong_{name} {{\n        server {address} max_fails=0;\n    }}\n"
+              for name, address in nodes.items()]
+    return "".join(lines)
+
+
 class NginxFront(LocalProxy):
+    def __init__(self, ports: list[int], nodes: list[str] | None = None) -> None:
+        super().__init__(ports)
+        self.nodes = nodes
+
     def config(self) -> str:
-        return bench_config(super().config())
+        text = bench_config(super().config())
+        nodes = dict(zip(self.nodes or [], (f"127.0.0.1:{p}" for p in self.upstream_ports), strict=False))
+        return SHIPPED_ROUTING.sub(lambda _m: owner_routing(nodes) if nodes else owner_routing({}), text, count=1)

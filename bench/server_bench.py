@@ -6,11 +6,13 @@
     python bench/server_bench.py --tables 100 --durable all      # off, one commit per write, group commit
     python bench/server_bench.py --durable both --database-url postgresql+asyncpg://postgres@127.0.0.1/bench
     python bench/server_bench.py --pace production --tables 1000,3000 --durable both   # throughput, side by side
+    python bench/server_bench.py --pace production --shape coin --tables 250     # all-human coin tables
 
 The server (uvicorn, uvloop) runs in this process on 127.0.0.1 with a random port; the clients run in a
-child process (the machine's second core).  Each table has one client-played seat and server bots in the
-others (``--bots`` level, default normal; ``--suggest`` adds the practice suggestion to every turn
-prompt).  The bench shrinks the server's timers (``--time-scale``, ``--bot-delay``, ``--hold``,
+child process (the machine's second core).  ``--shape practice`` (the default): each table a practice table
+with one client-played seat and server bots in the others (``--bots`` level, default normal; ``--suggest``
+adds the practice suggestion to every turn prompt).  ``--shape coin``: each table a coin table of the
+beginner room with every seat client-played (no bots; coins move every hand, as in a busy coin room).  The bench shrinks the server's timers (``--time-scale``, ``--bot-delay``, ``--hold``,
 ``--hand-pause``); clients answer every prompt at once (``--think`` to slow them).
 
 ``--pace production`` keeps the server's own timers (``TableSettings``' defaults: bot thinking time,
@@ -49,6 +51,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", default="100", help="tables, or a comma-separated list of sizes to run")
     parser.add_argument("--seconds", type=float, default=30.0, help="measured run time after setup")
+    parser.add_argument("--shape", default="practice", choices=["practice", "coin"],
+                        help="practice: one client seat and bots per table; coin: every seat a client, no bots")
     parser.add_argument("--variant", default="mix", choices=["mix", "tiantai", "taipao", "taiwan"])
     parser.add_argument("--pace", default="bench", choices=["bench", "production"],
                         help="production: the server's default timers (the four options below are ignored)")
@@ -60,6 +64,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=0.0, help="client thinking time, s")
     parser.add_argument("--gc-gen2", type=int, default=100, help="gc threshold2 (Python's default: 10)")
     parser.add_argument("--gc-gen0", type=int, default=None, help="gc threshold0 (default: TableSettings')")
+    parser.add_argument("--gc-young", type=float, default=None, help="seconds between paced young "
+                        "collections (default: TableSettings.gc_young_interval_seconds; 0: Python's own counts)")
+    parser.add_argument("--gather-ms", type=float, default=None, help="TableSettings.journal_gather_ms (default: "
+                        "its default)")
     parser.add_argument("--ws", default="websockets-sansio", help="uvicorn WebSocket implementation")
     parser.add_argument("--database-url", default=None, help="default: a temporary SQLite file "
                         "(a Postgres database is emptied first)")
@@ -101,8 +109,12 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
 
     from app.core.config import Settings
     from app.main import create_app
-    from app.tables.hosting.runtime import ProcessRuntime
     from app.tables.settings import TableSettings
+
+    try:
+        from app.tables.hosting.runtime import ProcessRuntime
+    except ImportError:  # builds before issue 31 (an A/B partner): the same class under its old name
+        from app.tables.cluster.runtime import TableRuntime as ProcessRuntime  # type: ignore[no-redef]
 
     settings = Settings(_env_file=None, secret_key=SECRET, database_url=database_url,  # type: ignore[call-arg]
                         redis_url=None, web_dir=Path(tempfile.gettempdir()) / "no-web",
@@ -114,6 +126,8 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
                                    join_seconds=60.0, grace_seconds=0.2, rate_limit_messages=10_000,
                                    outbox_size=4096, gc_gen2_threshold=args.gc_gen2,
                                    **({} if args.gc_gen0 is None else {"gc_gen0_threshold": args.gc_gen0}),
+                                   **({} if args.gc_young is None else {"gc_young_interval_seconds": args.gc_young}),
+                                   **({} if args.gather_ms is None else {"journal_gather_ms": args.gather_ms}),
                                    durable=args.durable in ("on", "single"),
                                    journal_synchronous_commit=args.synchronous_commit == "on",
                                    group_commit=args.durable == "on")
@@ -128,31 +142,52 @@ async def start_server(args: argparse.Namespace, database_url: str) -> tuple[Any
     return server, app, task, port
 
 
-async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str]]:
-    """Accounts straight into the database (registration hashes passwords: too slow for thousands)."""
+async def make_tables(app: Any, args: argparse.Namespace) -> list[tuple[str, str, bool]]:
+    """Accounts straight into the database (registration hashes passwords: too slow for thousands).
+    One (table, token, counts hands) per client seat: only one seat of a table counts its hands."""
     from sqlalchemy import insert, select
 
-    from app.game.variants import VariantKey
     from app.models import User
     from app.services.sessions import open_session
 
+    try:
+        from app.game.variants import VariantKey
+    except ImportError:  # builds before issue 31 (an A/B partner)
+        from app.game.variants import Variant as VariantKey  # type: ignore[no-redef,attr-defined]
+    variants = list(VariantKey) if args.variant == "mix" else [VariantKey(args.variant)]
     state = app.state.services
-    names = [f"bench{args.durable}{i}" for i in range(args.tables)]
+    sizes = [_table_seats(variants[i % len(variants)]) if args.shape == "coin" else 1 for i in range(args.tables)]
+    names = [f"bench{args.durable}{i}s{s}" for i, n in enumerate(sizes) for s in range(n)]
     async with state.sessionmaker() as session:
         await session.execute(insert(User), [
-            {"username": n, "username_key": n, "password_hash": "!", "coins": 0} for n in names])
+            {"username": n, "username_key": n, "password_hash": "!", "coins": 10**9} for n in names])
         await session.commit()
         ids = dict((await session.execute(select(User.username, User.id))).all())
-    variants = list(VariantKey) if args.variant == "mix" else [VariantKey(args.variant)]
     seats = []
-    for i, name in enumerate(names):
-        table = await state.registry.create_practice_table(
-            variant=variants[i % len(variants)], options={"rounds": 4}, user_id=ids[name], username=name,
-            bot_level=args.bots, suggest_discard=args.suggest)
-        async with state.sessionmaker() as session:
-            _, token = await open_session(session, ids[name], state.settings, user_agent="bench", address="bench")
-        seats.append((table.id, token))
+    for i, n in enumerate(sizes):
+        players = [f"bench{args.durable}{i}s{s}" for s in range(n)]
+        if args.shape == "coin":
+            from app.game.rooms import RoomKey
+
+            table = await state.registry.create_matched_table(
+                room=RoomKey.BEGINNER, variant=variants[i % len(variants)], options={"rounds": 4},
+                seats=[(ids[p], p) for p in players], table_id=f"bc{i:010d}")
+        else:
+            table = await state.registry.create_practice_table(
+                variant=variants[i % len(variants)], options={"rounds": 4}, user_id=ids[players[0]],
+                username=players[0], bot_level=args.bots, suggest_discard=args.suggest)
+        for s, player in enumerate(players):
+            async with state.sessionmaker() as session:
+                _, token = await open_session(session, ids[player], state.settings, user_agent="bench",
+                                              address="bench")
+            seats.append((table.id, token, s == 0))
     return seats
+
+
+def _table_seats(variant: Any) -> int:
+    from engine.variants import VARIANTS
+
+    return VARIANTS[str(variant.value)].n_seats
 
 
 class GcPauses:
@@ -234,10 +269,10 @@ def pick(prompt: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 
 async def one_client(port: int, table_id: str, token: str, args: argparse.Namespace, buckets: dict[str, Any],
-                     deadline: float) -> None:
+                     deadline: float, counts_hands: bool = True) -> None:
     import websockets
 
-    rng = random.Random(table_id)
+    rng = random.Random(table_id if counts_hands else table_id + token)
     url = f"ws://127.0.0.1:{port}/ws/table/{table_id}"
     sent_at: float | None = None
     async with websockets.connect(url, max_size=2**22, ping_interval=None, open_timeout=60,
@@ -266,7 +301,7 @@ async def one_client(port: int, table_id: str, token: str, args: argparse.Namesp
                 await ws.send(json.dumps({"type": "action", "v": message["v"], "action": action}))
                 stats["actions"] += 1
             elif kind == "hand_result":
-                stats["hands"] += 1
+                stats["hands"] += counts_hands
             elif kind == "error":
                 stats["errors"] += 1
             elif kind == "game_over":
@@ -277,13 +312,13 @@ def _bucket() -> dict[str, Any]:
     return {"messages": 0, "actions": 0, "hands": 0, "errors": 0, "latency": []}
 
 
-async def run_clients(port: int, seats: list[tuple[str, str]], args: argparse.Namespace) -> dict[str, Any]:
+async def run_clients(port: int, seats: list[tuple[str, str, bool]], args: argparse.Namespace) -> dict[str, Any]:
     started = time.monotonic()
     deadline = started + args.warmup + args.seconds
     buckets: dict[str, Any] = {"warmup": _bucket(), "main": _bucket(), "measure_from": started + args.warmup}
     tasks = []
-    for table_id, token in seats:
-        tasks.append(asyncio.create_task(one_client(port, table_id, token, args, buckets, deadline)))
+    for table_id, token, counts_hands in seats:
+        tasks.append(asyncio.create_task(one_client(port, table_id, token, args, buckets, deadline, counts_hands)))
         await asyncio.sleep(0.002)  # a gentle ramp: 500 connections/s
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, BaseException)]
@@ -296,7 +331,7 @@ async def run_clients(port: int, seats: list[tuple[str, str]], args: argparse.Na
     return stats
 
 
-def client_main(port: int, seats: list[tuple[str, str]], args: argparse.Namespace, conn: Any) -> None:
+def client_main(port: int, seats: list[tuple[str, str, bool]], args: argparse.Namespace, conn: Any) -> None:
     import uvloop
 
     conn.send(uvloop.run(run_clients(port, seats, args)))
@@ -321,7 +356,8 @@ def report(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], se
     elapsed = stats["elapsed"]
     lat = stats["latency"]
     lines = [
-        f"tables            {args.tables} ({args.variant}; {args.bots} bots, bot delay {args.bot_delay}s, "
+        f"tables            {args.tables} ({args.shape}, {args.variant}; "
+        f"{'no bots' if args.shape == 'coin' else f'{args.bots} bots'}, bot delay {args.bot_delay}s, "
         f"hold {args.hold}s, time scale {args.time_scale}{', suggestions' if args.suggest else ''})",
         f"run               {elapsed:.1f} s after {args.warmup:.0f} s warm-up, {stats['failed']} client failures "
         f"{stats['failure_kinds']}, "
@@ -366,7 +402,8 @@ async def main(args: argparse.Namespace) -> int:
 
 def summary_row(args: argparse.Namespace, stats: dict[str, Any], lag: list[float], server_msgs: int) -> str:
     lat = stats["latency"]
-    return (f"| {args.tables:,} | {args.durable} | {percentile(lat, 0.5):.1f} ms | {percentile(lat, 0.99):.1f} ms "
+    shape = "" if args.shape == "practice" else f" {args.shape}"
+    return (f"| {args.tables:,}{shape} | {args.durable} | {percentile(lat, 0.5):.1f} ms | {percentile(lat, 0.99):.1f} ms "
             f"| {max(lat, default=float('nan')):.1f} ms | {stats['server_cpu']:.0%} "
             f"| {server_msgs / stats['elapsed']:,.0f} | {cpu_per_message(stats, server_msgs):.0f} "
             f"| {stats['server_cpu'] / args.tables * 1000:.3f} | {percentile(lag, 0.99):.1f} ms "

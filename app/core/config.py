@@ -80,6 +80,11 @@ class Settings(BaseSettings):
                                          "and this (about 9 s by default)")
     redis_prefix: str = Field(default="mahjong", description="prefix of the Redis keys and channels of table "
                               "leases and the relay (processes sharing one prefix share their tables)")
+    node_name: str = Field(default="", max_length=32, pattern=r"^[a-z0-9_]*$", description="the name the proxy "
+                           "routes this process's sockets by: `POST /api/ws-ticket?table=` answers the table's "
+                           "owner's name as `node`, the client opens the socket with `?node=`, and the proxy "
+                           "sends it to that process, so it needs no relay (docs/server.md \"Several "
+                           "processes\"); empty: the proxy spreads sockets as it likes")
 
     # SIGTERM (a deploy): the server drains and exits in bounded time; the next start resumes every table.
     shutdown_seconds: float = Field(default=10.0, gt=0, le=300, description="on SIGTERM the server stops "

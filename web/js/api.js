@@ -137,12 +137,16 @@ export const api = {
 /**
  * ws:// or wss:// URL for a path on this server, with a fresh single-use ticket (POST /api/ws-ticket, valid
  * for seconds): the session token never goes into a URL, where access logs and proxies would keep it.
- * @param {string} path @returns {Promise<string>}
+ * A table's socket names its table: the ticket's answer then names the server process that owns the table
+ * (`node`), and `&node=` lets the proxy route the socket straight to it instead of relaying it.
+ * @param {string} path @param {string} [table] @returns {Promise<string>}
  */
-export async function socketUrl(path) {
+export async function socketUrl(path, table) {
   const url = new URL(path, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  const { ticket } = await request("/api/ws-ticket", { method: "POST" }); // the session cookie pays for it
+  const ask = table ? `/api/ws-ticket?table=${encodeURIComponent(table)}` : "/api/ws-ticket";
+  const { ticket, node } = await request(ask, { method: "POST" }); // the session cookie pays for it
   url.searchParams.set("ticket", ticket);
+  if (node) url.searchParams.set("node", node);
   return url.href;
 }

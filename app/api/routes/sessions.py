@@ -5,11 +5,12 @@ WebSocket ticket.  The domain lives in app.services.sessions; open sockets close
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from app.api.cookie_session import clear_session_cookie
-from app.api.deps import CurrentLogin, LoginSessionId, SessionDep, SettingsDep, StateDep
+from app.api.deps import NO_NUL, CurrentLogin, LoginSessionId, SessionDep, SettingsDep, StateDep
 from app.api.gate import client_host, rate_limited
 from app.schemas import DeviceOut, PasswordChangeIn, SessionOut, TicketOut
 from app.services import accounts, sessions
@@ -31,11 +32,18 @@ async def logout(login: CurrentLogin, session: SessionDep, state: StateDep, requ
 
 
 @router.post("/api/ws-ticket")
-async def ws_ticket(login: CurrentLogin, state: StateDep) -> TicketOut:
+async def ws_ticket(
+    login: CurrentLogin, state: StateDep, request: Request,
+    table: Annotated[str | None, Query(max_length=64, pattern=NO_NUL, description="the table the socket is "
+                                       "for: the answer then names the process that owns it (`node`)")] = None,
+) -> TicketOut:
     """A single-use ticket for one WebSocket handshake (``/ws/...?ticket=``), valid WS_TICKET_SECONDS: the
-    session token itself never goes in a URL (URLs end up in logs)."""
+    session token itself never goes in a URL (URLs end up in logs).  With ``table``, ``node`` names the
+    process that owns the table: open the socket with ``&node=`` and the proxy routes it there, with no relay
+    between processes (docs/server.md "Several processes")."""
     ticket = await state.tickets.issue(SocketOwner.of(login))
-    return TicketOut(ticket=ticket, expires_in=state.settings.ws_ticket_seconds)
+    node = await request.app.state.table_runtime.owner_node(table) if table else None
+    return TicketOut(ticket=ticket, expires_in=state.settings.ws_ticket_seconds, node=node)
 
 
 @router.get("/api/me/sessions")

@@ -56,6 +56,15 @@ RESYNC_TRIES = 3  # resyncs a relayed socket asks without an answer before it cl
 # A holder's heartbeat can be missing for a moment while it lives (Redis restarted or cut): if it hears, its
 # player reconnects (1012) instead of being told it left.
 HOLDER_SILENT = "the server holding your connection did not answer; reconnect"
+# A named process's id starts with its name and this (``node_of``): a table's owner, read from its lease,
+# names the process the proxy should route the table's sockets to, with no lookup of its own.
+NODE_SEPARATOR = "~"
+
+
+def node_of(process_id: str) -> str | None:
+    """The ``Settings.node_name`` of the process with this id, None when it has none."""
+    name, separator, _ = process_id.partition(NODE_SEPARATOR)
+    return name if separator and name else None
 
 
 RENEWALS_PER_LEASE = 3  # an owner renews its leases (and beats) this many times per LEASE_SECONDS
@@ -106,6 +115,8 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
                 yield
             return
         self.state = state
+        if state.settings.node_name:
+            self.process_id = f"{state.settings.node_name}{NODE_SEPARATOR}{self.process_id}"
         self.lease_seconds, self.scan_seconds = state.settings.lease_seconds, state.settings.takeover_scan_seconds
         self.prefix = state.settings.redis_prefix
         grace = takeover_grace(self.lease_seconds)
@@ -440,6 +451,27 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         return table.public() if table is not None else None
 
     # -- where a table is ----------------------------------------------------------------------------------
+
+    async def owner_node(self, table_id: str) -> str | None:
+        """The name of the process that owns the table (its lease, or for a table still waiting for players
+        its directory entry), so the proxy can route the table's sockets there.  None when it is not known
+        (no owner yet, an unnamed process, Redis away): the socket then goes anywhere and is relayed."""
+        if not self.active:
+            return await super().owner_node(table_id)
+        actor = self.actors.get(table_id)
+        if actor is not None and not actor.closed:
+            return node_of(self.process_id)
+        assert self.leases is not None and self.directory is not None
+        try:
+            owner = await self.leases.owner(table_id)
+            if owner is None:
+                entry = await self.directory.entry(table_id)
+                owner = entry["owner"] if entry is not None else None
+        except Exception as exc:  # routing is an optimisation: the ticket is still good without it
+            log.warning("table %s: its owner is not known (%s: %s); the socket may be relayed", table_id,
+                        type(exc).__name__, exc)
+            return None
+        return node_of(owner) if owner is not None else None
 
     async def connect(self, table_id: str) -> TableEnd | Refusal:
         """A socket's way to the table: its actor here (taken over if nobody holds it), the relay to the

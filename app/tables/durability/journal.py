@@ -91,7 +91,8 @@ class TableJournal:
 
     def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None,
                  group_commit: bool = True, max_batch: int = 512, writers: int = 1,
-                 hold_connections: bool = False, synchronous_commit: bool = True) -> None:
+                 hold_connections: bool = False, synchronous_commit: bool = True,
+                 gather_seconds: float = 0.0) -> None:
         self.engine = engine
         # Keep the writers' connections between commits (Postgres) instead of a pool checkout, with its
         # pre-ping round trip, per commit: ~1.2 → ~0.7 ms of CPU per commit on the bench machine.  A
@@ -111,6 +112,11 @@ class TableJournal:
         # flushes their commits together; SQLite has one writer, so 1).  A table has at most one write in
         # flight, so concurrent batches never touch the same row.
         self.writers = 1 if serial else max(1, writers)
+        # A writer that finds the queue empty waits this long for other tables' writes before it commits
+        # (TableSettings.journal_gather_ms): one commit per wait instead of one per table turn while the
+        # server is not busy enough to queue them by itself.  While one writer gathers, no other starts.
+        self.gather_seconds = gather_seconds
+        self._gathering = False
         self.writes = 0  # units written (one per table command that changed the journal), for the bench
         self.commits = 0  # transactions committed (writes / commits: the mean batch)
         self._queue: list[tuple[list[Step], asyncio.Future[None]]] = []
@@ -164,7 +170,7 @@ class TableJournal:
         done: asyncio.Future[None] = loop.create_future()
         self._queue.append((list(steps), done))
         self._writers = {w for w in self._writers if not w.done()}  # done() is set as the writer returns
-        if len(self._writers) < self.writers:
+        if not self._gathering and len(self._writers) < self.writers:
             self._writers.add(loop.create_task(self._write_queued(), name="journal-writer"))
         await done
 
@@ -172,6 +178,12 @@ class TableJournal:
         """The writer: commit everything queued, batch after batch, until the queue is empty."""
         batch: list[tuple[list[Step], asyncio.Future[None]]] = []
         try:
+            if self.gather_seconds:
+                self._gathering = True
+                try:
+                    await asyncio.sleep(self.gather_seconds)
+                finally:
+                    self._gathering = False
             while self._queue:
                 batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch:]
                 await self._commit([unit for unit in batch if not unit[1].done()])  # a cancelled caller: skip

@@ -108,7 +108,9 @@ class ProcessRuntime:
                                         group_commit=self.settings.group_commit,
                                         writers=self.settings.journal_writers,
                                         hold_connections=not state.settings.is_sqlite,
-                                        synchronous_commit=self.settings.journal_synchronous_commit)
+                                        synchronous_commit=self.settings.journal_synchronous_commit,
+                                        gather_seconds=0.0 if state.settings.is_sqlite
+                                        else self.settings.journal_gather_ms / 1000)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold, self.settings.gc_gen0_threshold)
         pacer = (asyncio.create_task(paced_collections(self.settings.gc_young_interval_seconds,
@@ -123,6 +125,12 @@ class ProcessRuntime:
                 with contextlib.suppress(asyncio.CancelledError):
                     await pacer
             await self.shutdown()
+
+    async def owner_node(self, table_id: str) -> str | None:
+        """The name of the process that owns ``table_id`` (``Settings.node_name``), which the proxy routes a
+        socket's ``?node=`` by; None when unnamed.  One process owns every table it plays."""
+        assert self.state is not None
+        return self.state.settings.node_name or None
 
     async def connect(self, table_id: str) -> TableEnd | Refusal:
         """A socket's way to the table (``app.tables.hosting.ends``): its actor, or a refusal (4004) when no

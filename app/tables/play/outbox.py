@@ -1,7 +1,8 @@
 """What a table sends: per-seat projections of its events, prompts and snapshots, numbered by ``v``.
 
-Every message is a model from ``app.tables.protocol.messages``, encoded once per seat.  A seat sees only
-``Event.for_seat(seat)`` and its own prompts; bots and disconnected seats get nothing.
+Every message is one of ``app.tables.protocol.messages``, encoded once per seat; events and prompts, the
+bulk of them, straight to JSON by ``app.tables.protocol.frames`` (the same text as their models).  A seat
+sees only ``Event.for_seat(seat)`` and its own prompts; bots and disconnected seats get nothing.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from pydantic import BaseModel
 
 from app.tables.play.clock import Clock, TimerHandle
 from app.tables.play.seats import SeatLink, SeatSlot
-from app.tables.protocol.messages import ActionOut, EventMessage, PromptMessage, TurnHintsOut
+from app.tables.protocol.frames import encode, event_frame, fragment
+from app.tables.protocol.messages import ActionOut, PromptMessage, TurnHintsOut
 from engine.actions import Action
 from engine.events import Event
 
@@ -22,6 +25,7 @@ from engine.events import Event
 # (``engine.actions.act``) and few (kinds × seats × tiles), and building a pydantic model per action per
 # prompt was most of a turn prompt's cost.  The parts are never mutated, only serialized.
 _ACTION_OUT: dict[Action, ActionOut] = {}
+_ACTION_JSON: dict[Action, orjson.Fragment] = {}  # the same, encoded once (``OpenPrompt.frame``)
 
 
 def action_out(action: Action) -> ActionOut:
@@ -29,6 +33,14 @@ def action_out(action: Action) -> ActionOut:
     found = _ACTION_OUT.get(action)
     if found is None:
         found = _ACTION_OUT[action] = ActionOut(**action.to_json())
+    return found
+
+
+def action_json(action: Action) -> orjson.Fragment:
+    """``action_out(action)`` as JSON, encoded once per action and embedded as is in every prompt frame."""
+    found = _ACTION_JSON.get(action)
+    if found is None:
+        found = _ACTION_JSON[action] = fragment(action_out(action))
     return found
 
 
@@ -65,6 +77,16 @@ class OpenPrompt:
             actions=[action_out(a) for a in self.actions],
             deadline_ms=self.deadline_ms, expires_in_ms=left, auto_play=auto_play, hints=self.hints,
         )
+
+    def frame(self, clock: Clock, auto_play: bool) -> str:
+        """``message(clock, auto_play).model_dump_json()``, without building the model."""
+        left = max(0, round((self.deadline - clock.now()) * 1000))
+        return encode({
+            "v": self.v, "type": "prompt", "hand_no": self.hand_no, "kind": self.kind,
+            "actions": [action_json(a) for a in self.actions],
+            "deadline_ms": self.deadline_ms, "expires_in_ms": left, "auto_play": auto_play,
+            "hints": None if self.hints is None else fragment(self.hints),
+        })
 
 
 class Outbox:
@@ -109,7 +131,10 @@ class Outbox:
             self._put(link, message.model_dump_json())
 
     def send_all(self, message: BaseModel) -> None:
-        text = message.model_dump_json()
+        self.send_all_text(message.model_dump_json())
+
+    def send_all_text(self, text: str) -> None:
+        """``send_all`` of a frame already encoded."""
         for slot in self.slots:
             if slot.link is not None and slot.link.synced:
                 self._put(slot.link, text)
@@ -130,23 +155,22 @@ class Outbox:
             if link is None or not link.synced:
                 continue
             if slot.seat in event.private:
-                self._put(link, EventMessage(v=self.v, hand_no=hand_no,
-                                             event=event.for_seat(slot.seat)).model_dump_json())
+                self._put(link, event_frame(self.v, hand_no, event.for_seat(slot.seat)))
                 continue
             if public is None:
-                public = EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(None)).model_dump_json()
+                public = event_frame(self.v, hand_no, event.for_seat(None))
             self._put(link, public)
         if self.watchers:
             if public is None:
-                public = EventMessage(v=self.v, hand_no=hand_no, event=event.for_seat(None)).model_dump_json()
+                public = event_frame(self.v, hand_no, event.for_seat(None))
             self._watch(public)
 
     def table_event(self, hand_no: int, type_: str, /, **data: Any) -> None:
         """A public event of the table itself (hand_start, presence, auto_play)."""
         self.v += 1
-        self.send_all(EventMessage(v=self.v, hand_no=hand_no, event={"type": type_, **data}))
+        self.send_all_text(event_frame(self.v, hand_no, {"type": type_, **data}))
 
     def prompt(self, prompt: OpenPrompt, auto_play: bool) -> None:
         link = self.slots[prompt.seat].link
         if link is not None and link.synced:  # bots and absent seats have no socket: build nothing
-            self.send(prompt.seat, prompt.message(self.clock, auto_play))
+            self._put(link, prompt.frame(self.clock, auto_play))

@@ -224,3 +224,23 @@ async def test_a_table_socket_closes_when_its_session_ends(settings):
         await seat.recv_until(is_type("snapshot"))
         await h.client.post("/api/auth/logout", headers=players[0]["headers"])
         assert await _closed_with(seat) == 4401
+
+
+async def test_a_tickets_answer_names_the_process_that_owns_the_table(settings):
+    """Owner-aware routing (issue 36): with ``?table=`` the answer names this process (NODE_NAME), which the
+    proxy routes ``?node=`` by; an unnamed process names none, so the proxy spreads sockets as before."""
+    async with harness(settings.model_copy(update={"node_name": "n7"})) as h:
+        alice = await h.register("alice")
+        made = await h.client.post("/api/practice", headers=alice["headers"], json={"variant": "taiwan"})
+        table_id = made.json()["id"]
+        issued = (await h.client.post("/api/ws-ticket", params={"table": table_id}, headers=alice["headers"])).json()
+        assert issued["node"] == "n7" and issued["ticket"]
+        assert (await h.client.post("/api/ws-ticket", headers=alice["headers"])).json()["node"] is None
+        # the ticket still opens the socket, the node being the proxy's business
+        seat = SeatClient(h.app, f"/ws/table/{table_id}", f"ticket={issued['ticket']}&node=n7")
+        await seat.connect()
+        assert (await seat.recv())["type"] == "snapshot"
+    async with harness(settings) as h:
+        bob = await h.register("bob")
+        issued = (await h.client.post("/api/ws-ticket", params={"table": "t1"}, headers=bob["headers"])).json()
+        assert issued["node"] is None

@@ -97,12 +97,14 @@ class Cluster:
 
 @starts_servers
 @contextlib.asynccontextmanager
-async def running_cluster(database_url: str, redis_url: str, tmp_path: Path, n: int = 3,
+async def running_cluster(database_url: str, redis_url: str, tmp_path: Path, n: int = 3, named: bool = False,
                           **env: str) -> AsyncIterator[Cluster]:
+    """``n`` servers on one database and one Redis prefix; ``named``: server i is NODE_NAME ``n{i}``."""
     await reset_database(database_url)
     prefix = f"t{secrets.token_hex(4)}"  # this test's own keys and channels in a shared Redis
     env = {**CLUSTER_ENV, "REDIS_URL": redis_url, "REDIS_PREFIX": prefix, "LOBBY_CHANNEL": f"{prefix}:lobby", **env}
-    servers = [ServerProcess(database_url, tmp_path / f"server{i}.log", **env) for i in range(n)]
+    servers = [ServerProcess(database_url, tmp_path / f"server{i}.log", **env, **({"NODE_NAME": f"n{i}"} if named else {}))
+               for i in range(n)]
     redis = Redis.from_url(redis_url)
     try:
         await servers[0].start()  # migrates first, alone

@@ -52,7 +52,7 @@ async function spectate(tableId) {
   $("adm-watch").hidden = false;
   $("adm-watch-title").textContent = t("admin.watching", { table: tableId });
   $("adm-watch-log").replaceChildren();
-  const socket = new WebSocket(await socketUrl(`/ws/spectate/${tableId}`));
+  const socket = new WebSocket(await socketUrl(`/ws/spectate/${tableId}`, tableId));
   watching = socket;
   const log = (/** @type {string} */ line, /** @type {Record<string, string>} */ attrs = {}) => {
     const item = el("li", line, attrs);

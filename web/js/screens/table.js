@@ -40,7 +40,7 @@ export function enterTable(id) {
   showView("table");
   renderTable();
   app.tableSocket = new ReconnectingSocket({
-    url: () => socketUrl(`/ws/table/${encodeURIComponent(id)}`),
+    url: () => socketUrl(`/ws/table/${encodeURIComponent(id)}`, id),
     onMessage: onTableMessage,
     onStatus: (s) => renderConn(s),
     onClose: onTableClosed,

@@ -224,3 +224,23 @@ async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(e
         left = (await conn.execute(text("SELECT table_id, hand_no FROM table_actions"))).all()
     assert [tuple(row) for row in left] == [("t7", 1)]
     await journal.close()
+
+
+@pytest.mark.parametrize("writers", [1, 2])
+async def test_writes_that_trickle_in_within_the_gathering_wait_share_one_commit(engine, writers: int) -> None:
+    """TableSettings.journal_gather_ms (issue 36): tables acting a few ms apart, which an idle writer would
+    commit one by one, share one commit; each caller still returns only once its row is committed."""
+    journal = TableJournal(engine, serial=writers == 1, writers=writers, gather_seconds=0.1)
+    await _open(journal)
+    commits = journal.commits
+
+    async def table(i: int, table_id: str) -> None:
+        await asyncio.sleep(i * 0.005)  # one after another, none queued behind a commit in flight
+        await journal.append(table_id, 1, "g1", 1, 0, [_discard(i, 0)], v=2)
+
+    await asyncio.gather(*(table(i, t) for i, t in enumerate(TABLES)))
+    assert journal.commits - commits == 1
+    for i, table_id in enumerate(TABLES):
+        game = await journal.load(table_id)
+        assert game is not None and game.actions == [_discard(i, 0)]
+    await journal.close()

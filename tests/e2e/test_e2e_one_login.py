@@ -2,8 +2,8 @@
 
 Before: the token lived in the tab's sessionStorage, so a second tab and the table's 規則 tab showed the login
 form; and a table opened in a second tab froze the first one silently (its socket closed with 4001, no word,
-a stale board).  Each flow runs once per language and checks the phone (390×844) and the desktop (1280×720)
-within it, to keep the suite short.
+a stale board).  Each flow runs once per language and checks the phones (390×844 and 360×740 portrait, 844×390
+landscape) and the desktop (1280×720) within it, switching the viewport, to keep the suite short.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from tests.test_i18n_tables import load_strings
 
 LOCALES = {"zh-Hans": "zh-CN", "zh-Hant": "zh-TW", "en": "en-US"}
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 720}
+SMALL_PHONE, LANDSCAPE = {"width": 360, "height": 740}, {"width": 844, "height": 390}
+SIZES = [PHONE, SMALL_PHONE, LANDSCAPE, DESKTOP]
 STRINGS = load_strings()
 
 
@@ -79,8 +81,19 @@ def test_a_second_page_and_the_rules_tab_are_logged_in(browser: Browser, base_ur
         expect(second.locator("#lobby-view")).to_be_visible()
         expect(second.locator("#me-name")).to_have_text(name)
         expect(second.locator("#auth-view")).to_be_hidden()
-        second.set_viewport_size(DESKTOP)
-        expect(second.locator("#me-name")).to_be_visible()
+        for size in (SMALL_PHONE, LANDSCAPE, DESKTOP):  # logged in, and saying so, at each size
+            second.set_viewport_size(size)
+            expect(second.locator("#lobby-view")).to_be_visible()
+            expect(second.locator("#auth-view")).to_be_hidden()
+            in_view(second, second.locator("#me-name"))
+        # A page opened first at a phone's landscape size lands logged in too.
+        third = context.new_page()
+        third.set_viewport_size(LANDSCAPE)
+        third.goto("/")
+        expect(third.locator("#lobby-view")).to_be_visible()
+        expect(third.locator("#me-name")).to_have_text(name)
+        expect(third.locator("#auth-view")).to_be_hidden()
+        third.close()
         # 我的登入 names the device ("Chrome on Linux" in the page's language), not the raw User-Agent.
         second.locator("#sessions-open").click()
         device = second.locator("#sessions-dialog .session-device").first
@@ -108,8 +121,11 @@ def test_a_second_page_and_the_rules_tab_are_logged_in(browser: Browser, base_ur
         expect(rules.locator("#rules-view")).to_be_visible()
         expect(rules.locator("#me-name")).to_have_text(name)
         expect(rules.locator("#auth-view")).to_be_hidden()
-        rules.set_viewport_size(PHONE)
-        expect(rules.locator("#rules-view")).to_be_visible()
+        for size in (PHONE, SMALL_PHONE, LANDSCAPE):
+            rules.set_viewport_size(size)
+            expect(rules.locator("#rules-view")).to_be_visible()
+            expect(rules.locator("#auth-view")).to_be_hidden()
+            in_view(rules, rules.locator("#rules-view h1"))
     finally:
         context.close()
 
@@ -139,9 +155,10 @@ def test_a_table_opened_elsewhere_says_so_and_play_here_takes_the_seat_back(brow
         # No stale board: it is hidden and its state forgotten (no countdown runs on it).
         expect(first.locator("#table-root")).to_be_hidden()
         assert first.evaluate("() => window.__mj.state().table") is None
-        in_view(first, alert)
-        first.set_viewport_size(DESKTOP)
-        in_view(first, alert)
+        for size in SIZES:  # the whole alert and its button on screen at every size, ending on the phone
+            first.set_viewport_size(size)
+            in_view(first, alert)
+            in_view(first, play_here)
         first.set_viewport_size(PHONE)
 
         play_here.click()
@@ -154,9 +171,10 @@ def test_a_table_opened_elsewhere_says_so_and_play_here_takes_the_seat_back(brow
         other_alert = other.locator("#elsewhere-alert")
         expect(other_alert).to_contain_text(words("table.elsewhere", language))
         expect(other.locator("#table-root")).to_be_hidden()
-        in_view(other, other_alert)
-        other.set_viewport_size(PHONE)
-        in_view(other, other_alert)
+        for size in reversed(SIZES):
+            other.set_viewport_size(size)
+            in_view(other, other_alert)
+            in_view(other, other_alert.get_by_role("button", name=words("table.elsewhere.play_here", language)))
     finally:
         phone.close()
         desk.close()

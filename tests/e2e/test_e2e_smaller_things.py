@@ -6,7 +6,9 @@
 * the keyboard help lists only the variant's own actions;
 * the result gives way when the next hand starts; the history groups hands under their game with a replay
   of the whole game;
-* opponents' flowers are upright and readable; the drawn tile's motion is off under reduced motion;
+* opponents' flowers are upright and readable; discards and draws move in real play, and nothing moves under
+  reduced motion;
+* a call banner stands beside the plate of the seat that called;
 * a two-character Chinese name (阿明) registers, and a one-character one is refused naming the rule.
 """
 
@@ -20,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import PASSWORD, play_step, register, unique_name
 from tests.e2e.test_e2e_game import open_short_practice
-from tests.e2e.test_e2e_phone_table import LANGS, SIZES, _resize, set_language
+from tests.e2e.test_e2e_phone_table import LANGS, SIZES, _gap, _resize, set_language
 from tests.test_i18n_tables import TRADITIONAL_AS_WRITTEN
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -143,11 +145,62 @@ _DRAW_MOTION = """() => {
 }"""
 
 
-def test_motion_is_off_under_reduced_motion(page: Page) -> None:
-    page.goto("/")
-    assert page.evaluate(_DRAW_MOTION) == "mj-draw"
-    page.emulate_media(reduced_motion="reduce")
-    assert page.evaluate(_DRAW_MOTION) == "none"
+# Every animation and transition running in the page, sampled at each change of the table or its banners (a
+# discard's drop and a draw's slide last about 0.2 s): their names, and how many fresh tiles were drawn (the
+# ones that move, whatever their animation).
+_WATCH_MOTION = """() => { window.__motion = {names: [], fresh: 0};
+  new MutationObserver(() => {
+    window.__motion.fresh += document.querySelectorAll('#table-root .tile.fresh, #table-root .tile.fresh-draw').length;
+    for (const a of document.getAnimations()) {
+      if (a.playState === 'running') window.__motion.names.push(a.animationName ?? `transition ${a.transitionProperty}`);
+    }
+  }).observe(document.getElementById('table-view'), {childList: true, subtree: true}); }"""
+
+
+def _play_discards(page: Page, count: int, wanted: frozenset[str] = frozenset()) -> dict:
+    """Play (passing claims) until ``count`` more discards have landed and the ``wanted`` animations have run
+    (the bots play in milliseconds, so a discard is at times drawn in the same frame as your next draw, which
+    is the one that moves then); returns what the motion watcher saw."""
+    page.evaluate(_WATCH_MOTION)
+    look = """() => ({hand: window.__mj.state().hand_no, names: [...new Set(window.__motion.names)],
+                      river: window.__mj.state().view?.players.reduce((n, p) => n + p.river.length, 0) ?? 0})"""
+    first = page.evaluate(look)
+    hand, start, river, landed = first["hand"], first["river"], first["river"], 0
+    for _ in range(4000):
+        now = page.evaluate(look)
+        if now["hand"] != hand:  # a new hand: its rivers start empty
+            landed, hand, start = landed + river - start, now["hand"], 0
+        river = now["river"]
+        if landed + river - start >= count and wanted <= set(now["names"]):
+            break
+        if page.locator("#result-dialog[open]").count():
+            page.keyboard.press("Escape")
+        if not play_step(page, claim=False):
+            page.wait_for_timeout(15)
+    return page.evaluate("() => window.__motion")
+
+
+def test_discards_and_draws_move_unless_motion_is_reduced(browser: Browser, base_url: str) -> None:
+    """Issue 33 item 5, "a short discard, draw and call animation, off under reduced motion", in real play: with
+    motion allowed a discard drops onto the river and your draw slides in (running CSS animations); under
+    prefers-reduced-motion the same play runs no animation on the table at all."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
+    try:
+        page = context.new_page()
+        register(page, unique_name("move"))
+        assert page.evaluate(_DRAW_MOTION) == "mj-draw"
+        open_short_practice(page, "taipao", hands=8)
+        expect(page.locator(".my-hand .tile").first).to_be_visible()
+        moving = _play_discards(page, 8, frozenset({"mj-drop", "mj-draw"}))
+        assert moving["fresh"] > 0 and {"mj-drop", "mj-draw"} <= set(moving["names"]), moving
+
+        page.emulate_media(reduced_motion="reduce")
+        assert page.evaluate(_DRAW_MOTION) == "none"
+        still = _play_discards(page, 8)
+        assert still["fresh"] > 0, "no fresh tile was drawn: nothing was measured"
+        assert still["names"] == [], f"animations under reduced motion: {still}"
+    finally:
+        context.close()
 
 
 def test_a_two_character_chinese_name_registers(browser: Browser, base_url: str) -> None:
@@ -164,5 +217,65 @@ def test_a_two_character_chinese_name_registers(browser: Browser, base_url: str)
         page.locator("#auth-submit").click()
         expect(page.locator("#lobby-view")).to_be_visible()
         expect(page.locator("#me-name")).to_have_text("阿明")
+    finally:
+        context.close()
+
+
+# Each call banner as it appears (render/calls.js), with the caller read from the table's state at that moment
+# (a claim makes the caller the seat to play; a declaration is on the caller's discard; a win names its winners)
+# and the boxes of the banner and of every plate.  The banner's box is its layout box (offsets ignore its
+# entrance scale and its centring translate, both transforms).
+_WATCH_CALLERS = """() => { window.__calls = [];
+  const box = (r) => ({x: r.x, y: r.y, w: r.width, h: r.height});
+  new MutationObserver((changes) => { for (const c of changes) for (const n of c.addedNodes) {
+    if (!n.classList?.contains('call-banner')) continue;
+    const v = window.__mj.state().view, call = n.dataset.call;
+    const callers = ['chow', 'pong', 'kong'].includes(call) ? [v.current]
+        : ['win', 'zimo'].includes(call) ? (v.result?.winners ?? []) : [v.last_discard?.seat];
+    const layer = n.offsetParent.getBoundingClientRect();
+    window.__calls.push({call, callers, seatPos: n.dataset.seatPos, vw: innerWidth, vh: innerHeight,
+      banner: {x: layer.x + n.offsetLeft - n.offsetWidth / 2, y: layer.y + n.offsetTop - n.offsetHeight / 2,
+               w: n.offsetWidth, h: n.offsetHeight},
+      core: box(document.querySelector('#table-root .core').getBoundingClientRect()),
+      plates: [...document.querySelectorAll('#table-root .plate[data-seat-pos]')].map((p) => ({
+        seat: Number(p.dataset.seat), pos: p.dataset.seatPos, box: box(p.getBoundingClientRect())}))});
+  } }).observe(document.getElementById('call-layer'), {childList: true}); }"""
+
+
+def _centre_distance(a: dict, b: dict) -> float:
+    return float(((a["x"] + a["w"] / 2 - b["x"] - b["w"] / 2) ** 2 + (a["y"] + a["h"] / 2 - b["y"] - b["h"] / 2) ** 2) ** 0.5)
+
+
+def test_a_call_banner_stands_beside_the_callers_plate(browser: Browser, base_url: str) -> None:
+    """Issue 33 item 5: the bots' 碰 / 槓 / 吃 (and any 胡) banner shows beside the plate of the seat that called,
+    not in the middle of the table, at 390×844, 360×740, 844×390 and 1280×720 (the page's seat is on 托管)."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
+    try:
+        page = context.new_page()
+        register(page, unique_name("call"))
+        page.evaluate(_WATCH_CALLERS)
+        open_short_practice(page, "taipao", hands=16)
+        page.evaluate("() => window.__mj.send({type: 'auto_play'})")  # 托管: the server plays the page's seat
+        by_size: dict[tuple[int, int], list[dict]] = {}
+        for size in SIZES:
+            _resize(page, size)
+            page.wait_for_function("([w, h]) => window.__calls.some((c) => c.vw === w && c.vh === h"
+                                   " && c.seatPos !== 'self')", arg=list(size), timeout=30_000)
+            by_size[size] = [c for c in page.evaluate("() => window.__calls") if (c["vw"], c["vh"]) == size]
+        for size, calls in by_size.items():
+            assert any(c["seatPos"] != "self" for c in calls), f"{size}: no bot called: {calls}"
+            for c in calls:
+                plates = {p["seat"]: p for p in c["plates"]}
+                assert c["callers"] and all(s in plates for s in c["callers"]), c
+                # Beside (or over) its caller's plate, and nearer to it than to any other plate or the centre.
+                near = min(c["callers"], key=lambda s: _gap(c["banner"], plates[s]["box"]))
+                plate = plates[near]
+                assert c["seatPos"] == plate["pos"], f"{size}: {c['call']} by the {plate['pos']} seat says {c['seatPos']}"
+                assert _gap(c["banner"], plate["box"]) <= 12, f"{size}: {c['call']} banner {c['banner']} not beside {plate}"
+                mine = _centre_distance(c["banner"], plate["box"])
+                for other in c["plates"]:
+                    if other["seat"] not in c["callers"]:
+                        assert mine < _centre_distance(c["banner"], other["box"]), f"{size}: {c['call']} nearer {other}"
+                assert mine < _centre_distance(c["banner"], c["core"]), f"{size}: {c['call']} banner nearer the centre"
     finally:
         context.close()

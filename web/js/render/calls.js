@@ -47,7 +47,9 @@ export function callsOf(ev) {
 function besidePlate(layer, banner, plate) {
   const box = layer.getBoundingClientRect();
   const p = plate.getBoundingClientRect();
-  const b = banner.getBoundingClientRect();
+  // The banner's layout size: its bounding box is scaled by the entrance animation (1.8× at first), which would
+  // stand it a plate's width away from its plate.
+  const b = { width: banner.offsetWidth, height: banner.offsetHeight };
   const toRight = p.left + p.width / 2 < box.left + box.width / 2;
   let x = toRight ? p.right - box.left + b.width / 2 + 6 : p.left - box.left - b.width / 2 - 6;
   let y = p.top - box.top + p.height / 2;

@@ -159,11 +159,17 @@ class HandEnd:
 
         An admin-frozen account does not (docs/rules/rooms.md#frozen F-10): its seat plays on under 托管 to the
         end of the game and settles as usual, so the others' game goes on; the seat is released with the table
-        at game over, and the frozen account can take no new seat, queue or registration."""
+        at game over, and the frozen account can take no new seat, queue or registration.  At a practice table
+        the frozen player is the only person there, so no one's game needs keeping: it stands up after the hand,
+        which ends that game, and no 托管 game holds the account's seat for hours."""
         flow = self.flow
         try:
             freed = await unseat_below_entry(registry=self.registry, table_id=flow.id,
                                              coins_after=settlement.coins_after)
+            frozen = flow.frozen_seats if flow.info.practice else set()
+            for seat in sorted(frozen - set(freed)):
+                await self.registry.vacate_seat(flow.id, seat)
+                freed.append(seat)
             return sorted(freed)
         except Exception as exc:  # the table may have been removed meanwhile
             log.info("table %s: unseating skipped: %s", flow.id, exc)

@@ -277,3 +277,35 @@ async def test_a_force_closed_table_stays_closed_after_a_restart(client, player,
     async with restarted.router.lifespan_context(restarted):
         assert not restarted.state.services.registry.is_open(table["id"])
         assert restarted.state.services.registry.table_of(bob.id) is None
+
+
+async def test_a_frozen_player_at_a_practice_table_stands_up_after_the_hand(settings):
+    """docs/rules/rooms.md#frozen: at a practice table the frozen player is the only person seated, so no one's
+    game needs keeping: the seat plays the hand in play on 托管, then stands up, which ends that practice game
+    and leaves the account free to commit again once unfrozen (F-10 keeps the others' game at coin tables)."""
+    async with harness(settings) as h:
+        alice = await h.register("fzp")
+        boss = await h.register("bossp")
+        await grant_role(h.app, boss["id"], "admin")
+        table_id = (await h.client.post("/api/practice", headers=alice["headers"],
+                                        json={"variant": "tiantai"})).json()["id"]
+        # No socket, as a player whose browser closed: the seat is played on 托管 (the e2e console test's case).
+        watcher = await h.connect_path(f"/ws/spectate/{table_id}", boss)
+        response = await h.client.post(f"/api/admin/users/{alice['id']}/freeze", headers=boss["headers"],
+                                       json={"frozen": True, "reason": "review"})
+        assert response.status_code == 200
+        registry = h.app.state.services.registry
+        for _ in range(600):  # the join wait, then the hand in play finishes on 托管, then the seat stands up
+            if registry.table_of(alice["id"]) is None:
+                break
+            h.clock.advance(1.0)
+            await h.settle_loop(20)
+        assert registry.table_of(alice["id"]) is None
+        for _ in range(300):  # the practice game ends with its only player gone
+            if (await h.client.get(f"/api/tables/{table_id}")).status_code == 404:
+                break
+            h.clock.advance(1.0)
+            await h.settle_loop(20)
+        assert (await h.client.get(f"/api/tables/{table_id}")).status_code == 404
+        over = await watcher.recv_until(is_type("game_over"), timeout=5)
+        assert over["reason"] == "player_left"  # after the hand in play, not at the end of the whole game

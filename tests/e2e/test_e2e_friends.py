@@ -131,10 +131,14 @@ def test_an_invite_link_opened_before_logging_in_seats_after_it(browser: Browser
         guest.goto("/#/join/nosuchtable")
         expect(guest.locator(".toast.error")).to_contain_text("牌桌")
         guest.locator(".toast.error").first.click()  # dismissed
-        third = host.request.post("/api/auth/register", data={"username": unique_name("third"), "password": PASSWORD})
+        # A third player in a context of their own: registering sets the session cookie of the context it runs in.
+        elsewhere = browser.new_context(base_url=base_url)
+        contexts.append(elsewhere)
+        third = elsewhere.request.post("/api/auth/register",
+                                       data={"username": unique_name("third"), "password": PASSWORD})
         assert third.ok, third.text()
-        other = host.request.post("/api/rooms/beginner/tables", data={"variant": "tiantai"},
-                                  headers={"Authorization": f"Bearer {third.json()['access_token']}"})
+        other = elsewhere.request.post("/api/rooms/beginner/tables", data={"variant": "tiantai"},
+                                       headers={"Authorization": f"Bearer {third.json()['access_token']}"})
         assert other.ok, other.text()
         guest.goto(f"/#/join/{other.json()['id']}")
         expect(guest.locator(".toast.error")).to_contain_text("你已坐在另一張牌桌")  # one table per account

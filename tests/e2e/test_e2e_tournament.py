@@ -49,13 +49,20 @@ def test_a_tournament_run_from_the_console_and_played_in_the_browser(browser: Br
         expect(player.locator("#tp-standings tr")).to_have_count(1)
         # Two more players register elsewhere (never connecting: their seats are played on 托管); the page
         # hears of each over the lobby socket, without a reload.
+        # Their own browser context: a registration sets the session cookie, which in the player's context would
+        # log the player's page in as the last of them (issue 33's cookie is shared by every page of a context).
         others = []
-        for i in range(2):
-            name = unique_name(f"tq{i}")
-            body = player.request.post("/api/auth/register", data={"username": name, "password": PASSWORD}).json()
-            headers = {"Authorization": f"Bearer {body['access_token']}"}
-            assert player.request.post(f"/api/tournaments/{tid}/register", headers=headers).ok
-            others.append(name)
+        elsewhere = browser.new_context(base_url=live_server)
+        try:
+            for i in range(2):
+                name = unique_name(f"tq{i}")
+                body = elsewhere.request.post("/api/auth/register",
+                                              data={"username": name, "password": PASSWORD}).json()
+                headers = {"Authorization": f"Bearer {body['access_token']}"}
+                assert elsewhere.request.post(f"/api/tournaments/{tid}/register", headers=headers).ok
+                others.append(name)
+        finally:
+            elsewhere.close()
         expect(player.locator("#tp-standings tr")).to_have_count(3)
         for name in others:
             expect(player.locator("#tp-standings")).to_contain_text(name)

@@ -20,8 +20,10 @@ def trio(browser: Browser, base_url: str) -> Iterator[list[Page]]:
         room.locator("select").select_option("tiantai")
         room.locator("button[type=submit]").click()
         table_id = room.locator(".lobby-table.mine").get_attribute("data-table-id")
-        for page in pages[1:]:
-            seat = page.locator(f".lobby-table[data-table-id='{table_id}'] button.seat.empty").first
+        for taken, page in enumerate(pages[1:], start=1):
+            row_here = page.locator(f".lobby-table[data-table-id='{table_id}']")
+            expect(row_here.locator("span.seat")).to_have_count(taken)  # its first empty seat is really empty
+            seat = row_here.locator("button.seat.empty").first
             expect(seat).to_be_enabled()
             seat.click()
         for page in pages:

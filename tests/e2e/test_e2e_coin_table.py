@@ -55,8 +55,12 @@ def test_players_play_a_coin_hand_and_the_coins_match_the_settlement(
         table_id = row.get_attribute("data-table-id")
 
         # The others see the new table live (lobby WebSocket) and take the free seats.
-        for page in pages[1:]:
-            seat = page.locator(f".lobby-table[data-table-id='{table_id}'] button.seat.empty").first
+        for taken, page in enumerate(pages[1:], start=1):
+            row_here = page.locator(f".lobby-table[data-table-id='{table_id}']")
+            # This page's lobby shows every seat taken so far: its first empty seat is really empty (clicking
+            # a seat the previous player just took was refused, and the table never filled).
+            expect(row_here.locator("span.seat")).to_have_count(taken)
+            seat = row_here.locator("button.seat.empty").first
             expect(seat).to_be_enabled()
             seat.click()
 

@@ -30,6 +30,7 @@ from tests.app.support.cluster_harness import (
     running_cluster,
     until,
 )
+from tests.app.support.live_server import open_table
 from tests.app.support.local_proxy import LocalProxy, nginx_installed
 from tests.chaos.scenario import ChaosRun, ChaosTable
 from tests.chaos.services import PrivatePostgres, PrivateRedis
@@ -83,14 +84,7 @@ class Poller:
 
 async def _open(proxy: LocalProxy, cluster: Cluster, variant: str, operator: dict[str, Any]) -> ChaosTable:
     players = await quick_players(cluster, f"px{variant}", TABLES[variant])
-    async with httpx.AsyncClient(base_url=proxy.url, timeout=30) as client:
-        made = await client.post("/api/rooms/beginner/tables", headers=players[0]["headers"],
-                                 json={"variant": variant, "options": OPTIONS})
-        assert made.status_code == 201, made.text
-        table_id = str(made.json()["id"])
-        for p in players[1:]:
-            sat = await client.post(f"/api/tables/{table_id}/sit", headers=p["headers"])
-            assert sat.status_code == 200, sat.text
+    table_id = await open_table(proxy.url, players, variant, **OPTIONS)  # through the proxy, as a player would
     seats = [RecordingSeat([proxy.url], table_id, p["token"], smart=True, think=THINK) for p in players]
     spectator = Spectator([proxy.url], table_id, operator["token"])
     table = ChaosTable(variant, 0, table_id, players, seats, spectator)

@@ -259,3 +259,12 @@ def redis_server() -> Iterator[PrivateRedis]:
 @pytest.fixture
 def private_redis(redis_server: PrivateRedis) -> str:
     return redis_server.url
+
+
+@pytest.fixture
+def seat_0_deals_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 deals the game's first hand, for tests that follow its first prompts (docs/rules/common.md#first-dealer
+    F-1 draws the first dealer from the first commitment)."""
+    from tests.app.support.table_harness import first_dealer_is
+
+    first_dealer_is(monkeypatch, 0)

@@ -10,20 +10,15 @@ import pytest
 
 from tests.app.support.table_harness import (
     PlayLog,
-    first_dealer_is,
     harness,
     is_event,
     is_type,
     play_to_the_end,
 )
 
-pytestmark = pytest.mark.asyncio
+# These tests follow seat 0's first prompts (F-1 made the first dealer random).
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("seat_0_deals_first")]
 
-
-@pytest.fixture(autouse=True)
-def _seat_0_deals_first(monkeypatch):
-    """These tests follow seat 0's first prompts: its game's first commitment draws it (F-1 made the draw random)."""
-    first_dealer_is(monkeypatch, 0)
 
 
 async def _table(h, n=3, variant="tiantai", connect=None):

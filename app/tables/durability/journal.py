@@ -112,11 +112,15 @@ class TableJournal:
         # flushes their commits together; SQLite has one writer, so 1).  A table has at most one write in
         # flight, so concurrent batches never touch the same row.
         self.writers = 1 if serial else max(1, writers)
-        # A writer that finds the queue empty waits this long for other tables' writes before it commits
-        # (TableSettings.journal_gather_ms): one commit per wait instead of one per table turn while the
-        # server is not busy enough to queue them by itself.  While one writer gathers, no other starts.
+        # A writer whose queue holds only writes no player is waiting on (a bot's move, a timer's) waits up to
+        # this long for other tables' writes before it commits (TableSettings.journal_gather_ms): one commit
+        # per wait instead of one per table turn while the server is not busy enough to queue them by itself.
+        # An urgent write (a player's own action) ends the wait at once.  While one writer gathers, no other
+        # starts.
         self.gather_seconds = gather_seconds
         self._gathering = False
+        self._urgent = False  # an urgent write is queued
+        self._hurry: asyncio.Event | None = None  # set to end the current gathering wait
         self.writes = 0  # units written (one per table command that changed the journal), for the bench
         self.commits = 0  # transactions committed (writes / commits: the mean batch)
         self._queue: list[tuple[list[Step], asyncio.Future[None]]] = []
@@ -149,9 +153,10 @@ class TableJournal:
 
     # -- writing: one unit at a time, or many per commit -------------------------------------------------
 
-    async def write(self, steps: Sequence[Step]) -> None:
+    async def write(self, steps: Sequence[Step], *, urgent: bool = True) -> None:
         """Commit ``steps`` (one unit: all or nothing); returns once they are durable.  ``Fenced`` if a guard
-        no longer holds (nothing of the unit is written)."""
+        no longer holds (nothing of the unit is written).  ``urgent=False``: no player is waiting on it (a
+        bot's move, a timer's), so it may wait up to ``gather_seconds`` for other tables' writes."""
         if not steps:
             return
         if not self.group_commit:
@@ -169,22 +174,39 @@ class TableJournal:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._queue.append((list(steps), done))
+        if urgent:
+            self.hurry()
         self._writers = {w for w in self._writers if not w.done()}  # done() is set as the writer returns
         if not self._gathering and len(self._writers) < self.writers:
             self._writers.add(loop.create_task(self._write_queued(), name="journal-writer"))
         await done
 
+    def hurry(self) -> None:
+        """A player is waiting (their own write, or their message reached a table whose write may be
+        gathering): whatever is queued commits now."""
+        if not self._queue:
+            return
+        self._urgent = True
+        if self._hurry is not None:
+            self._hurry.set()
+
+    async def _gather(self) -> None:
+        """Wait up to ``gather_seconds`` for more tables' writes, or until ``hurry``."""
+        self._gathering, self._hurry = True, asyncio.Event()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._hurry.wait(), self.gather_seconds)
+        finally:
+            self._gathering, self._hurry = False, None
+
     async def _write_queued(self) -> None:
         """The writer: commit everything queued, batch after batch, until the queue is empty."""
         batch: list[tuple[list[Step], asyncio.Future[None]]] = []
         try:
-            if self.gather_seconds:
-                self._gathering = True
-                try:
-                    await asyncio.sleep(self.gather_seconds)
-                finally:
-                    self._gathering = False
+            if self.gather_seconds and not self._urgent:
+                await self._gather()
             while self._queue:
+                self._urgent = False
                 batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch:]
                 await self._commit([unit for unit in batch if not unit[1].done()])  # a cancelled caller: skip
         except BaseException:  # cancelled at shutdown: no caller may wait for ever

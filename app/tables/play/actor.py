@@ -45,6 +45,7 @@ from app.tables.play.commands import Command, Freeze, Inbound, Join, Leave, Stop
 from app.tables.play.flow import HandFlow
 from app.tables.play.hand_end import GameEndHook, GameOverHook, HandEnd, announce_game_over
 from app.tables.play.journal_writer import JournalLost, JournalWriter
+from app.tables.play.mailbox import Mailbox
 from app.tables.play.outbox import Outbox
 from app.tables.play.played import NOTHING, Played
 from app.tables.play.recovery import GameRecovery
@@ -95,7 +96,7 @@ class TableActor:
         self.slots = [SeatSlot(seat, uid, info.seat_names[seat] if info.seat_names else None, seat in info.bots)
                       for seat, uid in enumerate(info.seats)]
         self.out = Outbox(self.slots, self.clock)
-        self.inbox: asyncio.Queue[Command] = asyncio.Queue(self.settings.inbox_size + RESERVED)
+        self.inbox: Mailbox[Command] = Mailbox(self.settings.inbox_size + RESERVED)
         self.closed = False
         self.handled = 0
         self.task: asyncio.Task[None] | None = None
@@ -161,14 +162,15 @@ class TableActor:
 
     async def _follow_up(self, played: Played, command: Command | None) -> None:
         """Journal what the command did, send it, then: settle the hand that ended, end the game."""
+        urgent = not isinstance(command, Tick)  # a timer's write may wait a few ms to share a commit
         try:
-            await self.writer.persist()
+            await self.writer.persist(urgent=urgent)
             self.out.release()
             if played.hand_ended:
                 if self.writer.journal is not None:
                     self.out.hold()
                 await self.hand_end.finish_hand()
-                await self.writer.persist()
+                await self.writer.persist(urgent=urgent)
                 self.out.release()
             if played.game_over and not self.closed:
                 await self.hand_end.game_over(played.game_over)
@@ -225,6 +227,7 @@ class TableActor:
         if self.closed or self.inbox.qsize() >= self.settings.inbox_size:
             return False
         self.inbox.put_nowait(command)
+        self.writer.hurry()  # the table may be waiting on a gathering write: the player must not wait on it
         return True
 
     def post(self, command: Command) -> None:

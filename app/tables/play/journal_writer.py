@@ -92,8 +92,15 @@ class JournalWriter:
             log.exception("table %s: cannot journal the new game; it is not durable", self.flow.id)
             self.journal = None
 
-    async def persist(self) -> None:
-        """Write what the last command did to the journal (nothing when nothing is due)."""
+    def hurry(self) -> None:
+        """A player's message reached the table: a write of ours gathering with others' commits now."""
+        if self.journal is not None:
+            self.journal.hurry()
+
+    async def persist(self, *, urgent: bool = True) -> None:
+        """Write what the last command did to the journal (nothing when nothing is due).  ``urgent=False``:
+        a timer's command (a bot's move, a claim window closing), which no player is waiting on, so its
+        write may share a commit with other tables' (``TableJournal.write``)."""
         journal, flow = self.journal, self.flow
         if journal is None:
             return
@@ -117,7 +124,7 @@ class JournalWriter:
         if not steps:
             return
         try:
-            await journal.write(steps)
+            await journal.write(steps, urgent=urgent)
             flow.start_due = flow.start_due and not started
             flow.logged += len(new)
             flow.close_due = False

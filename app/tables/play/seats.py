@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from app.tables.play.mailbox import Mailbox
+
 
 class SeatLink:
-    """One socket's way out: a bounded queue of encoded messages, drained by the socket's sender task."""
+    """One socket's way out: a bounded queue (``Mailbox``) of encoded messages, drained by the socket's sender task."""
 
     def __init__(self, maxsize: int) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize)
+        self.queue: Mailbox[str | None] = Mailbox(maxsize)
         self.close_code: int | None = None
         self.close_reason = ""
         self.synced = False  # has had its snapshot; events before that are not sent

@@ -228,19 +228,58 @@ async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(e
 
 @pytest.mark.parametrize("writers", [1, 2])
 async def test_writes_that_trickle_in_within_the_gathering_wait_share_one_commit(engine, writers: int) -> None:
-    """TableSettings.journal_gather_ms (issue 36): tables acting a few ms apart, which an idle writer would
-    commit one by one, share one commit; each caller still returns only once its row is committed."""
+    """TableSettings.journal_gather_ms (issue 36): timers' writes (bots' moves) of tables acting a few ms apart,
+    which an idle writer would commit one by one, share one commit; each caller still returns only once its
+    row is committed."""
     journal = TableJournal(engine, serial=writers == 1, writers=writers, gather_seconds=0.1)
     await _open(journal)
     commits = journal.commits
 
     async def table(i: int, table_id: str) -> None:
         await asyncio.sleep(i * 0.005)  # one after another, none queued behind a commit in flight
-        await journal.append(table_id, 1, "g1", 1, 0, [_discard(i, 0)], v=2)
+        await journal.write([journal.append_step(table_id, 1, "g1", 1, 0, [_discard(i, 0)], v=2)], urgent=False)
 
     await asyncio.gather(*(table(i, t) for i, t in enumerate(TABLES)))
     assert journal.commits - commits == 1
     for i, table_id in enumerate(TABLES):
         game = await journal.load(table_id)
         assert game is not None and game.actions == [_discard(i, 0)]
+    await journal.close()
+
+
+@pytest.mark.parametrize("writers", [1, 2])
+async def test_a_players_write_does_not_wait_for_the_gathering_and_takes_the_gathered_along(engine,
+                                                                                          writers: int) -> None:
+    """A player's own action (an urgent write) commits at once, even while a writer gathers timers' writes for
+    far longer than any test waits; the gathered writes go in the same commit."""
+    journal = TableJournal(engine, serial=writers == 1, writers=writers, gather_seconds=60)
+    await _open(journal)
+    commits = journal.commits
+    bot = asyncio.create_task(journal.write([journal.append_step("t0", 1, "g1", 1, 0, [_discard(0, 0)], v=2)],
+                                            urgent=False))
+    await asyncio.sleep(0.01)
+    assert not bot.done()  # gathering
+    await asyncio.wait_for(journal.write([journal.append_step("t1", 1, "g1", 1, 0, [_discard(1, 0)], v=2)]), 10)
+    await asyncio.wait_for(bot, 10)
+    assert journal.commits - commits == 1
+    for i, table_id in enumerate(TABLES[:2]):
+        game = await journal.load(table_id)
+        assert game is not None and game.actions == [_discard(i, 0)]
+    await journal.close()
+
+
+async def test_hurry_commits_a_gathering_write_at_once_and_is_a_no_op_with_nothing_queued(engine) -> None:
+    """A player's message reaching a table whose bot move is gathering (TableActor.offer) hurries the journal;
+    with nothing queued, hurrying leaves the next timer's write free to gather."""
+    journal = TableJournal(engine, gather_seconds=60)
+    await _open(journal)
+    journal.hurry()  # nothing queued: nothing to hurry, and the next write still gathers
+    bot = asyncio.create_task(journal.write([journal.append_step("t0", 1, "g1", 1, 0, [_discard(0, 0)], v=2)],
+                                            urgent=False))
+    await asyncio.sleep(0.01)
+    assert not bot.done()
+    journal.hurry()
+    await asyncio.wait_for(bot, 10)
+    game = await journal.load("t0")
+    assert game is not None and game.actions == [_discard(0, 0)]
     await journal.close()

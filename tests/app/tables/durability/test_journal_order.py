@@ -25,11 +25,13 @@ class GatedJournal(TableJournal):
         self.gate = asyncio.Event()
         self.gate.set()
         self.waiting = asyncio.Event()
+        self.urgency: list[tuple[list[str], bool]] = []  # each write's step kinds, and whether it was urgent
 
-    async def write(self, steps: Sequence[Step]) -> None:
+    async def write(self, steps: Sequence[Step], *, urgent: bool = True) -> None:
+        self.urgency.append(([type(step).__name__ for step in steps], urgent))
         self.waiting.set()
         await self.gate.wait()
-        await super().write(steps)
+        await super().write(steps, urgent=urgent)
 
 
 async def _practice_turn(h: Harness, name: str) -> tuple[GatedJournal, SeatClient, dict[str, Any], str]:
@@ -80,6 +82,20 @@ async def test_a_discard_is_sent_only_after_its_journal_write(settings) -> None:
         logged = (await _logged(journal, table_id))[before]  # by the time the event came, it was committed
         assert (logged["kind"], logged["seat"], logged["tile"]) == ("discard", message["action"]["seat"],
                                                                     message["action"]["tile"])
+
+
+async def test_a_players_action_is_an_urgent_write_and_the_bots_moves_after_it_may_gather(settings) -> None:
+    """TableJournal.write's ``urgent`` (TableSettings.journal_gather_ms): the player's own discard commits at
+    once; the bots' moves that follow it, played by timers, may wait to share a commit with other tables'."""
+    async with harness(settings, durable=True) as h:
+        journal, seat, prompt, _table_id = await _practice_turn(h, "gated3")
+        journal.urgency.clear()
+        await seat.send(_discard(prompt))
+        await seat.recv_until(is_event("discard"), 10)
+        assert journal.urgency[0] == (["AppendStep"], True)
+        await seat.recv_until(lambda m: m["type"] == "prompt" or is_event("draw")(m), 30)  # the bots moved
+        later = [urgent for _kinds, urgent in journal.urgency[1:]]
+        assert later and not any(later), journal.urgency
 
 
 @pytest.mark.timeout(60)

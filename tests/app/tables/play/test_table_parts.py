@@ -71,7 +71,7 @@ class _Journal:
     def hand_closed_step(self, *args: Any) -> tuple[Any, ...]:
         return ("closed",)
 
-    async def write(self, steps: list[tuple[Any, ...]]) -> None:
+    async def write(self, steps: list[tuple[Any, ...]], *, urgent: bool = True) -> None:
         if self.refuse is not None:
             raise self.refuse
         self.units.append(list(steps))

@@ -98,6 +98,9 @@ class HeldConnections:
         self.setup = setup
         self.options = options
         self._held: list[AsyncConnection] = []
+        # Each held connection's driver connection, found once: SQLAlchemy's ``get_raw_connection`` crosses
+        # into a greenlet every time (~5 % of the journal's CPU per commit, bench/results/throughput.md).
+        self._drivers: dict[AsyncConnection, Any] = {}
 
     @contextlib.asynccontextmanager
     async def connection(self) -> AsyncIterator[AsyncConnection]:
@@ -127,9 +130,15 @@ class HeldConnections:
     async def driver(self) -> AsyncIterator[Any]:
         """The driver's own connection under a held one (asyncpg's, for statements SQLAlchemy need not see)."""
         async with self.connection() as conn:
-            yield await _driver_of(conn)
+            driver = self._drivers.get(conn)
+            if driver is None:
+                driver = await _driver_of(conn)
+                if self.hold:
+                    self._drivers[conn] = driver
+            yield driver
 
     async def _discard(self, conn: AsyncConnection) -> None:
+        self._drivers.pop(conn, None)
         with contextlib.suppress(Exception):
             if self.setup:
                 await conn.invalidate()  # its session settings must not reach the pool's other users

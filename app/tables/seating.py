@@ -76,6 +76,8 @@ async def unseat_below_entry(
 
     ``coins_after`` is ``Settlement.coins_after``.  Returns the seats freed.  For the table actor.
     """
+    if all(coins is None for coins in coins_after):  # no coins moved (practice): skip the registry's copy
+        return []
     table = registry.get(table_id)
     if table.room is None:
         return []

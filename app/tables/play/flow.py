@@ -205,10 +205,11 @@ class HandFlow:
         now = self.clock.now()
         prompt = OpenPrompt(next(self.keys), seat, kind, legal, self.out.v, self.hand_no, now + seconds,
                             self.clock.wall_ms() + round(seconds * 1000))
-        prompt.timers.append(self.timer(seconds + self.settings.grace_seconds,
-                                        Tick("deadline", prompt.key, seat)))
-        self.prompts[seat] = prompt
         slot = self.slots[seat]
+        if not slot.bot:  # a bot always moves on its act timer, well before any deadline: one timer less a turn
+            prompt.timers.append(self.timer(seconds + self.settings.grace_seconds,
+                                            Tick("deadline", prompt.key, seat)))
+        self.prompts[seat] = prompt
         if kind == "turn" and slot.human:
             prompt.hints = turn_hints(hand, seat, self.info.practice and self.info.suggest_discard)
         self.out.prompt(prompt, slot.auto_played)
@@ -234,6 +235,8 @@ class HandFlow:
         slot = self.slots[prompt.seat]
         if slot.bot:  # bots think 0.5-1.5× the setting: less robotic, and tables do not act in lockstep
             delay = self.settings.bot_delay_seconds * self.pace.bot_delay * (0.5 + self.bots.rng.random())
+            # ... and never past the prompt's deadline, which has no timer of its own for a bot
+            delay = min(delay, prompt.deadline + self.settings.grace_seconds - self.clock.now())
         else:
             delay = self.settings.auto_play_delay_seconds
         prompt.act_timer = self.timer(delay, Tick("act", prompt.key, prompt.seat))

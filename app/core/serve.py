@@ -24,6 +24,16 @@ from app.core.config import Settings
 
 log = logging.getLogger(__name__)
 WATCHDOG_EXIT = 70  # the exit status when the watchdog had to end the process
+# The WebSocket layer, declared once: ``serve`` runs it and bench/server_bench.py measures it.  No
+# permessage-deflate: a table's frames are small JSON (a few hundred bytes; a snapshot a few KB), so
+# compressing each one costs the table's event loop CPU on every frame (issue 36, measured in
+# bench/results/throughput.md) and each socket its own zlib state, to save bandwidth that does not matter at
+# that size.
+WS_OPTIONS: dict[str, Any] = {
+    "ws": "websockets-sansio",
+    "ws_max_size": 64 * 1024,  # no legitimate client message comes near this
+    "ws_per_message_deflate": False,
+}
 
 
 def find_fastapi_app(app: Any) -> Any:
@@ -69,7 +79,7 @@ def serve(settings: Settings) -> None:
         port=settings.port,
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,  # the proxy only, never "*" (Settings)
-        ws_max_size=64 * 1024,  # no legitimate client message comes near this
+        **WS_OPTIONS,
         timeout_graceful_shutdown=max(1, int(settings.shutdown_seconds / 4)),
     )
     DrainingServer(config, settings).run()

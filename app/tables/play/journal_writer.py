@@ -43,6 +43,7 @@ class JournalWriter:
         # or the game would be resumed from the journal and played on with nobody at the table.
         self.end_due = False
         self.end_recorded = False  # the game's row has left the journal
+        self.gathering = False  # waiting on a write that may gather with other tables' (``persist``)
 
     async def game_closed(self) -> None:
         """The game is over: its row leaves the journal (raises when fenced or failed)."""
@@ -93,8 +94,11 @@ class JournalWriter:
             self.journal = None
 
     def hurry(self) -> None:
-        """A player's message reached the table: a write of ours gathering with others' commits now."""
-        if self.journal is not None:
+        """A player's message reached the table: if the table is waiting on a write that gathers with other
+        tables', the journal commits now, so the player does not wait on it.  (Only then: a player usually
+        answers a prompt sent once the table's last write was in, and hurrying every gathering write for
+        every message would only add a commit ahead of the player's own.)"""
+        if self.gathering and self.journal is not None:
             self.journal.hurry()
 
     async def persist(self, *, urgent: bool = True) -> None:
@@ -124,7 +128,11 @@ class JournalWriter:
         if not steps:
             return
         try:
-            await journal.write(steps, urgent=urgent)
+            self.gathering = not urgent
+            try:
+                await journal.write(steps, urgent=urgent)
+            finally:
+                self.gathering = False
             flow.start_due = flow.start_due and not started
             flow.logged += len(new)
             flow.close_due = False

@@ -4,6 +4,7 @@ not journalled, once, and a fenced write stops the table.  No database, no actor
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -59,7 +60,11 @@ class _Journal:
 
     def __init__(self, refuse: Exception | None = None) -> None:
         self.units: list[list[tuple[Any, ...]]] = []
+        self.urgent: list[bool] = []
         self.refuse = refuse
+        self.gate = asyncio.Event()  # a write returns once it is set (by the test, or by ``hurry``)
+        self.gate.set()
+        self.hurried = 0
 
     def hand_started_step(self, table_id: str, fence: int, hand_no: int, wall: Any, v: int) -> tuple[Any, ...]:
         return ("hand", table_id, fence, hand_no)
@@ -75,6 +80,12 @@ class _Journal:
         if self.refuse is not None:
             raise self.refuse
         self.units.append(list(steps))
+        self.urgent.append(urgent)
+        await self.gate.wait()
+
+    def hurry(self) -> None:
+        self.hurried += 1
+        self.gate.set()
 
 
 async def test_the_journal_writer_writes_what_is_due_once() -> None:
@@ -103,3 +114,32 @@ async def test_a_fenced_write_is_lost_and_tells_the_table() -> None:
     with pytest.raises(JournalLost):
         await writer.persist()
     assert fenced == [True] and flow.start_due  # still due: nothing was written
+
+
+async def test_a_players_message_hurries_the_journal_only_while_the_table_waits_on_a_gathering_write() -> None:
+    """TableActor.offer calls ``JournalWriter.hurry``: it reaches the journal only while this table waits on a
+    write that may gather (a timer's, ``urgent=False``); otherwise it would only add a commit ahead of the
+    player's own."""
+    clock, posted = FakeClock(), []
+    flow = _flow(posted, clock)
+    journal = _Journal()
+    writer = JournalWriter(flow, journal, 5, on_fenced=lambda: None)
+    flow.start_game()
+    writer.hurry()  # idle: nothing to hurry
+    assert journal.hurried == 0
+    journal.gate.clear()
+    urgent = asyncio.create_task(writer.persist())  # a player's command: urgent, not gathering
+    await asyncio.sleep(0)
+    writer.hurry()
+    assert journal.hurried == 0 and journal.urgent == [True] and not urgent.done()
+    journal.gate.set()
+    await urgent
+    bot_prompt = next(p for p in flow.prompts.values() if p.seat in flow.info.bots or p.seat == 0)
+    flow.play(flow.bots.choose(flow.hand, bot_prompt.seat))
+    journal.gate.clear()
+    timer = asyncio.create_task(writer.persist(urgent=False))  # a bot's move: may gather
+    await asyncio.sleep(0)
+    assert journal.urgent == [True, False] and writer.gathering and not timer.done()
+    writer.hurry()
+    await asyncio.wait_for(timer, 10)
+    assert journal.hurried == 1 and not writer.gathering

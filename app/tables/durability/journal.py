@@ -120,7 +120,7 @@ class TableJournal:
         self.gather_seconds = gather_seconds
         self._gathering = False
         self._urgent = False  # an urgent write is queued
-        self._hurry: asyncio.Event | None = None  # set to end the current gathering wait
+        self._hurry: asyncio.Future[None] | None = None  # resolved to end the current gathering wait
         self.writes = 0  # units written (one per table command that changed the journal), for the bench
         self.commits = 0  # transactions committed (writes / commits: the mean batch)
         self._queue: list[tuple[list[Step], asyncio.Future[None]]] = []
@@ -187,16 +187,18 @@ class TableJournal:
         if not self._queue:
             return
         self._urgent = True
-        if self._hurry is not None:
-            self._hurry.set()
+        _resolve(self._hurry)
 
     async def _gather(self) -> None:
-        """Wait up to ``gather_seconds`` for more tables' writes, or until ``hurry``."""
-        self._gathering, self._hurry = True, asyncio.Event()
+        """Wait up to ``gather_seconds`` for more tables' writes, or until ``hurry``.  A bare future and a
+        timer: ``asyncio.wait_for`` would add a task per wait and a loop turn before the writer resumes."""
+        loop = asyncio.get_running_loop()
+        self._gathering, self._hurry = True, loop.create_future()
+        timer = loop.call_later(self.gather_seconds, _resolve, self._hurry)
         try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._hurry.wait(), self.gather_seconds)
+            await self._hurry
         finally:
+            timer.cancel()
             self._gathering, self._hurry = False, None
 
     async def _write_queued(self) -> None:
@@ -362,6 +364,11 @@ def _disconnected(exc: BaseException) -> bool:
     # InternalClientError: the protocol's state after the server dropped the connection under it.
     return isinstance(exc, (OSError, asyncpg_errors.PostgresConnectionError, asyncpg_errors.InterfaceError,
                             asyncpg_errors.OperatorInterventionError, asyncpg_errors.InternalClientError))
+
+
+def _resolve(waiter: asyncio.Future[None] | None) -> None:
+    if waiter is not None and not waiter.done():
+        waiter.set_result(None)
 
 
 def _finish(done: asyncio.Future[None], error: BaseException | None) -> None:

@@ -25,10 +25,11 @@ from app.core.config import Settings
 log = logging.getLogger(__name__)
 WATCHDOG_EXIT = 70  # the exit status when the watchdog had to end the process
 # The WebSocket layer, declared once: ``serve`` runs it and bench/server_bench.py measures it.  No
-# permessage-deflate: a table's frames are small JSON (a few hundred bytes; a snapshot a few KB), so
-# compressing each one costs the table's event loop CPU on every frame (issue 36, measured in
-# bench/results/throughput.md) and each socket its own zlib state, to save bandwidth that does not matter at
-# that size.
+# permessage-deflate (uvicorn's default is on): a table's frames are small JSON (a few hundred bytes; a snapshot
+# a few KB), and each compressed socket keeps its own zlib state for its whole life (~70 KiB at websockets' defaults:
+# the memory that made engine.io turn it off by default, and uvicorn discussion #1900), plus a compression per
+# frame on the table's event loop; its CPU cost did not show above the noise at production pace
+# (bench/results/throughput.md, issue 36), the memory grows with every socket.
 WS_OPTIONS: dict[str, Any] = {
     "ws": "websockets-sansio",
     "ws_max_size": 64 * 1024,  # no legitimate client message comes near this

@@ -105,12 +105,12 @@ async def test_a_paused_owner_cannot_append_after_a_take_over(shared: tuple[Sett
         write = a.journal.write  # type: ignore[union-attr]
         in_flight = 0
 
-        async def spy(steps: Any) -> None:  # each write of the actor carries its fence (actor_a.writer.fence)
+        async def spy(steps: Any, *, urgent: bool = True) -> None:  # each write of the actor carries its fence
             nonlocal in_flight
             fence = actor_a.writer.fence
             in_flight += 1
             try:
-                await write(steps)
+                await write(steps, urgent=urgent)
             except Fenced:
                 attempts.append((fence, "refused"))
                 raise

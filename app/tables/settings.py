@@ -93,6 +93,12 @@ class TableSettings(BaseSettings):
                                       "to record its end in the journal while the database is away (0.5 s "
                                       "between the first tries, doubling to 8 s); the table's lease is held "
                                       "meanwhile, so no process resumes a game that is over")
+    ended_linger_seconds: float = Field(default=10.0, ge=0, le=120, description="after game over the table "
+                                        "stays this long to answer a seat or spectator that reconnects (its "
+                                        "socket dropped as the game ended, or its reconnect queued behind the "
+                                        "last move) with the final snapshot, the last hand's result and "
+                                        "`game_over`, then close 1000; 0: such a socket is refused 4004 and "
+                                        "never sees how the game ended")
     # Issue 9 item 7: 59 reconnecting sockets were served 5,841 resyncs in 5 s.
     resyncs_per_window: int = Field(default=20, ge=1, description="snapshots per seat (connects and `resync`s) "
                                     "per resync_window_seconds; more resyncs get `resync_limited`, more "

@@ -299,7 +299,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
     async def keep_once(self) -> None:
         assert self.leases is not None
         # A closing table's lease too: until its game's end is in the journal, no other process may resume it.
-        ids = [t for t, a in self.actors.items() if not a.closed] + list(self.closing)
+        ids = [t for t, a in self.actors.items() if not a.closed or a.lingering] + list(self.closing)
         gone, lost = await self.leases.keep(ids, card=process_card(self))
         if not self.retiring and await self.redis.get(drain_key(self.prefix, self.process_id)) is not None:
             log.warning("cluster: an operator drains this process: no new tables; its games finish here")
@@ -458,8 +458,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         (no owner yet, an unnamed process, Redis away): the socket then goes anywhere and is relayed."""
         if not self.active:
             return await super().owner_node(table_id)
-        actor = self.actors.get(table_id)
-        if actor is not None and not actor.closed:
+        if self.serving(table_id) is not None:
             return node_of(self.process_id)
         assert self.leases is not None and self.directory is not None
         try:
@@ -489,8 +488,8 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
         """The table's actor if it plays here (taking it over if nobody holds it), else its owner's process
         id; None when no game runs at that table; ``MOVING`` while it is between owners for too long."""
         for _ in range(30):
-            actor = self.actors.get(table_id)
-            if actor is not None and not actor.closed:
+            actor = self.serving(table_id)
+            if actor is not None:
                 return actor
             if not self.active:
                 return None

@@ -40,6 +40,7 @@ class RelaySides:
     settings: TableSettings
     clock: Clock
     actors: dict[str, TableActor]
+    serving: Callable[[str], TableActor | None]  # ProcessRuntime.serving: the actor answering a table's sockets
     remote: dict[str, tuple[RemoteLink, TableActor, int]]
     watching: dict[str, tuple[RemoteLink, TableActor]]
     held: dict[str, HeldLink]
@@ -121,8 +122,8 @@ class RelaySides:
 
     def _remote_join(self, table_id: str, user_id: int, link_id: str, holder: str) -> None:
         assert self.relay is not None
-        actor = self.actors.get(table_id)
-        if actor is None or actor.closed:
+        actor = self.serving(table_id)
+        if actor is None:
             self.relay.send(holder, {"k": "close", "l": link_id, "c": RELAY_GAP, "r": "the table moved; reconnect"})
             return
         seat = seat_of(actor, user_id)
@@ -137,8 +138,8 @@ class RelaySides:
     def _remote_watch(self, table_id: str, link_id: str, holder: str) -> None:
         """An operator's spectator socket on another process (``app.ws.spectate``): public events only."""
         assert self.relay is not None
-        actor = self.actors.get(table_id)
-        if actor is None or actor.closed:
+        actor = self.serving(table_id)
+        if actor is None:
             self.relay.send(holder, {"k": "close", "l": link_id, "c": RELAY_GAP, "r": "the table moved; reconnect"})
             return
         rlink = RemoteLink(self.relay, holder, link_id, self._remote_closed)

@@ -135,10 +135,18 @@ class ProcessRuntime:
     async def connect(self, table_id: str) -> TableEnd | Refusal:
         """A socket's way to the table (``app.tables.hosting.ends``): its actor, or a refusal (4004) when no
         game runs at it here."""
-        actor = self.actors.get(table_id)
-        if actor is None or actor.closed:
+        actor = self.serving(table_id)
+        if actor is None:
             return NO_GAME_HERE
         return ActorEnd(actor, self.settings.outbox_size)
+
+    def serving(self, table_id: str) -> TableActor | None:
+        """The actor that answers the table's sockets here: the one playing it, or for a few seconds after its
+        game ended the one that shows how it ended (``TableActor.linger``); None when neither runs here."""
+        for actor in (self.actors.get(table_id), self.closing.get(table_id)):
+            if actor is not None and (not actor.closed or actor.lingering):
+                return actor
+        return None
 
     async def reach(self, table_id: str, user_id: int, *, seat: bool) -> TableEnd | Refusal:
         """A socket's way to the table for an account, through the reconnect throttle: ``connect``, and for
@@ -266,8 +274,8 @@ class ProcessRuntime:
         for task in list(self._reloads):
             task.cancel()
         actors = list(self.actors.values())
-        for actor in actors:
-            actor.post(Stop())
+        for actor in actors + [a for a in self.closing.values() if a.lingering]:
+            actor.post(Stop())  # a lingering one (its game over) stops answering late sockets
         tasks = [a.task for a in actors + list(self.closing.values()) if a.task is not None]
         if tasks:
             _done, late = await asyncio.wait(tasks, timeout=timeout)

@@ -31,9 +31,11 @@ import contextvars
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import BaseModel
 
 from app import metrics
 from app.bots import TableBots
@@ -106,6 +108,8 @@ class TableActor:
         self.resume = resume
         self.close_code, self.close_reason = 1001, "the table closed"
         self.closed_for_good = False  # Stop(closed=True): the game leaves the journal as the actor ends
+        # The game is over and the actor still answers late sockets with how it ended (``linger``).
+        self.lingering = False
         self.flow = HandFlow(info, self.settings, self.clock, self.slots, self.out, services.bots(),
                              post=self.post, table_closed=self._is_closed)
         # ``fence``: this process's fencing token for the table (journal writes carry it)
@@ -135,11 +139,14 @@ class TableActor:
                 await self._run_one(command)
                 if self.handled % 8 == 0:
                     await asyncio.sleep(0)  # a busy table must not starve the others
+            if self.lingering:
+                await self.linger()
         finally:
+            self.lingering = False
             self._close_links(self.close_code, self.close_reason)
             while not self.inbox.empty():  # sockets that joined as the table closed must not hang
                 command = self.inbox.get_nowait()
-                if isinstance(command, Join):
+                if isinstance(command, Join | Watch):
                     command.link.close(self.close_code, self.close_reason)
             writer = self.writer
             if (self.closed_for_good or writer.end_due) and writer.journal is not None and not writer.end_recorded:
@@ -232,7 +239,7 @@ class TableActor:
 
     def post(self, command: Command) -> None:
         """Join, Leave, timers and Stop: always delivered (they use the reserved room)."""
-        if self.closed and isinstance(command, Join):
+        if self.closed and not self.lingering and isinstance(command, Join | Watch):
             command.link.close(self.close_code, self.close_reason)
             return
         try:
@@ -284,10 +291,43 @@ class TableActor:
         self.flow.freeze(seat)
 
     def close(self, code: int, reason: str) -> None:
-        """The game is over: the actor stops, its prompts and then its sockets close with ``code``."""
+        """The game is over: the actor stops playing, its prompts and then its sockets close with ``code``, and
+        for ``ended_linger_seconds`` it answers a socket that comes back (``linger``)."""
         self.closed = True
+        self.close_code, self.close_reason = code, reason
+        self.lingering = self.settings.ended_linger_seconds > 0 and self.hand_end.final is not None
         self.flow.close_prompts()
         self._close_links(code, reason)
+
+    async def linger(self) -> None:
+        """終局之後: the game is over, yet a seat's socket may have dropped just before ``game_over`` reached
+        it (its process restarted, its relay moved), or its reconnect may have queued behind the last move.
+        For ``ended_linger_seconds`` such a socket gets its final snapshot, the last hand's result and the
+        same ``game_over``, then closes 1000, instead of a 4004 that never shows how the game ended.  The
+        runtime keeps the table's lease meanwhile, so the other processes relay such sockets here."""
+        final = self.hand_end.final
+        assert final is not None
+        timer = self.clock.call_at(self.clock.now() + self.settings.ended_linger_seconds, self.post,
+                                   Stop("linger_over"))
+        try:
+            while True:
+                command = await self.inbox.get()
+                if isinstance(command, Join):
+                    self._show_end(command.link, self.flow.seat_messages(command.seat))
+                elif isinstance(command, Watch):
+                    self._show_end(command.link, self.flow.spectator_messages())
+                elif isinstance(command, Stop) and not command.closed:  # the linger's end, a drain, a shutdown
+                    return
+                # else: the registry closing the ended table (Stop closed=True), late moves, timers: nothing
+        finally:
+            timer.cancel()
+
+    def _show_end(self, link: SeatLink, shown: Sequence[BaseModel]) -> None:
+        final = self.hand_end.final
+        assert final is not None
+        for message in [*shown, final]:
+            link.send(message.model_dump_json())
+        link.close(self.close_code, self.close_reason)
 
     def _is_closed(self) -> bool:
         return self.closed

@@ -412,6 +412,11 @@ class HandFlow:
         if self.hand is not None:
             self._send_waits(self.hand)
 
+    def seat_messages(self, seat: int) -> list[SnapshotMessage | HandResultMessage]:
+        """What a seat's new socket is shown between hands (and after the game, ``TableActor.linger``): its
+        snapshot, then how the last hand ended."""
+        return [seat_snapshot(self, seat)] + ([self.last_result] if self.last_result is not None else [])
+
     def spectator_messages(self) -> list[SnapshotMessage | HandResultMessage]:
         """What a new spectator is sent: the public snapshot, then how the last hand ended (between hands)."""
         shown: list[SnapshotMessage | HandResultMessage] = [spectator_snapshot(self)]

@@ -65,15 +65,19 @@ def game_over_message(flow: HandFlow, reason: str, stood_up: list[int]) -> GameO
         places=final_places(flow.points))
 
 
-def announce_game_over(flow: HandFlow, reason: str, stood_up: list[int], on_game_end: GameEndHook | None) -> None:
+def announce_game_over(flow: HandFlow, reason: str, stood_up: list[int],
+                       on_game_end: GameEndHook | None) -> GameOverMessage:
     """Send ``game_over`` to every seat, then hand the game's end to its record.  The record's failure is
-    the runtime's to log: it never stops the message or the table's close."""
-    flow.out.send_all(game_over_message(flow, reason, stood_up))
+    the runtime's to log: it never stops the message or the table's close.  Returns the message (a seat that
+    reconnects in the moments after is sent it again, ``TableActor.linger``)."""
+    message = game_over_message(flow, reason, stood_up)
+    flow.out.send_all(message)
     if on_game_end is not None and flow.started:  # a table closed before its first deal played no game
         try:
             on_game_end(finished_game(flow, reason, stood_up))
         except Exception:
             log.exception("table %s: the game's record could not be handed over", flow.id)
+    return message
 
 def rounds_complete(flow: HandFlow) -> bool:
     """The game has played all it should: its 圈 (docs/rules/timing.md#room-options), or the table's hand limit."""
@@ -98,6 +102,7 @@ class HandEnd:
         self.close = close
         self.on_game_over = on_game_over
         self.on_game_end = on_game_end
+        self.final: GameOverMessage | None = None  # the game's ``game_over`` (終局), once it is sent
 
     async def finish_hand(self) -> None:
         flow = self.flow
@@ -188,7 +193,7 @@ class HandEnd:
                 log.warning("table %s: fenced; the journal's game is another process's", flow.id)
             except Exception:  # the database is away: the actor retries as it stops (JournalWriter.record_end)
                 self.writer.end_due = True
-        announce_game_over(flow, reason, stood_up, self.on_game_end)
+        self.final = announce_game_over(flow, reason, stood_up, self.on_game_end)
         self.close(1000, "the game is over")
         await self._release_table(stood_up)
         if self.on_game_over is not None:

@@ -13,7 +13,8 @@ TABLE_GONE = 4005  # the table was closed for good (after `game_over`, reason `t
 TOO_MANY = 4029  # too many sockets (account or address), or too many reconnects
 
 CLOSE_CODES: dict[int, str] = {
-    1000: "the game is over",
+    1000: "the game is over (a seat that reconnects within `TABLE_ENDED_LINGER_SECONDS` of the end is sent its "
+          "snapshot, the last `hand_result` and `game_over` first, then this)",
     1001: "the server is restarting (after `server_restarting`), or the table is restarting here after a "
           "lost journal: reconnect",
     1008: "not authenticated: no ticket or a missing, used or expired one (or an invalid session token in the "
@@ -24,7 +25,7 @@ CLOSE_CODES: dict[int, str] = {
     1013: "too slow to read messages, the table is busy, or it is moving between server processes; reconnect",
     4001: "replaced by a newer connection for the same seat",
     NOT_SEATED: "you are not seated at this table",
-    NO_GAME: "no game is running at this table",
+    NO_GAME: "no game is running at this table (or its game ended more than `TABLE_ENDED_LINGER_SECONDS` ago)",
     TABLE_GONE: "the table was closed for good (an operator closed it, or its tournament was cancelled), after "
                 "`game_over` with reason `table_closed`: do not reconnect",
     4401: "your login session ended while connected (logged out, ended from another session, password "

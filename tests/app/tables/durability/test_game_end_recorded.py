@@ -40,7 +40,7 @@ class AwayJournal(TableJournal):
         await super().game_closed(table_id, fence)
 
 
-async def _unsettled(*_args: Any) -> None:
+async def _unsettled(*_args: Any, **_kwargs: Any) -> None:
     return None  # past the settler's own retries: the hand is voided (docs/rules/rooms.md#settlement)
 
 
@@ -62,6 +62,11 @@ async def test_a_game_ended_during_an_outage_leaves_the_journal_once_the_databas
         actor = h.runtime.closing.get(table_id)
         if actor is not None:  # still recording: held among the closing tables (a cluster renews its lease)
             assert table_id not in h.runtime.actors and actor.task is not None
+            for _ in range(100):  # past the ended table's linger (tests/app/tables/play/test_game_end_linger.py)
+                if actor.task.done():
+                    break
+                h.clock.advance(1.0)
+                await asyncio.sleep(0.05)
             await asyncio.wait_for(actor.task, 20)
         assert journal.tries == 4  # three refused, the fourth recorded the end
         assert table_id not in await journal.live_ids() and await journal.load(table_id) is None
@@ -122,8 +127,8 @@ class _Redis:
 
 
 class _Actor:
-    def __init__(self, closed: bool) -> None:
-        self.closed = closed
+    def __init__(self, closed: bool, lingering: bool = False) -> None:
+        self.closed, self.lingering = closed, lingering
 
 
 async def test_a_cluster_keeps_the_lease_of_a_table_still_recording_its_end() -> None:
@@ -133,7 +138,10 @@ async def test_a_cluster_keeps_the_lease_of_a_table_still_recording_its_end() ->
     leases = _Leases()
     runtime.leases = leases  # type: ignore[assignment]
     runtime.redis = _Redis()  # type: ignore[assignment]
-    runtime.actors = {"playing": _Actor(False), "stopped": _Actor(True)}  # type: ignore[dict-item]
+    runtime.actors = {"playing": _Actor(False), "stopped": _Actor(True),  # type: ignore[dict-item]
+                      "ended": _Actor(True, lingering=True)}
     runtime.closing = {"ending": _Actor(True)}  # type: ignore[dict-item]
     await runtime.keep_once()
-    assert sorted(leases.renewed) == ["ending", "playing"]  # a stopped actor's table is elsewhere's to take
+    # A stopped actor's table is elsewhere's to take; an ended one still answers its seats (TableActor.linger),
+    # and the other processes relay them to the lease's holder.
+    assert sorted(leases.renewed) == ["ended", "ending", "playing"]

@@ -74,7 +74,11 @@ class Blip:
 
     async def _poll(self, player: dict[str, Any], table_id: str, seat: RecordingSeat, k: int) -> None:
         """The player's ``GET /api/me``, on each process in turn: never a 5xx; its table while the game runs."""
-        async with httpx.AsyncClient(timeout=10) as client:
+        # The pool drops an idle connection after 2 s, before the server does (uvicorn: 5 s).  At httpx's
+        # default (5 s, the same) a GET could go out on a connection the server was closing that very moment
+        # and fail with RemoteProtocolError, the client's own race (a browser resends on a reused connection
+        # that closed; behind the shipped proxy there is no upstream keep-alive): once in ~800 polls here.
+        async with httpx.AsyncClient(timeout=10, limits=httpx.Limits(keepalive_expiry=2.0)) as client:
             while self.polling:
                 url = self.cluster.urls[(k + self.polls) % 2]
                 playing = seat.game_over is None

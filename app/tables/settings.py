@@ -42,7 +42,8 @@ class TableSettings(BaseSettings):
     join_seconds: float = Field(default=20.0, ge=0, description="wait this long for every human to connect "
                                 "before the first hand (absent players are auto-played)")
     hand_pause_seconds: float = Field(default=5.0, ge=0, description="pause between hands")
-    bot_delay_seconds: float = Field(default=0.8, ge=0, description="a practice bot's thinking time (×0.5-1.5)")
+    bot_delay_seconds: float = Field(default=0.8, ge=0, description="a bot's thinking time (×0.5-1.5) before a move others "
+                                     "see; a bot passes a claim at once")
     auto_play_delay_seconds: float = Field(default=1.0, ge=0, description="how soon 托管 and disconnected "
                                            "seats act")
     # Timing side channel (server-lessons §7.4).

@@ -39,7 +39,7 @@ from app.tables.protocol.messages import (
 )
 from app.tables.settings import BOT_SPEEDS, DEFAULT_BOT_SPEED, PracticePace, TableSettings
 from app.tables.table_info import TableInfo
-from engine.actions import Action, IllegalAction
+from engine.actions import Action, ActionKind, IllegalAction
 from engine.events import Event
 from engine.match import Match, draw_first_dealer
 from engine.phase import Phase
@@ -48,6 +48,8 @@ from engine.variants import find_variant
 
 log = logging.getLogger(__name__)
 PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}
+# Prompts whose pass nobody sees (a claim on a discard, robbing a kong): a bot that passes passes at once.
+SILENT_PASS_KINDS = frozenset({"claim", "rob"})
 HOLD_AFTER = {"discard", "kong_attempt"}
 
 
@@ -181,14 +183,18 @@ class HandFlow:
             self.send_snapshot(seat)
         self._send_waits(hand)
         if not hand.is_over:
-            self._open_prompts(hand)
+            passes = self._open_prompts(hand)
+            if passes:
+                return self._pass_at_once(passes)
         elif hand.result is not None and hand is not self.settled_hand:
             return Played.hand_over(hand)
         return NOTHING
 
     # -- prompts ---------------------------------------------------------------------------------------
 
-    def _open_prompts(self, hand: HandState) -> None:
+    def _open_prompts(self, hand: HandState) -> list[tuple[OpenPrompt, Action]]:
+        """Open a prompt for every awaited seat; returns the bots' passes to play at once (``_bot_claim``)."""
+        passes = []
         for seat in hand.awaiting():
             if seat in self.prompts:
                 continue
@@ -196,9 +202,33 @@ class HandFlow:
             if not legal or hand.default_action(seat) is None:
                 raise SeatWithoutAMove(f"seat {seat} is awaited in phase {hand.phase.value} but has "
                                        f"{'no timeout action' if legal else 'no legal action'}")
-            self._open_prompt(hand, seat, legal)
+            prompt = self._open_prompt(hand, seat, legal)
+            if prompt.act_timer is None and self.slots[seat].bot and prompt.kind in SILENT_PASS_KINDS:
+                passes += self._bot_claim(hand, prompt)
+        return passes
 
-    def _open_prompt(self, hand: HandState, seat: int, legal: list[Action]) -> None:
+    def _bot_claim(self, hand: HandState, prompt: OpenPrompt) -> list[tuple[OpenPrompt, Action]]:
+        """過 without a wait: a bot offered a claim decides as the prompt opens, and a pass is played at once
+        instead of after its thinking time.  Nobody sees a pass, so the table loses nothing of a bot's
+        manner, and it gains two things: the pause after a discard no longer grows when a bot could have
+        claimed (the claim hold alone hides who could), and the server spares a timer, an actor turn and a
+        journal write per pass (issue 36).  A bot that claims still waits its thinking time, as before."""
+        action = self.bots.choose(hand, prompt.seat, self.info.bot_level)
+        if action.kind is ActionKind.PASS:
+            return [(prompt, action)]
+        self._schedule_act(prompt)
+        return []
+
+    def _pass_at_once(self, passes: list[tuple[OpenPrompt, Action]]) -> Played:
+        """Play the bots' passes, each while its prompt is still the open one (a pass that closed the claim
+        window moved the hand on, and the prompts opened since are new)."""
+        played = NOTHING
+        for prompt, action in passes:
+            if self.prompts.get(prompt.seat) is prompt:
+                played = played.then(self.play(action))
+        return played
+
+    def _open_prompt(self, hand: HandState, seat: int, legal: list[Action]) -> OpenPrompt:
         kind = PROMPT_KIND[hand.phase]
         key = "discard_seconds" if kind in ("turn", "split") else "claim_seconds"
         seconds = float(hand.options[key]) * self.settings.time_scale
@@ -213,8 +243,9 @@ class HandFlow:
         if kind == "turn" and slot.human:
             prompt.hints = turn_hints(hand, seat, self.info.practice and self.info.suggest_discard)
         self.out.prompt(prompt, slot.auto_played)
-        if slot.auto_played:
+        if slot.auto_played and not (slot.bot and kind in SILENT_PASS_KINDS):  # those: ``_bot_claim``
             self._schedule_act(prompt)
+        return prompt
 
     def _send_waits(self, hand: HandState) -> None:
         """A ``hints`` message to each connected human whose waits changed (only once no event is held,

@@ -246,9 +246,10 @@ class PlayLog:
 
 
 async def play_to_the_end(seat: SeatClient, rng: random.Random, log: PlayLog, timeout: float = 30,
-                          declare_rate: float = 0.01) -> None:
-    """Answer every prompt until game_over (then the socket closes).  Before a discard it asks for a
-    snapshot (``resync``) to see its own hand, as a client that keeps no state would."""
+                          declare_rate: float = 0.01, *, stop_after: str | None = None) -> None:
+    """Answer every prompt until game_over (then the socket closes), or until the first message of type
+    ``stop_after`` (the socket stays open and what follows is left unread and unanswered).  Before a discard
+    it asks for a snapshot (``resync``) to see its own hand, as a client that keeps no state would."""
     waiting: dict[str, Any] | None = None
     while True:
         try:
@@ -273,6 +274,8 @@ async def play_to_the_end(seat: SeatClient, rng: random.Random, log: PlayLog, ti
             log.results.append(message)
         elif message["type"] == "game_over":
             log.game_over = message
+        if message["type"] == stop_after:
+            return
 
 
 def first_dealer_is(monkeypatch: Any, seat: int) -> None:

@@ -287,6 +287,10 @@ async def test_killing_the_matchers_process_loses_no_player(pair) -> None:  # no
             async def listed(table_id: str = table_id) -> bool:
                 return (await client.get(f"{survivor}/api/tables/{table_id}")).status_code == 200
             await _until(listed, 30, f"table {table_id} to be live\n{servers[1 - leader].tail(6000)}")
-            seats = [s["user_id"] for s in (await client.get(f"{survivor}/api/tables/{table_id}")).json()["seats"]]
+            # Once live it stays live: a table that answered and then did not was seen once in CI (a fresh clone
+            # under load; not reproduced in 10 runs here), so say what came back and what the survivor logged.
+            again = await client.get(f"{survivor}/api/tables/{table_id}")
+            assert again.status_code == 200, f"{again.status_code} {again.text}\n{servers[1 - leader].tail(8000)}"
+            seats = [s["user_id"] for s in again.json()["seats"]]
             assert sorted(seats) == sorted(uids)
 

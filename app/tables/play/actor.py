@@ -305,8 +305,6 @@ class TableActor:
         For ``ended_linger_seconds`` such a socket gets its final snapshot, the last hand's result and the
         same ``game_over``, then closes 1000, instead of a 4004 that never shows how the game ended.  The
         runtime keeps the table's lease meanwhile, so the other processes relay such sockets here."""
-        final = self.hand_end.final
-        assert final is not None
         timer = self.clock.call_at(self.clock.now() + self.settings.ended_linger_seconds, self.post,
                                    Stop("linger_over"))
         try:

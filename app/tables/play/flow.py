@@ -202,12 +202,12 @@ class HandFlow:
             if not legal or hand.default_action(seat) is None:
                 raise SeatWithoutAMove(f"seat {seat} is awaited in phase {hand.phase.value} but has "
                                        f"{'no timeout action' if legal else 'no legal action'}")
-            prompt = self._open_prompt(hand, seat, legal)
-            if prompt.act_timer is None and self.slots[seat].bot and prompt.kind in SILENT_PASS_KINDS:
-                passes += self._bot_claim(hand, prompt)
+            bot_pass = self._open_prompt(hand, seat, legal)
+            if bot_pass is not None:
+                passes.append(bot_pass)
         return passes
 
-    def _bot_claim(self, hand: HandState, prompt: OpenPrompt) -> list[tuple[OpenPrompt, Action]]:
+    def _bot_claim(self, hand: HandState, prompt: OpenPrompt) -> tuple[OpenPrompt, Action] | None:
         """過 without a wait: a bot offered a claim decides as the prompt opens, and a pass is played at once
         instead of after its thinking time.  Nobody sees a pass, so the table loses nothing of a bot's
         manner, and it gains two things: the pause after a discard no longer grows when a bot could have
@@ -215,9 +215,9 @@ class HandFlow:
         journal write per pass (issue 36).  A bot that claims still waits its thinking time, as before."""
         action = self.bots.choose(hand, prompt.seat, self.info.bot_level)
         if action.kind is ActionKind.PASS:
-            return [(prompt, action)]
+            return prompt, action
         self._schedule_act(prompt)
-        return []
+        return None
 
     def _pass_at_once(self, passes: list[tuple[OpenPrompt, Action]]) -> Played:
         """Play the bots' passes, each while its prompt is still the open one (a pass that closed the claim
@@ -228,7 +228,8 @@ class HandFlow:
                 played = played.then(self.play(action))
         return played
 
-    def _open_prompt(self, hand: HandState, seat: int, legal: list[Action]) -> OpenPrompt:
+    def _open_prompt(self, hand: HandState, seat: int, legal: list[Action]) -> tuple[OpenPrompt, Action] | None:
+        """Open ``seat``'s prompt and schedule whoever plays it; returns a bot's pass to play at once."""
         kind = PROMPT_KIND[hand.phase]
         key = "discard_seconds" if kind in ("turn", "split") else "claim_seconds"
         seconds = float(hand.options[key]) * self.settings.time_scale
@@ -243,9 +244,11 @@ class HandFlow:
         if kind == "turn" and slot.human:
             prompt.hints = turn_hints(hand, seat, self.info.practice and self.info.suggest_discard)
         self.out.prompt(prompt, slot.auto_played)
-        if slot.auto_played and not (slot.bot and kind in SILENT_PASS_KINDS):  # those: ``_bot_claim``
+        if slot.bot and kind in SILENT_PASS_KINDS:
+            return self._bot_claim(hand, prompt)
+        if slot.auto_played:
             self._schedule_act(prompt)
-        return prompt
+        return None
 
     def _send_waits(self, hand: HandState) -> None:
         """A ``hints`` message to each connected human whose waits changed (only once no event is held,
@@ -436,16 +439,15 @@ class HandFlow:
             return
         self.snapshot_due.discard(seat)
         link.synced = True
-        self.out.send(seat, seat_snapshot(self, seat))
-        if self.last_result is not None:  # between hands: how the last one ended, which it may have missed
-            self.out.send(seat, self.last_result)
+        for message in self.seat_messages(seat):
+            self.out.send(seat, message)
         self.slots[seat].waits_sent = None  # a fresh client knows no waits yet
         if self.hand is not None:
             self._send_waits(self.hand)
 
     def seat_messages(self, seat: int) -> list[SnapshotMessage | HandResultMessage]:
-        """What a seat's new socket is shown between hands (and after the game, ``TableActor.linger``): its
-        snapshot, then how the last hand ended."""
+        """What a seat's new socket is shown (and after the game, ``TableActor.linger``): its snapshot, then
+        between hands how the last one ended, which it may have missed."""
         return [seat_snapshot(self, seat)] + ([self.last_result] if self.last_result is not None else [])
 
     def spectator_messages(self) -> list[SnapshotMessage | HandResultMessage]:

@@ -38,6 +38,7 @@ from app.tables.registry import TableRegistry
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import lobby, spectate, table_socket
+from app.ws.serve import ServerSend
 from app.ws.frames import quiet_frame_errors
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,8 @@ def create_app(settings: Settings | None = None, *, table_runtime: TableLifespan
     app.add_middleware(HttpMetrics, log_access=settings.log_format == "json")
     # outermost of all: every request and socket gets its X-Request-ID before anything logs (app.core.request_ids)
     app.add_middleware(RequestIds)
+    # outside even that: a socket's frames skip every wrapper above, which only watch its handshake and close
+    app.add_middleware(ServerSend)
     app.include_router(api_router)
     # [tables] the table socket finds the actors through app.state.table_runtime
     app.state.table_runtime = tables

@@ -283,3 +283,18 @@ async def test_hurry_commits_a_gathering_write_at_once_and_is_a_no_op_with_nothi
     game = await journal.load("t0")
     assert game is not None and game.actions == [_discard(0, 0)]
     await journal.close()
+
+
+@pytest.mark.parametrize("value", [
+    {"kind": "discard", "seat": 2, "tile": "5m", "tiles": [], "declare": None},
+    {"v": 7, "names": ["東風", "莊家"], "points": [12, -4, -4, -4], "nested": {"ok": True, "x": 0.5}},
+    {1: "seat keys of an int", 2: [1, 2]},  # json.dumps made these strings; the column must not refuse them
+])
+def test_a_json_columns_text_reads_back_as_the_standard_encoders_did(value) -> None:
+    """The batched statement encodes JSON values with orjson (compact, UTF-8) where it used ``json.dumps``:
+    whoever reads the column parses it, so the text must parse to what the old text parsed to."""
+    import json
+
+    from app.tables.durability.journal_statement import json_text
+
+    assert json.loads(json_text(value)) == json.loads(json.dumps(value))

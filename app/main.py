@@ -38,8 +38,8 @@ from app.tables.registry import TableRegistry
 from app.tournaments.director import make_director, running_director
 from app.web import mount_web
 from app.ws import lobby, spectate, table_socket
-from app.ws.serve import ServerSend
 from app.ws.frames import quiet_frame_errors
+from app.ws.serve import ServerSend
 
 log = logging.getLogger(__name__)
 

@@ -102,40 +102,41 @@ class HeldConnections:
         # into a greenlet every time (~5 % of the journal's CPU per commit, bench/results/throughput.md).
         self._drivers: dict[AsyncConnection, Any] = {}
 
-    @contextlib.asynccontextmanager
-    async def connection(self) -> AsyncIterator[AsyncConnection]:
+    async def _take(self) -> AsyncConnection:
+        """A held connection, or a new one with the options and the setup applied."""
         if self._held:
-            conn = self._held.pop()
-        else:  # SQLAlchemy 2 sets execution options on the connection itself: once is enough
-            conn = await self.engine.connect()
-            if self.options:
-                conn = await conn.execution_options(**self.options)
-            if self.setup:
-                try:
-                    await (await _driver_of(conn)).execute(self.setup)
-                except BaseException:
-                    await self._discard(conn)
-                    raise
-        try:
-            yield conn
-        except BaseException:
-            await self._discard(conn)
-            raise
+            return self._held.pop()
+        # SQLAlchemy 2 sets execution options on the connection itself: once is enough
+        conn = await self.engine.connect()
+        if self.options:
+            conn = await conn.execution_options(**self.options)
+        if self.setup:
+            try:
+                await (await _driver_of(conn)).execute(self.setup)
+            except BaseException:
+                await self._discard(conn)
+                raise
+        return conn
+
+    async def _give_back(self, conn: AsyncConnection) -> None:
         if self.hold:
             self._held.append(conn)
         else:
             await self._discard(conn)
 
     @contextlib.asynccontextmanager
-    async def driver(self) -> AsyncIterator[Any]:
+    async def connection(self) -> AsyncIterator[AsyncConnection]:
+        conn = await self._take()
+        try:
+            yield conn
+        except BaseException:
+            await self._discard(conn)
+            raise
+        await self._give_back(conn)
+
+    def driver(self) -> contextlib.AbstractAsyncContextManager[Any]:
         """The driver's own connection under a held one (asyncpg's, for statements SQLAlchemy need not see)."""
-        async with self.connection() as conn:
-            driver = self._drivers.get(conn)
-            if driver is None:
-                driver = await _driver_of(conn)
-                if self.hold:
-                    self._drivers[conn] = driver
-            yield driver
+        return _DriverLease(self)
 
     async def _discard(self, conn: AsyncConnection) -> None:
         self._drivers.pop(conn, None)
@@ -148,6 +149,40 @@ class HeldConnections:
         held, self._held = self._held, []
         for conn in held:
             await self._discard(conn)
+
+
+class _DriverLease:
+    """``HeldConnections.driver()``: a plain context manager rather than a generator inside another (the
+    journal takes one per commit, a few hundred a second; each generator-based manager is an object, a
+    generator and two of its steps on the way in and out)."""
+
+    __slots__ = ("_held", "_conn")
+
+    def __init__(self, held: HeldConnections) -> None:
+        self._held = held
+        self._conn: AsyncConnection | None = None
+
+    async def __aenter__(self) -> Any:
+        held = self._held
+        conn = self._conn = await held._take()
+        driver = held._drivers.get(conn)
+        if driver is None:
+            try:
+                driver = await _driver_of(conn)
+            except BaseException:
+                await held._discard(conn)
+                raise
+            if held.hold:
+                held._drivers[conn] = driver
+        return driver
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        conn, self._conn = self._conn, None
+        assert conn is not None
+        if exc_type is None:
+            await self._held._give_back(conn)
+        else:
+            await self._held._discard(conn)
 
 
 async def _driver_of(conn: AsyncConnection) -> Any:

@@ -169,14 +169,16 @@ class HandFlow:
         if self.taken < len(hand.events):
             self.pending.extend(hand.events[self.taken:])
             self.taken = len(hand.events)
-        while self.pending and self.clock.now() >= self.hold_until:
+        now = self.clock.now()  # the actor's one command: time does not move while it runs
+        while self.pending and now >= self.hold_until:
             event = self.pending.popleft()
             self.out.engine_event(self.hand_no, event)
-            hold = self.settings.claim_hold_seconds * self.pace.claim_hold
-            if event.type in HOLD_AFTER and hold > 0:
-                self.hold_key += 1
-                self.hold_until = self.clock.now() + hold
-                self.timer(hold, Tick("release", self.hold_key))
+            if event.type in HOLD_AFTER:
+                hold = self.settings.claim_hold_seconds * self.pace.claim_hold
+                if hold > 0:
+                    self.hold_key += 1
+                    self.hold_until = now + hold
+                    self.timer(hold, Tick("release", self.hold_key))
         if self.pending:
             return NOTHING
         for seat in sorted(self.snapshot_due):

@@ -122,6 +122,16 @@ class TableSettings(BaseSettings):
                                      "up to this long for other tables' writes, so one commit carries many "
                                      "tables' turns; a player's own action commits at once and takes them "
                                      "along.  0: every write commits at once")
+    # Issue 36: at production pace 1,000 tables set ~1,300 timers a second, each due on its own millisecond, so
+    # nearly every timer was a wake-up of its own (a system call, a context switch, a loop turn) and each bot's
+    # move a journal write gathered alone.  With the slack, timers due within one slack fire together:
+    # −10 % of the server's CPU (commits 240 → 186 a second) for +0.3 ms of discard → event p50
+    # (bench/results/throughput.md, "fourth round").  A timer due within ten slacks keeps its exact time.
+    timer_slack_ms: float = Field(default=10.0, ge=0, le=50, description="a table timer due at least ten times "
+                                  "this far ahead (a bot's move, the claim hold's release, a turn's deadline) "
+                                  "fires on the next multiple of it, so many tables' timers share one turn of "
+                                  "the event loop: at most this late, never early.  0: every timer fires on "
+                                  "its own time")
     # A commit waits for its WAL flush, and a shared cloud disk's flush can take hundreds of ms at p99
     # (bench/journal_bench.py on the bench machine: p50 0.9 ms, p99 29-499 ms): every seat waits for it.
     journal_synchronous_commit: bool = Field(default=True, description="durable tables on Postgres: each "

@@ -59,7 +59,7 @@ class ProcessRuntime:
     def __init__(self, settings: TableSettings | None = None, *, clock: Clock | None = None,
                  bots: Callable[[], TableBots] = TableBots, settler: Settler | None = None) -> None:
         self.settings = settings or TableSettings()
-        self.clock: Clock = clock or RealClock()
+        self.clock: Clock = clock or RealClock(self.settings.timer_slack_ms / 1000)
         self.bots = bots
         self.settler = settler
         self.actors: dict[str, TableActor] = {}

@@ -58,7 +58,7 @@ class RealClock:
         loop = asyncio.get_running_loop()
         slack = self.slack_seconds
         if slack and when - loop.time() >= SLACK_FACTOR * slack:
-            when = math.ceil(when / slack) * slack
+            when = max(when, math.ceil(when / slack) * slack)  # max: never early by a rounding
         return loop.call_at(when, callback, *args)
 
 

@@ -80,7 +80,8 @@ async def play(host: str, speed: str, hands: int) -> list[dict[str, float]]:
     turn_at: float | None = None
     last_at = time.perf_counter()
     last_kind = "start"
-    async with websockets.connect(f"ws://{host}/ws/table/{made['id']}?token={body['access_token']}") as ws:
+    # a non-browser client shows its token in the handshake's Authorization header (a browser takes a ticket)
+    async with websockets.connect(f"ws://{host}/ws/table/{made['id']}", additional_headers=headers) as ws:
         async for raw in ws:
             now = time.perf_counter()
             msg = json.loads(raw)

@@ -246,6 +246,77 @@ def _centre_distance(a: dict, b: dict) -> float:
     return float(((a["x"] + a["w"] / 2 - b["x"] - b["w"] / 2) ** 2 + (a["y"] + a["h"] / 2 - b["y"] - b["h"] / 2) ** 2) ** 0.5)
 
 
+# Every call's banner shown by the client's own showCall beside every plate, measured, then taken away.
+_EVERY_BANNER = """async () => {
+  const { showCall } = await import('./js/render/calls.js');
+  const box = (r) => ({x: r.x, y: r.y, w: r.width, h: r.height});
+  const layer = document.getElementById('call-layer'), out = [];
+  const plates = [...document.querySelectorAll('#table-root .plate[data-seat-pos]')];
+  const boxes = plates.map((p) => ({seat: Number(p.dataset.seat), pos: p.dataset.seatPos, box: box(p.getBoundingClientRect())}));
+  const core = box(document.querySelector('#table-root .core').getBoundingClientRect());
+  for (const plate of plates) for (const call of ['chow', 'pong', 'kong', 'ready', 'eye', 'miji', 'win', 'zimo']) {
+    const n = showCall(layer, 'probe', call, plate), l = n.offsetParent.getBoundingClientRect();
+    out.push({call, seat: Number(plate.dataset.seat), seatPos: n.dataset.seatPos, plates: boxes, core,
+      banner: {x: l.x + n.offsetLeft - n.offsetWidth / 2, y: l.y + n.offsetTop - n.offsetHeight / 2,
+               w: n.offsetWidth, h: n.offsetHeight}});
+    n.remove();
+  }
+  return out; }"""
+
+# Two winners on one discard: each pair of seats' 胡 banners up at once, the layout boxes of both.
+_TWO_WINNERS = """async () => {
+  const { showCall } = await import('./js/render/calls.js');
+  const layer = document.getElementById('call-layer'), out = [];
+  const plates = [...document.querySelectorAll('#table-root .plate[data-seat-pos]')];
+  const box = (n) => ({x: n.offsetLeft - n.offsetWidth / 2, y: n.offsetTop - n.offsetHeight / 2, w: n.offsetWidth, h: n.offsetHeight});
+  for (const a of plates) for (const b of plates) if (a !== b) {
+    const first = showCall(layer, 'one', 'win', a), second = showCall(layer, 'two', 'win', b);
+    out.push({seats: [a.dataset.seatPos, b.dataset.seatPos], boxes: [box(first), box(second)]});
+    first.remove(); second.remove();
+  }
+  return out; }"""
+
+
+def _overlap(a: dict, b: dict) -> float:
+    w = min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def test_every_call_banner_stands_clear_beside_its_plate(browser: Browser, base_url: str) -> None:
+    """Issue 33 item 5, for every call word in every language at every size, with no luck involved: the banner
+    stands beside its caller's plate (≤ 12 px), covers no other seat's plate, and is nearer its own plate than
+    any other plate and the table's centre; two winners' banners up at once do not cross.  At 360×740 the plates stand in two columns 96 px apart, narrower
+    than 自摸's banner: beside the bottom-right plate it used to sit over yours (CI, 2026-12-05)."""
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
+    try:
+        page = context.new_page()
+        register(page, unique_name("band"))
+        open_short_practice(page, "taipao", hands=8)
+        expect(page.locator("#table-root .plate[data-seat-pos]")).to_have_count(4)
+        for lang in LANGS:
+            set_language(page, lang)
+            for size in SIZES:
+                _resize(page, size)
+                shown = page.evaluate(_EVERY_BANNER)
+                assert len(shown) == 4 * 8, shown
+                for c in shown:
+                    plates = {p["seat"]: p for p in c["plates"]}
+                    mine, where = plates[c["seat"]], f"{lang} {size}: {c['call']} of the {plates[c['seat']]['pos']} seat"
+                    assert c["seatPos"] == mine["pos"], where
+                    assert _gap(c["banner"], mine["box"]) <= 12, f"{where}: {c['banner']} not beside {mine}"
+                    near = _centre_distance(c["banner"], mine["box"])
+                    assert near < _centre_distance(c["banner"], c["core"]), f"{where}: nearer the centre"
+                    for other in c["plates"]:
+                        if other["seat"] != c["seat"]:
+                            assert _overlap(c["banner"], other["box"]) == 0, f"{where}: {c['banner']} covers {other}"
+                            assert near < _centre_distance(c["banner"], other["box"]), f"{where}: nearer {other}"
+                for pair in page.evaluate(_TWO_WINNERS):
+                    assert _overlap(*pair["boxes"]) == 0, f"{lang} {size}: two winners' banners cross: {pair}"
+    finally:
+        context.close()
+
+
 def test_a_call_banner_stands_beside_the_callers_plate(browser: Browser, base_url: str) -> None:
     """Issue 33 item 5: the bots' 碰 / 槓 / 吃 (and any 胡) banner shows beside the plate of the seat that called,
     not in the middle of the table, at 390×844, 360×740, 844×390 and 1280×720 (the page's seat is on 托管)."""

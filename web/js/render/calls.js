@@ -40,8 +40,22 @@ export function callsOf(ev) {
   }
 }
 
+/** @typedef {{left: number, top: number, right: number, bottom: number}} Box */
+
+/** Overlap area of two boxes. @param {Box} a @param {Box} b */
+function overlap(a, b) {
+  const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+  const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
 /**
- * Stand the banner beside the plate, on the side of it that faces the table's centre, inside the layer.
+ * Stand the banner beside the plate, on the side of it that faces the table's centre, inside the layer: beside
+ * it toward the centre where the banner fits there, else above or below it toward the centre.  On a narrow phone
+ * the plates stand in two columns with less than a banner's width between them, and a banner beside a plate
+ * would sit over its neighbour's, or between the two: so each place is tried against the other plates (and the
+ * other banners up), and the first that covers none of them and is nearer its own plate than any other plate or
+ * the centre is taken (the least covered one if none is).
  * @param {HTMLElement} layer @param {HTMLElement} banner @param {Element} plate
  */
 function besidePlate(layer, banner, plate) {
@@ -49,14 +63,34 @@ function besidePlate(layer, banner, plate) {
   const p = plate.getBoundingClientRect();
   // The banner's layout size: its bounding box is scaled by the entrance animation (1.8× at first), which would
   // stand it a plate's width away from its plate.
-  const b = { width: banner.offsetWidth, height: banner.offsetHeight };
-  const toRight = p.left + p.width / 2 < box.left + box.width / 2;
-  let x = toRight ? p.right - box.left + b.width / 2 + 6 : p.left - box.left - b.width / 2 - 6;
-  let y = p.top - box.top + p.height / 2;
-  x = Math.min(Math.max(x, b.width / 2), box.width - b.width / 2);
-  y = Math.min(Math.max(y, b.height / 2), box.height - b.height / 2);
-  banner.style.left = `${x}px`;
-  banner.style.top = `${y}px`;
+  const w = banner.offsetWidth, h = banner.offsetHeight;
+  const cx = p.left + p.width / 2 - box.left, cy = p.top + p.height / 2 - box.top;
+  const toRight = cx < box.width / 2, toBelow = cy < box.height / 2;
+  const places = [
+    { x: toRight ? p.right - box.left + w / 2 + 6 : p.left - box.left - w / 2 - 6, y: cy },
+    { x: cx, y: toBelow ? p.bottom - box.top + h / 2 + 6 : p.top - box.top - h / 2 - 6 },
+  ].map(({ x, y }) => ({ x: Math.min(Math.max(x, w / 2), box.width - w / 2),
+    y: Math.min(Math.max(y, h / 2), box.height - h / 2) }));
+  const others = [...(plate.closest("#table-root") ?? document).querySelectorAll(".plate[data-seat-pos]")]
+    .filter((o) => o !== plate).map((o) => o.getBoundingClientRect())
+    .map((r) => ({ left: r.left - box.left, top: r.top - box.top, right: r.right - box.left, bottom: r.bottom - box.top }));
+  // The other banners up now (two winners on one discard): their layout boxes, as their entrance scales them.
+  const shown = [...layer.querySelectorAll(".call-banner")].filter((o) => o !== banner && o instanceof HTMLElement)
+    .map((o) => /** @type {HTMLElement} */ (o)).map((o) => ({ left: o.offsetLeft - o.offsetWidth / 2,
+      top: o.offsetTop - o.offsetHeight / 2, right: o.offsetLeft + o.offsetWidth / 2, bottom: o.offsetTop + o.offsetHeight / 2 }));
+  const covered = (/** @type {{x: number, y: number}} */ at) => [...others, ...shown].reduce((sum, o) => sum + overlap(o,
+    { left: at.x - w / 2, top: at.y - h / 2, right: at.x + w / 2, bottom: at.y + h / 2 }), 0);
+  // Whose it looks: a banner in the middle of the gap between two plates belongs to neither, and a wide one
+  // beside a thin plate reaches further toward the table's centre than it stands from its plate.
+  const core = plate.closest("#table-root")?.querySelector(".core")?.getBoundingClientRect();
+  const rivals = core ? [...others, { left: core.left - box.left, top: core.top - box.top,
+    right: core.right - box.left, bottom: core.bottom - box.top }] : others;
+  const mine = (/** @type {{x: number, y: number}} */ at) => rivals.every((o) =>
+    Math.hypot(at.x - cx, at.y - cy) < Math.hypot(at.x - (o.left + o.right) / 2, at.y - (o.top + o.bottom) / 2));
+  const at = places.find((q) => covered(q) === 0 && mine(q))
+    ?? places.reduce((a, b) => (covered(b) < covered(a) ? b : a));
+  banner.style.left = `${at.x}px`;
+  banner.style.top = `${at.y}px`;
   banner.dataset.seatPos = plate.getAttribute("data-seat-pos") ?? "";
 }
 

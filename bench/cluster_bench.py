@@ -110,6 +110,24 @@ class Server:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def wakeups(self) -> int:
+        """Voluntary context switches so far: each is the process going to sleep (its loop waiting in epoll, most
+        of them), so their rate is how often it woke."""
+        for ln in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if ln.startswith("voluntary_ctxt_switches:"):
+                return int(ln.split()[1])
+        return 0
+
+    async def journal_batches(self) -> tuple[float, float]:
+        """(batches committed, table writes in them) so far, from the process's own /metrics."""
+        import httpx
+
+        async with httpx.AsyncClient() as client:
+            text = (await client.get(f"{self.url}/metrics", timeout=10)).text
+        found = {name: float(value) for name, value in (ln.split()[:2] for ln in text.splitlines()
+                 if ln.startswith("mahjong_journal_batch_units_"))}
+        return found.get("mahjong_journal_batch_units_count", 0.0), found.get("mahjong_journal_batch_units_sum", 0.0)
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
@@ -250,7 +268,9 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
                     tables.append((made.json()["id"], token, owner, rng.choice(servers)))
         stats: dict[str, Any] = {"messages": 0, "hands": 0, "direct": [], "relayed": [], "pong_direct": [],
                                  "pong_relayed": [], "messages_direct": 0, "messages_relayed": 0}
+        batches0 = await asyncio.gather(*(s.journal_batches() for s in servers))
         cpu0 = [s.cpu_seconds() for s in servers]
+        wakes0 = [s.wakeups() for s in servers]
         started = time.monotonic()
         measure_from, deadline = started + args.warmup, started + args.warmup + args.seconds
         tasks = []
@@ -262,6 +282,10 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         results = await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = time.monotonic() - started
         cpu = [(s.cpu_seconds() - c) / elapsed for s, c in zip(servers, cpu0, strict=True)]
+        stats["wakeups"] = [(s.wakeups() - w) / elapsed for s, w in zip(servers, wakes0, strict=True)]
+        batches = await asyncio.gather(*(s.journal_batches() for s in servers))
+        stats["commits"] = sum(b[0] - a[0] for a, b in zip(batches0, batches, strict=True)) / elapsed
+        stats["writes"] = sum(b[1] - a[1] for a, b in zip(batches0, batches, strict=True)) / elapsed
         stats["failed"] = sum(isinstance(r, BaseException) for r in results)
         stats["failure_kinds"] = sorted({f"{type(r).__name__}: {r}"[:100] for r in results
                                          if isinstance(r, BaseException)})[:4]
@@ -308,7 +332,10 @@ async def main(args: argparse.Namespace) -> int:
               f"{stats['messages']:,} received by the clients){' behind nginx' if args.nginx else ''}")
         print(f"hands settled {stats['hands']}, messages/s {stats['messages'] / args.seconds:,.0f}, server CPU "
               + ", ".join(f"{c:.0%}" for c in stats["cpu"])
-              + f"; summed over the processes {sum(stats['cpu']) / args.tables * 1000:.3f} ms per table-second")
+              + f"; summed over the processes {sum(stats['cpu']) / args.tables * 1000:.3f} ms per table-second; "
+              + "wake-ups/s " + ", ".join(f"{w:,.0f}" for w in stats["wakeups"]))
+        print(f"journal: {stats['commits']:,.1f} commits/s for {stats['writes']:,.1f} table writes/s, summed over "
+              f"the processes ({stats['writes'] / max(stats['commits'], 1e-9):.2f} writes per commit)")
     return 0
 
 

@@ -99,18 +99,24 @@ class Matcher:
 
     async def wave(self) -> int:
         """One wave over every pool (if this process leads); returns how many tables it seated."""
-        seated = 0
+        seated, sizes, fresh = 0, None, True
         if await self.leads():
             await self.recover()
             now = time.time()
+            # One pipelined read of every pool's size first: most pools are empty most of the time, and
+            # reading each one's members was a round trip to Redis per pool per wave (18 a second, idle).
+            # A player who joins after this read pokes the next wave at once.
+            sizes = await self.store.sizes()
             for room, variant, rounds in itertools.product(RoomKey, VariantKey, QUICK_PLAY_ROUNDS):
-                members = await self.store.members(room.value, variant.value, rounds)
+                if sizes.get((room.value, variant.value, rounds), 0) < VARIANT_INFO[variant].seats:
+                    continue
+                members, fresh = await self.store.members(room.value, variant.value, rounds), False
                 if len(members) < VARIANT_INFO[variant].seats:
                     continue
                 groups = form_tables(members, VARIANT_INFO[variant].seats, now=now, policy=self.policy,
                                      rng=self.rng)
                 seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
-        await self.publish_sizes()
+        await self.publish_sizes(sizes if fresh else None)  # a pool was seated from (or had changed): read again
         return seated
 
     async def _seat_one(self, room: RoomKey, variant: VariantKey, group: list[QueueEntry]) -> int:
@@ -192,10 +198,11 @@ class Matcher:
                 log.warning("quick play: claim %s was left unseated; its players queue again", claim.table_id)
                 await self.give_back(claim.table_id, first.room, first.variant, claim.entries)
 
-    async def publish_sizes(self) -> None:
-        """The queue sizes per pool (room, variant, rounds) to every lobby, when they changed."""
+    async def publish_sizes(self, sizes: dict[Pool, int] | None = None) -> None:
+        """The queue sizes per pool (room, variant, rounds) to every lobby, when they changed (``sizes`` when
+        the caller has just read them, else read here)."""
         try:
-            sizes = await self.store.sizes()
+            sizes = await self.store.sizes() if sizes is None else sizes
         except REDIS_ERRORS:
             raise
         except Exception:

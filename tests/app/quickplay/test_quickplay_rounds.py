@@ -141,3 +141,30 @@ async def test_each_store_keeps_the_lengths_in_separate_pools(store) -> None:
     await store.finish("T1")
     assert (await store.matched(2)).rounds == 4
     assert (await store.remove(1)).rounds == 1 and await store.sizes() == {}
+
+
+async def test_a_wave_reads_the_members_only_of_pools_that_can_seat_a_table(client, player, app, monkeypatch) -> None:
+    """A wave first reads every pool's size in one go and then the members only of a pool with a table's worth
+    of players: the matcher used to read each of the 18 pools' members every wave, a Redis round trip each."""
+    store = app.state.matcher.store
+    read: list[tuple[str, str, int]] = []
+    members = store.members
+
+    async def counting(room: str, variant: str, rounds: int):
+        read.append((room, variant, rounds))
+        return await members(room, variant, rounds)
+
+    monkeypatch.setattr(store, "members", counting)
+    assert await app.state.matcher.wave() == 0
+    assert read == []  # every pool empty: no pool read
+    players = [await player(f"pool{i}") for i in range(7)]
+    for p in players[:3]:  # one short of a 台灣 table
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "taiwan"})
+    for p in players[3:6]:  # a 天台 table's three
+        await client.post("/api/rooms/beginner/queue", headers=p.headers, json={"variant": "tiantai"})
+    assert await app.state.matcher.wave() == 1
+    assert read == [("beginner", "tiantai", QUICK_PLAY_ROUNDS[0])]
+    await client.post("/api/rooms/beginner/queue", headers=players[6].headers, json={"variant": "taiwan"})
+    read.clear()
+    assert await app.state.matcher.wave() == 1
+    assert read == [("beginner", "taiwan", QUICK_PLAY_ROUNDS[0])]

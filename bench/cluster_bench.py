@@ -14,7 +14,9 @@ uvloop) answer every prompt at once and time each discard until its discard even
 
 Reported per P: discard → event p50/p99/max over all sockets, and separately for sockets on the owner
 (direct) and on another process (relayed): the relay's extra latency per message is the difference, in the
-same run.  Plus hands settled, messages/s and each server's CPU.  The machine is shared: run ``uptime``
+same run.  Plus hands settled, messages/s, each server's CPU and wake-ups (voluntary context switches) a
+second, and the journal's commits and table writes a second (from each server's ``/metrics``).  ``--pin``
+pins server i to core i, to tell the servers' own cost from the cost of sharing cores with each other.  The machine is shared: run ``uptime``
 beside it.  Bounded: at most 2,000 tables, 8 processes and 300 s per run.
 """
 
@@ -55,6 +57,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--hold", type=float, default=0.1, help="TABLE_CLAIM_HOLD_SECONDS")
     parser.add_argument("--nginx", action="store_true", help="clients go through our own nginx (deploy/nginx.local.conf, "
                         "bench/nginx_front.py), which spreads them at random over the processes")
+    parser.add_argument("--pin", action="store_true", help="pin server i to core i (mod the cores), the clients, "
+                        "nginx, Postgres and Redis left to float: each server keeps its core's caches, as servers on "
+                        "their own machines or cores would")
     parser.add_argument("--owner-routing", action="store_true", help="behind nginx (implies --nginx), each "
                         "socket routed to its table's owner by the ticket's node (bench/nginx_front.py)")
     args = parser.parse_args(argv)
@@ -247,6 +252,10 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
     try:
         await first.ready()
         servers += [Server(args, prefix, False, logdir / f"p{count}-{i}.log", node=node(i)) for i in range(1, count)]
+        if args.pin:
+            cores = sorted(os.sched_getaffinity(0))
+            for i, server in enumerate(servers):
+                os.sched_setaffinity(server.proc.pid, {cores[i % len(cores)]})
         await asyncio.gather(*(s.ready() for s in servers[1:]))
         players = await make_players(args.database_url, args.tables)
         if args.nginx:

@@ -68,12 +68,14 @@ def test_a_fresh_discard_animates_without_reduced_motion(page: Page) -> None:
 def test_a_claim_animates_its_new_meld(page: Page) -> None:
     # Issue 13 "short animations for discards and claims": the meld a claim (吃 碰 槓) makes slides in once.
     register(page, unique_name("claim"))
-    page.locator("[data-practice=taiwan]").click()
-    expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
+    # Watching before the table opens: a bot may claim on the first discards, before a watcher set up after
+    # the table showed would see anything (the meld was there, fresh, and nothing had changed since).
     page.evaluate("""() => { window.__fresh = [];
         new MutationObserver(() => { const m = document.querySelector('.meld.fresh');
             if (m) window.__fresh.push(getComputedStyle(m).animationName); })
         .observe(document.getElementById('table-root'), {subtree: true, childList: true}); }""")
+    page.locator("[data-practice=taiwan]").click()
+    expect(page.locator(".table")).to_have_attribute("data-variant", "taiwan")
     for _ in range(3000):  # play (claiming what is offered) until someone has a meld, hand after hand
         if page.locator(".table .meld").count():
             break

@@ -16,8 +16,8 @@ Reported per P: discard → event p50/p99/max over all sockets, and separately f
 (direct) and on another process (relayed): the relay's extra latency per message is the difference, in the
 same run.  Plus hands settled, messages/s, each server's CPU and wake-ups (voluntary context switches) a
 second, and the journal's commits and table writes a second (from each server's ``/metrics``).  ``--pin``
-pins server i to core i, to tell the servers' own cost from the cost of sharing cores with each other.  The machine is shared: run ``uptime``
-beside it.  Bounded: at most 2,000 tables, 8 processes and 300 s per run.
+pins server i to core i, to tell the servers' own cost from the cost of sharing cores with each other.  The
+machine is shared: run ``uptime`` beside it.  Bounded: at most 2,000 tables, 8 processes and 300 s per run.
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ class Matcher:
 
     async def wave(self) -> int:
         """One wave over every pool (if this process leads); returns how many tables it seated."""
-        seated, sizes, fresh = 0, None, True
+        seated, sizes, sizes_current = 0, None, True
         if await self.leads():
             await self.recover()
             now = time.time()
@@ -110,13 +110,14 @@ class Matcher:
             for room, variant, rounds in itertools.product(RoomKey, VariantKey, QUICK_PLAY_ROUNDS):
                 if sizes.get((room.value, variant.value, rounds), 0) < VARIANT_INFO[variant].seats:
                     continue
-                members, fresh = await self.store.members(room.value, variant.value, rounds), False
+                members, sizes_current = await self.store.members(room.value, variant.value, rounds), False
                 if len(members) < VARIANT_INFO[variant].seats:
                     continue
                 groups = form_tables(members, VARIANT_INFO[variant].seats, now=now, policy=self.policy,
                                      rng=self.rng)
                 seated += sum(await asyncio.gather(*(self._seat_one(room, variant, g) for g in groups)))
-        await self.publish_sizes(sizes if fresh else None)  # a pool was seated from (or had changed): read again
+        # A pool's members were read (and maybe seated): its size may have moved since, so read them all again.
+        await self.publish_sizes(sizes if sizes_current else None)
         return seated
 
     async def _seat_one(self, room: RoomKey, variant: VariantKey, group: list[QueueEntry]) -> int:

@@ -286,8 +286,9 @@ def _overlap(a: dict, b: dict) -> float:
 def test_every_call_banner_stands_clear_beside_its_plate(browser: Browser, base_url: str) -> None:
     """Issue 33 item 5, for every call word in every language at every size, with no luck involved: the banner
     stands beside its caller's plate (≤ 12 px), covers no other seat's plate, and is nearer its own plate than
-    any other plate and the table's centre; two winners' banners up at once do not cross.  At 360×740 the plates stand in two columns 96 px apart, narrower
-    than 自摸's banner: beside the bottom-right plate it used to sit over yours (CI, 2026-12-05)."""
+    any other plate and the table's centre; two winners' banners up at once do not cross.  At 360×740 the plates
+    stand in two columns 96 px apart, narrower than 自摸's banner: beside the bottom-right plate it used to sit
+    over yours (CI, 2026-12-05)."""
     context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 720}, locale="zh-TW")
     try:
         page = context.new_page()

@@ -49,6 +49,15 @@ function overlap(a, b) {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
+/** A box of `w` × `h` centred on (`x`, `y`). @param {number} x @param {number} y @param {number} w @param {number} h */
+const around = (x, y, w, h) => ({ left: x - w / 2, top: y - h / 2, right: x + w / 2, bottom: y + h / 2 });
+
+/** An element's box in the layer's coordinates. @param {Element} el @param {DOMRect} layer @returns {Box} */
+function inLayer(el, layer) {
+  const r = el.getBoundingClientRect();
+  return { left: r.left - layer.left, top: r.top - layer.top, right: r.right - layer.left, bottom: r.bottom - layer.top };
+}
+
 /**
  * Stand the banner beside the plate, on the side of it that faces the table's centre, inside the layer: beside
  * it toward the centre where the banner fits there, else above or below it toward the centre.  On a narrow phone
@@ -60,31 +69,29 @@ function overlap(a, b) {
  */
 function besidePlate(layer, banner, plate) {
   const box = layer.getBoundingClientRect();
-  const p = plate.getBoundingClientRect();
+  const p = inLayer(plate, box);
   // The banner's layout size: its bounding box is scaled by the entrance animation (1.8× at first), which would
   // stand it a plate's width away from its plate.
   const w = banner.offsetWidth, h = banner.offsetHeight;
-  const cx = p.left + p.width / 2 - box.left, cy = p.top + p.height / 2 - box.top;
+  const cx = (p.left + p.right) / 2, cy = (p.top + p.bottom) / 2;
   const toRight = cx < box.width / 2, toBelow = cy < box.height / 2;
   const places = [
-    { x: toRight ? p.right - box.left + w / 2 + 6 : p.left - box.left - w / 2 - 6, y: cy },
-    { x: cx, y: toBelow ? p.bottom - box.top + h / 2 + 6 : p.top - box.top - h / 2 - 6 },
+    { x: toRight ? p.right + w / 2 + 6 : p.left - w / 2 - 6, y: cy },
+    { x: cx, y: toBelow ? p.bottom + h / 2 + 6 : p.top - h / 2 - 6 },
   ].map(({ x, y }) => ({ x: Math.min(Math.max(x, w / 2), box.width - w / 2),
     y: Math.min(Math.max(y, h / 2), box.height - h / 2) }));
-  const others = [...(plate.closest("#table-root") ?? document).querySelectorAll(".plate[data-seat-pos]")]
-    .filter((o) => o !== plate).map((o) => o.getBoundingClientRect())
-    .map((r) => ({ left: r.left - box.left, top: r.top - box.top, right: r.right - box.left, bottom: r.bottom - box.top }));
-  // The other banners up now (two winners on one discard): their layout boxes, as their entrance scales them.
+  const root = plate.closest("#table-root") ?? document;
+  const others = [...root.querySelectorAll(".plate[data-seat-pos]")].filter((o) => o !== plate).map((o) => inLayer(o, box));
+  // The other banners up now (two winners on one discard), by their layout boxes (offsets ignore the entrance scale).
   const shown = [...layer.querySelectorAll(".call-banner")].filter((o) => o !== banner && o instanceof HTMLElement)
-    .map((o) => /** @type {HTMLElement} */ (o)).map((o) => ({ left: o.offsetLeft - o.offsetWidth / 2,
-      top: o.offsetTop - o.offsetHeight / 2, right: o.offsetLeft + o.offsetWidth / 2, bottom: o.offsetTop + o.offsetHeight / 2 }));
-  const covered = (/** @type {{x: number, y: number}} */ at) => [...others, ...shown].reduce((sum, o) => sum + overlap(o,
-    { left: at.x - w / 2, top: at.y - h / 2, right: at.x + w / 2, bottom: at.y + h / 2 }), 0);
+    .map((o) => { const b = /** @type {HTMLElement} */ (o); return around(b.offsetLeft, b.offsetTop, b.offsetWidth, b.offsetHeight); });
+  const obstacles = [...others, ...shown];
+  const covered = (/** @type {{x: number, y: number}} */ at) =>
+    obstacles.reduce((sum, o) => sum + overlap(o, around(at.x, at.y, w, h)), 0);
   // Whose it looks: a banner in the middle of the gap between two plates belongs to neither, and a wide one
   // beside a thin plate reaches further toward the table's centre than it stands from its plate.
-  const core = plate.closest("#table-root")?.querySelector(".core")?.getBoundingClientRect();
-  const rivals = core ? [...others, { left: core.left - box.left, top: core.top - box.top,
-    right: core.right - box.left, bottom: core.bottom - box.top }] : others;
+  const core = root.querySelector(".core");
+  const rivals = core ? [...others, inLayer(core, box)] : others;
   const mine = (/** @type {{x: number, y: number}} */ at) => rivals.every((o) =>
     Math.hypot(at.x - cx, at.y - cy) < Math.hypot(at.x - (o.left + o.right) / 2, at.y - (o.top + o.bottom) / 2));
   const at = places.find((q) => covered(q) === 0 && mine(q))

@@ -49,8 +49,10 @@ def test_sounds_mute_and_reduced_motion(browser: Browser, base_url: str) -> None
         assert page.evaluate("() => window.__mj.sounds()") == []
 
         # prefers-reduced-motion: the discard animation is off.
-        page.evaluate("() => document.querySelector('.river .tile')?.classList.add('fresh')")
-        assert page.evaluate("() => getComputedStyle(document.querySelector('.river .tile.fresh')).animationName") == "none"
+        # (In one evaluate: the table may redraw its rivers between two calls, dropping the class just added.)
+        drop = page.evaluate("""() => { const t = document.querySelector('.river .tile');
+            if (!t) return null; t.classList.add('fresh'); return getComputedStyle(t).animationName; }""")
+        assert drop == "none"
         claim = page.evaluate("""() => { const m = document.createElement('span'); m.className = 'meld fresh';
             document.body.append(m); return getComputedStyle(m).animationName; }""")
         assert claim == "none"  # nor does a claim's meld slide in

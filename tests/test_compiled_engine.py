@@ -1,4 +1,4 @@
-"""The compiled engine's build script (tools/compile_engine.py): its module list and its staleness check."""
+"""The compiled modules' build script (tools/compile_engine.py): its module list and its staleness check."""
 
 from __future__ import annotations
 
@@ -6,21 +6,23 @@ import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+import app.tables.play.flow
 import engine.state
-from tools.compile_engine import MODULES, ROOT, compiled_files, stale_reason
+from tools.compile_engine import MODULES, ROOT, SOURCE_TREES, compiled_files, stale_reason
 
 SUFFIX = EXTENSION_SUFFIXES[0]  # .cpython-311-x86_64-linux-gnu.so here
 
 
-def test_every_listed_module_is_an_engine_source() -> None:
+def test_every_listed_module_is_a_source_of_the_engine_or_the_app() -> None:
     for module in MODULES:
-        assert module.startswith("engine/") and (ROOT / module).is_file(), module
+        assert module.split("/")[0] in SOURCE_TREES and (ROOT / module).is_file(), module
 
 
 def test_the_compiled_modules_are_the_ones_imported_when_built() -> None:
-    """With a build present Python loads the extension, not the source (else the build would be useless)."""
-    loaded = engine.state.__file__ or ""
-    assert loaded.endswith(".so") == bool(compiled_files())
+    """With a build present Python loads the extension, not the source (else the build would be useless):
+    the engine's modules and the app's alike."""
+    for module in (engine.state, app.tables.play.flow):
+        assert (module.__file__ or "").endswith(".so") == bool(compiled_files()), module.__name__
 
 
 def fake_tree(root: Path, built: list[str], sources: list[str]) -> None:
@@ -43,7 +45,7 @@ def test_no_build_is_not_stale(tmp_path: Path) -> None:
 
 def test_a_build_newer_than_every_source_is_current(tmp_path: Path) -> None:
     fake_tree(tmp_path, [], [*MODULES, "engine/tiles.py"])
-    for p in (tmp_path / "engine").rglob("*.py"):
+    for p in tmp_path.rglob("*.py"):
         os.utime(p, (1_000, 1_000))
     fake_tree(tmp_path, full_build(), [])
     assert stale_reason(tmp_path) is None
@@ -52,16 +54,26 @@ def test_a_build_newer_than_every_source_is_current(tmp_path: Path) -> None:
 def test_an_edited_source_makes_the_build_stale(tmp_path: Path) -> None:
     """Any engine source counts, compiled or not: mypyc bakes in the constants and types it imports."""
     fake_tree(tmp_path, [], [*MODULES, "engine/tiles.py"])
-    for p in (tmp_path / "engine").rglob("*.py"):
+    for p in tmp_path.rglob("*.py"):
         os.utime(p, (1_000, 1_000))
     fake_tree(tmp_path, full_build(), [])
     os.utime(tmp_path / "engine/tiles.py")  # now: after the build
-    assert stale_reason(tmp_path) == "engine/tiles.py is newer than the compiled engine"
+    assert stale_reason(tmp_path) == "engine/tiles.py is newer than the compiled modules"
+
+
+def test_an_edited_app_source_makes_the_build_stale(tmp_path: Path) -> None:
+    """The app's sources count too: a compiled app module bakes in what it imports from the rest of the app."""
+    fake_tree(tmp_path, [], [*MODULES, "app/tables/settings.py"])
+    for p in tmp_path.rglob("*.py"):
+        os.utime(p, (1_000, 1_000))
+    fake_tree(tmp_path, full_build(), [])
+    os.utime(tmp_path / "app/tables/settings.py")
+    assert stale_reason(tmp_path) == "app/tables/settings.py is newer than the compiled modules"
 
 
 def test_a_partial_build_is_stale(tmp_path: Path) -> None:
     fake_tree(tmp_path, [], list(MODULES))
-    for p in (tmp_path / "engine").rglob("*.py"):
+    for p in tmp_path.rglob("*.py"):
         os.utime(p, (1_000, 1_000))
     fake_tree(tmp_path, full_build()[1:], [])
     assert stale_reason(tmp_path) == f"{MODULES[0]} has no compiled module beside it (a partial build)"

@@ -154,10 +154,10 @@ class HandFlow:
         for slot in self.slots:
             slot.waits_sent = None
         self.close_prompts()
-        self.out.table_event(self.hand_no, "hand_start", hand_no=self.hand_no, dealer=hand.dealer,
-                             round_wind=hand.round_wind, dealer_streak=hand.dealer_streak,
-                             commitment=wall.commitment, first_dealer=self.match.first_dealer,
-                             first_commitment=self.first_commitment)
+        self.out.table_event(self.hand_no, "hand_start", {
+            "hand_no": self.hand_no, "dealer": hand.dealer, "round_wind": hand.round_wind,
+            "dealer_streak": hand.dealer_streak, "commitment": wall.commitment,
+            "first_dealer": self.match.first_dealer, "first_commitment": self.first_commitment})
         return self.pump()  # a hand may end in its deal (台灣 八仙過海)
 
     def pump(self) -> Played:
@@ -374,7 +374,7 @@ class HandFlow:
         if reason != "disconnected":
             slot.auto = True
             self.auto_due = True
-            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=True, reason=reason)
+            self.out.table_event(self.hand_no, "auto_play", {"seat": seat, "on": True, "reason": reason})
         prompt = self.prompts.get(seat)
         if prompt is not None and prompt.act_timer is None:
             self._schedule_act(prompt)
@@ -396,7 +396,7 @@ class HandFlow:
         if slot.auto:
             slot.auto = False
             self.auto_due = True
-            self.out.table_event(self.hand_no, "auto_play", seat=seat, on=False, reason="back")
+            self.out.table_event(self.hand_no, "auto_play", {"seat": seat, "on": False, "reason": "back"})
         self._maybe_stop_auto(seat)
 
     def _maybe_stop_auto(self, seat: int) -> None:
@@ -410,14 +410,14 @@ class HandFlow:
         self.send_snapshot(seat)
         if first:  # everyone already here learns of the new arrival, before the start too
             slot = self.slots[seat]
-            self.out.table_event(self.hand_no, "presence", seat=seat, connected=True,
-                                 auto_play=slot.human and slot.auto)
+            self.out.table_event(self.hand_no, "presence",
+                                 {"seat": seat, "connected": True, "auto_play": slot.human and slot.auto})
         self._maybe_stop_auto(seat)
 
     def seat_disconnected(self, seat: int) -> None:
         """The seat's socket left: the table hears it, and the server plays the seat while it is away."""
-        self.out.table_event(self.hand_no, "presence", seat=seat, connected=False,
-                             auto_play=self.slots[seat].human)
+        self.out.table_event(self.hand_no, "presence",
+                             {"seat": seat, "connected": False, "auto_play": self.slots[seat].human})
         self.seat_went_auto(seat, "disconnected")
 
     def is_frozen(self, seat: int) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 from pydantic import BaseModel
@@ -94,7 +94,7 @@ class Outbox:
     messages wait in order until the journal has the actions they report: ``release`` sends them, ``drop``
     forgets them (the journal write failed, so they never happened)."""
 
-    sent_total = 0  # messages queued by every table of this process (the bench reads it)
+    sent_total: ClassVar[int] = 0  # messages queued by every table of this process (the bench reads it)
 
     def __init__(self, slots: Sequence[SeatSlot], clock: Clock) -> None:
         self.slots = slots
@@ -165,8 +165,9 @@ class Outbox:
                 public = event_frame(self.v, hand_no, event.for_seat(None))
             self._watch(public)
 
-    def table_event(self, hand_no: int, type_: str, /, **data: Any) -> None:
-        """A public event of the table itself (hand_start, presence, auto_play)."""
+    def table_event(self, hand_no: int, type_: str, data: dict[str, Any]) -> None:
+        """A public event of the table itself (hand_start, presence, auto_play).  (``data`` is a dict, not
+        keywords: a compiled module does not keep a keyword ``hand_no`` apart from the parameter.)"""
         self.v += 1
         self.send_all_text(event_frame(self.v, hand_no, {"type": type_, **data}))
 

@@ -56,8 +56,9 @@ class GameRecovery:
         flow = self.flow
         assert flow.wall is not None
         flow.pending.clear()
-        flow.out.table_event(flow.hand_no, "hand_void", hand_no=flow.hand_no, seed=flow.wall.seed,
-                             salt=flow.wall.salt, reason="the server failed during this hand; no coins move")
+        flow.out.table_event(flow.hand_no, "hand_void", {
+            "hand_no": flow.hand_no, "seed": flow.wall.seed, "salt": flow.wall.salt,
+            "reason": "the server failed during this hand; no coins move"})
         flow.hand = None
         flow.close_due = True
         return self._server_failed()

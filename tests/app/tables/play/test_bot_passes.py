@@ -17,7 +17,6 @@ from app.tables.play.clock import FakeClock
 from app.tables.play.commands import Command, Tick
 from app.tables.play.flow import SILENT_PASS_KINDS, HandFlow
 from app.tables.play.outbox import Outbox
-from app.tables.play.played import Played
 from app.tables.play.seats import SeatSlot
 from app.tables.settings import TableSettings
 from app.tables.table_info import TableInfo, TableStatus
@@ -66,15 +65,16 @@ def _play_a_hand(variant: VariantKey, seats: int,
     ``act`` tick handed to the flow)."""
     flow, clock, posted, bots = _flow(variant, seats, seed)
     played_at: list[tuple[float, Action]] = []
-    play = flow.play
 
-    def timed_play(action: Action) -> Played:
-        played_at.append((clock.now(), action))
-        return play(action)
+    def stamp() -> None:
+        """The actions the hand took since the last look, at the clock's time (a call to the flow does not move
+        the clock, so this is when ``flow.play`` played them)."""
+        if flow.hand is not None:
+            played_at.extend((clock.now(), a) for a in flow.hand.actions[len(played_at):])
 
-    flow.play = timed_play  # type: ignore[method-assign]
     acts: list[tuple[Phase, int]] = []
     flow.start_game()
+    stamp()
     for _ in range(20_000):
         hand = flow.hand
         if hand is not None and hand.is_over:
@@ -88,6 +88,7 @@ def _play_a_hand(variant: VariantKey, seats: int,
                 acts.append((hand.phase, tick.seat))
             bots.on_timer = tick.seat if tick.kind == "act" else None
             flow.on_tick(tick)
+            stamp()
             bots.on_timer = None
     assert flow.hand is not None and flow.hand.is_over
     return played_at, bots, acts

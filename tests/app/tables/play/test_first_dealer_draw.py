@@ -9,6 +9,7 @@ dealer without choosing the wall.  Every table (practice, coin, tournament, quic
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
@@ -24,7 +25,7 @@ from app.tables.play import flow as flow_module
 from app.tables.play.clock import FakeClock
 from app.tables.play.flow import HandFlow
 from app.tables.play.outbox import Outbox
-from app.tables.play.seats import SeatSlot
+from app.tables.play.seats import SeatLink, SeatSlot
 from app.tables.play.views import seat_snapshot
 from app.tables.settings import TableSettings
 from app.tables.table_info import TableInfo, TableStatus
@@ -79,9 +80,14 @@ def test_hand_start_and_the_snapshot_carry_the_draw(monkeypatch: pytest.MonkeyPa
     carries both for the whole game (a player who joins late can still check the draw)."""
     _seeded_walls(monkeypatch, seed=3)
     flow, _ = _flow(VariantKey.TAIPAO, practice=False)
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(flow.out, "table_event", lambda _hand_no, type_, /, **data: sent.append({"type": type_, **data}))
+    link = flow.slots[0].link = SeatLink(1000)  # seat 0's socket: what the table sends it is what it saw
+    link.synced = True
     flow.start_game()
+    sent: list[dict[str, Any]] = []
+    while not link.queue.empty():
+        frame = json.loads(link.queue.get_nowait() or "null")
+        if frame["type"] == "event":
+            sent.append(frame["event"])
     assert flow.wall is not None
     first = flow.wall.commitment
     start = next(e for e in sent if e["type"] == "hand_start")

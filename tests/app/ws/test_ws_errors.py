@@ -9,6 +9,7 @@ import random
 import pytest
 
 from app.tables.play import flow as flow_module
+from app.tables.play.flow import HandFlow
 from app.tables.play.seats import SeatLink
 from engine.state import HandState
 from tests.app.support.table_harness import (
@@ -24,9 +25,11 @@ from tests.app.support.table_harness import (
 # These tests follow seat 0's first prompts (F-1 made the first dealer random).
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("seat_0_deals_first")]
 
-# The tests below break the engine on purpose by patching ``HandState``'s methods.  The compiled hand flow
-# (tools/compile_engine.py) calls them natively and never sees a patch, so those tests run where the flow is
-# plain Python: ``make test-pure`` runs this file on the plain sources, and CI runs it before ``make test``.
+# A crash is injected where the actor hands the flow a player's action (``HandFlow.client_action``, which the
+# actor looks up as Python does, compiled or not).  The D-7 test below needs an engine stand-in that offers no
+# move, by patching ``HandState``'s methods: the compiled hand flow (tools/compile_engine.py) calls those natively
+# and never sees a patch, so that one runs where the flow is plain Python (``make test-pure``, which CI runs
+# before ``make test``).
 breaks_the_engine = pytest.mark.skipif(
     not (flow_module.__file__ or "").endswith(".py"),
     reason="patches HandState's methods, which the compiled hand flow calls natively: `make test-pure` runs it")
@@ -39,6 +42,12 @@ async def _started(h, n=3):
     clients = [await h.connect(table_id, p) for p in players]
     prompt = await clients[0].recv_until(is_type("prompt"))  # the dealer's first turn
     return players, table_id, clients, prompt
+
+
+def _half_done(flow, seat, message):
+    """A flow that breaks a hand half-way: the hand is over but has no result (a scorer bug, say)."""
+    flow.hand.phase = type(flow.hand.phase).ENDED
+    raise RuntimeError("scorer bug")
 
 
 def _discard(prompt):
@@ -125,20 +134,19 @@ async def test_who_may_connect(settings):
             assert closed.value.code == code
 
 
-@breaks_the_engine
 async def test_a_crash_while_handling_a_message_is_logged_and_the_table_goes_on(settings, monkeypatch, caplog):
     async with harness(settings) as h:
         _, _, clients, prompt = await _started(h)
-        real_apply = HandState.apply
+        real_client_action = HandFlow.client_action
         calls = []
 
-        def exploding_apply(self, action):
-            calls.append(action)
+        def exploding_client_action(self, seat, message):
+            calls.append(message)
             if len(calls) == 1:
                 raise RuntimeError("boom")
-            return real_apply(self, action)
+            return real_client_action(self, seat, message)
 
-        monkeypatch.setattr(HandState, "apply", exploding_apply)
+        monkeypatch.setattr(HandFlow, "client_action", exploding_client_action)
         with caplog.at_level(logging.CRITICAL, logger="app.tables.play.actor"):
             await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
             error = await clients[0].recv_until(is_type("error"))
@@ -150,16 +158,11 @@ async def test_a_crash_while_handling_a_message_is_logged_and_the_table_goes_on(
         assert (await clients[1].recv_until(is_event("discard")))["event"]["seat"] == 0
 
 
-@breaks_the_engine
 async def test_a_hand_the_server_breaks_is_void_and_the_next_is_dealt(settings, monkeypatch):
     async with harness(settings) as h:
         _, _, clients, prompt = await _started(h)
 
-        def broken_apply(self, action):
-            self.phase = type(self.phase).ENDED  # half-done: the hand is over but has no result
-            raise RuntimeError("scorer bug")
-
-        monkeypatch.setattr(HandState, "apply", broken_apply)
+        monkeypatch.setattr(HandFlow, "client_action", _half_done)
         await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
         void = await clients[1].recv_until(is_event("hand_void"))
         assert void["event"]["hand_no"] == 1 and len(void["event"]["seed"]) == 64
@@ -207,16 +210,11 @@ async def test_a_failed_deal_is_retried_and_never_settles_a_hand_twice(settings,
         assert [r["hand_no"] for r in results] == [1]
 
 
-@breaks_the_engine
 async def test_a_server_that_keeps_breaking_hands_ends_the_game(settings, monkeypatch):
     async with harness(settings) as h:
         _, _, clients, prompt = await _started(h)
 
-        def broken_apply(self, action):
-            self.phase = type(self.phase).ENDED
-            raise RuntimeError("scorer bug")
-
-        monkeypatch.setattr(HandState, "apply", broken_apply)
+        monkeypatch.setattr(HandFlow, "client_action", _half_done)
         await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
         log = PlayLog()
         await asyncio.wait_for(play_to_the_end(clients[0], random.Random(0), log, timeout=3), 10)

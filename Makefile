@@ -55,7 +55,7 @@ test-fast: $(DEVSTAMP) compiled
 	env -u TEST_DATABASE_URL $(BIN)/python -m pytest -q --ignore=tests/e2e --ignore=tests/chaos -m "not multiprocess and not slow"
 
 # The engine's, the scoring's and the table's tests on the plain Python sources (removes the compiled modules
-# first): the fallback the compiled modules replace, and the tests that patch what compiled callers call natively.
+# first): the fallback the compiled modules replace, and the one test that patches what the compiled flow calls natively.
 test-pure: $(DEVSTAMP) clean-compiled
 	$(BIN)/python -m pytest -q tests/engine tests/scoring tests/test_compiled_engine.py tests/app/tables/play tests/app/ws/test_ws_errors.py
 

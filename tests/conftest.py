@@ -1,8 +1,8 @@
-"""For the whole suite: refuse a stale compiled build (the engine and the table's hot path), and say which engine the
-run tests.
+"""For the whole suite: refuse a stale compiled build (the engine and the table's hot path), and say which engine
+the run tests.
 
-``tools/compile_engine.py`` compiles the engine's and the table's hot modules beside their sources; Python then imports the
-compiled ones.  A build older than an edited source would test old code, so the run stops and says so.
+``tools/compile_engine.py`` compiles the engine's and the table's hot modules beside their sources; Python then
+imports the compiled ones.  A build older than an edited source would test old code, so the run stops and says so.
 """
 
 from __future__ import annotations

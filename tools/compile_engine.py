@@ -1,13 +1,13 @@
 """Compile the engine's, the bots' and the table's hot modules to C extensions with mypyc (issue 36), or remove
 them again.
 
-    python tools/compile_engine.py            # build, unless the build is newer than every engine source
+    python tools/compile_engine.py            # build, unless the build is newer than every engine and app source
     python tools/compile_engine.py --clean    # remove the compiled modules: the pure-Python engine again
     python tools/compile_engine.py --check    # exit 1, saying why, when a compiled build is older than a source
 
 ``make compiled`` runs the first (``make test`` and ``make run`` depend on it), ``make test-pure`` the second
-before running the engine's and the table's tests on the plain sources.  Each compiled module lies beside its source
-(``engine/state.cpython-311-x86_64-linux-gnu.so`` next to ``engine/state.py``), with the code of all of them in
+before running the engine's and the table's tests on the plain sources.  Each compiled module lies beside its
+source (``engine/state.cpython-311-x86_64-linux-gnu.so`` next to ``engine/state.py``), with the code of all of them in
 one library (``engine/native__mypyc.*.so``); Python imports an extension before a source of the same name, so
 with the files present the compiled engine runs, and without them the same sources run as plain Python.
 Nothing else changes: the sources are the single truth, and the compiled modules must give the same hands

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import app.tables.play.flow
 import engine.state
-from tools.compile_engine import MODULES, ROOT, SOURCE_TREES, compiled_files, stale_reason
+from tools.compile_engine import MODULES, ROOT, SOURCE_TREES, compiled_files, mypyc_hazards, stale_reason
 
 SUFFIX = EXTENSION_SUFFIXES[0]  # .cpython-311-x86_64-linux-gnu.so here
 
@@ -85,3 +85,42 @@ def test_no_compiled_module_reads_its_file_path() -> None:
     (as ``engine.hand_tables`` finds the win tables)."""
     for module in MODULES:
         assert "__file__" not in (ROOT / module).read_text(encoding="utf-8"), module
+
+
+def test_no_compiled_module_holds_what_mypyc_gets_wrong() -> None:
+    """The build refuses a module with a coroutine or an ``except … as`` name bound to two exception types
+    (``mypyc_hazards``): both compiled into wrong behaviour on error paths only, where tests rarely go."""
+    for module in MODULES:
+        assert mypyc_hazards((ROOT / module).read_text(encoding="utf-8"), module) == []
+
+
+def test_the_hazards_are_found() -> None:
+    source = """
+async def pump():
+    pass
+
+def write():
+    try:
+        pass
+    except KeyError as exc:
+        raise
+    except Exception as exc:
+        print(exc)
+
+def fine():
+    try:
+        pass
+    except KeyError as missing:
+        print(missing)
+    except Exception as other:
+        print(other)
+    try:
+        pass
+    except KeyError as again:
+        print(again)
+    except KeyError as again:
+        print(again)
+"""
+    found = mypyc_hazards(source, "m.py")
+    assert found == ["m.py:2: async def pump (mypyc coroutines and cancellation)",
+                     "m.py:5: write binds `exc` to ['Exception', 'KeyError'] (give each its own name)"]

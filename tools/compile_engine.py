@@ -24,6 +24,7 @@ Python headers.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import sys
 from pathlib import Path
@@ -63,6 +64,10 @@ MODULES = (
     "app/tables/play/hints.py",
     "app/tables/protocol/frames.py",
     "app/tables/durability/journal_statement.py",
+    # what every command carries and returns, and the table's clock (asked the time several times a command)
+    "app/tables/play/played.py",
+    "app/tables/play/commands.py",
+    "app/tables/play/clock.py",
 )
 """The compiled modules, as paths from the repository root (the one list: the build and the checks read it)."""
 
@@ -100,6 +105,31 @@ def stale_reason(root: Path = ROOT) -> str | None:
     return None
 
 
+def mypyc_hazards(source: str, name: str = "<source>") -> list[str]:
+    """What in a module's source mypyc would compile into wrong behaviour, each as ``name:line: why``.
+
+    * ``async def``: a coroutine compiled by mypyc 1.x that is cancelled inside a ``try`` can leave the cancel
+      behind in the thread's exception state, and a later compiled coroutine's ``finally`` raises it again: a
+      table actor compiled with the rest (seventh round, bench/results/throughput.md) killed the next table a
+      test started with the previous table's ``CancelledError``.  The table's coroutines stay plain Python.
+    * one ``except … as name`` reused for unrelated exception types in a function: mypyc gives the name the
+      type of the first handler and raises ``TypeError`` when a later handler binds another type (a journal
+      write's ``except Exception as exc`` after ``except Fenced as exc``), only on that error path.
+    """
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.AsyncFunctionDef):
+            found.append(f"{name}:{node.lineno}: async def {node.name} (mypyc coroutines and cancellation)")
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            bound: dict[str, set[str]] = {}
+            for handler in ast.walk(node):
+                if isinstance(handler, ast.ExceptHandler) and handler.name:
+                    bound.setdefault(handler.name, set()).add(ast.unparse(handler.type) if handler.type else "")
+            found += [f"{name}:{node.lineno}: {node.name} binds `{n}` to {sorted(t)} (give each its own name)"
+                      for n, t in bound.items() if len(t) > 1]
+    return found
+
+
 def clean(root: Path = ROOT) -> int:
     """Remove the compiled modules; returns how many files went."""
     files = compiled_files(root)
@@ -113,6 +143,9 @@ def build(root: Path = ROOT) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
+    hazards = [h for m in MODULES for h in mypyc_hazards((root / m).read_text(encoding="utf-8"), m)]
+    if hazards:
+        raise SystemExit("not compiled, mypyc would get these wrong:\n  " + "\n  ".join(hazards))
     clean(root)
     os.chdir(root)
     setup(

@@ -47,15 +47,25 @@ class RealClock:
 
     def __init__(self, slack_seconds: float = 0.0) -> None:
         self.slack_seconds = slack_seconds
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The running event loop, kept from the first call: on Python 3.11 ``asyncio.get_running_loop`` makes a
+        ``getpid`` system call each time, and the tables ask for the time tens of thousands of times a second
+        (bench/results/throughput.md, seventh round).  A closed loop is looked up again (a test's next loop)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time()
+        return self.loop().time()
 
     def wall_ms(self) -> int:
         return int(time.time() * 1000)
 
     def call_at(self, when: float, callback: Callable[..., None], *args: Any) -> TimerHandle:
-        loop = asyncio.get_running_loop()
+        loop = self.loop()
         slack = self.slack_seconds
         if slack and when - loop.time() >= SLACK_FACTOR * slack:
             when = max(when, math.ceil(when / slack) * slack)  # max: never early by a rounding

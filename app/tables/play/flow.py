@@ -348,13 +348,13 @@ class HandFlow:
             return NOTHING
         try:
             action = Action.from_json(data)
-        except ValueError as exc:
-            self.error(seat, "malformed", str(exc))
+        except ValueError as malformed:
+            self.error(seat, "malformed", str(malformed))
             return NOTHING
         try:
             played = self.play(action)
-        except IllegalAction as exc:
-            self.error(seat, exc.reason.value, f"refused: {exc}")
+        except IllegalAction as refused:
+            self.error(seat, refused.reason.value, f"refused: {refused}")
             return NOTHING
         self.player_back(seat)
         return played

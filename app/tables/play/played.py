@@ -46,8 +46,11 @@ NOTHING = Played()
 """A command that moved nothing the actor must follow up."""
 
 
-class SeatWithoutAMove(RuntimeError):
+class SeatWithoutAMove(Exception):
     """The hand awaits a seat that has no legal action or no timeout action (docs/rules/common.md#always-a-move D-7).
+
+    An ``Exception`` rather than a ``RuntimeError``: this module is compiled (tools/compile_engine.py), and mypyc
+    compiles a subclass of ``Exception`` but not of ``RuntimeError``.
 
     The engine never offers an action that leads there, but if it ever did, the table must not wait for ever
     (no prompt, no timer): the actor treats it as a crash in a handler, which logs it and voids the hand.

@@ -108,10 +108,10 @@ def stale_reason(root: Path = ROOT) -> str | None:
 def mypyc_hazards(source: str, name: str = "<source>") -> list[str]:
     """What in a module's source mypyc would compile into wrong behaviour, each as ``name:line: why``.
 
-    * ``async def``: a coroutine compiled by mypyc 1.x that is cancelled inside a ``try`` can leave the cancel
-      behind in the thread's exception state, and a later compiled coroutine's ``finally`` raises it again: a
-      table actor compiled with the rest (seventh round, bench/results/throughput.md) killed the next table a
-      test started with the previous table's ``CancelledError``.  The table's coroutines stay plain Python.
+    * ``async def``: when a compiled coroutine is cancelled and its ``finally`` awaits while the cancel
+      propagates, the next run of that coroutine raises the same ``CancelledError`` again (mypy 2.4.1; a
+      dozen lines reproduce it, bench/results/throughput.md "seventh round"): a table actor compiled with the
+      rest killed the next table a test started with the previous table's cancel.  Coroutines stay Python.
     * one ``except … as name`` reused for unrelated exception types in a function: mypyc gives the name the
       type of the first handler and raises ``TypeError`` when a later handler binds another type (a journal
       write's ``except Exception as exc`` after ``except Fenced as exc``), only on that error path.

@@ -22,6 +22,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from app.core.outage import REDIS_ERRORS, Outage, listen_through_outages
+from app.core.tasks import stop_tasks
 
 log = logging.getLogger(__name__)
 
@@ -140,10 +141,7 @@ class RedisLobbyBroker(LobbyBroker):
         self._listener = asyncio.create_task(self._listen(pubsub), name="lobby-redis-listener")
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        await stop_tasks(self._listener)
         await super().stop()
         await self._redis.aclose()
 

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
+from app.core.tasks import stop_tasks
 from app.lobby.broker import LobbyBroker
 from app.models import Notice
 from app.services import notices
@@ -73,6 +74,4 @@ async def crying_notices(state: AppState, poll_seconds: float = POLL_SECONDS) ->
     try:
         yield crier
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop_tasks(task)

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from app import metrics
+from app.core.tasks import stop_tasks
 
 LAG_INTERVAL = 0.25  # seconds between two looks at the loop: cheap (4 wake-ups a second), fine enough
 
@@ -55,6 +56,4 @@ async def watching_the_process() -> AsyncIterator[None]:
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop_tasks(task)

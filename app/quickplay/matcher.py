@@ -38,6 +38,7 @@ from typing import Any
 
 from app import metrics
 from app.core.outage import REDIS_ERRORS, Outage
+from app.core.tasks import stop_tasks
 from app.game.rooms import RoomKey
 from app.game.variants import VARIANT_INFO, VariantKey, default_options
 from app.quickplay.matching import (
@@ -274,10 +275,7 @@ async def running_matcher(matcher: Matcher) -> AsyncIterator[Matcher]:
     try:
         yield matcher
     finally:
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(*tasks)
         with contextlib.suppress(Exception):
             await matcher.lease.release(LEASE_ID)
         await matcher.lease.close()

@@ -22,6 +22,7 @@ from typing import Any
 from redis.exceptions import RedisError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.tasks import stop_tasks
 from app.services import sessions
 from app.services.tickets import SocketOwner
 
@@ -49,10 +50,7 @@ class LiveSessions:
             self._tasks.append(asyncio.create_task(self._listen(), name="sessions-ended-listener"))
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(*self._tasks)
         self._tasks.clear()
 
     @contextlib.contextmanager

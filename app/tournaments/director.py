@@ -30,6 +30,7 @@ from sqlalchemy import select
 
 from app import metrics
 from app.core.outage import REDIS_ERRORS, Outage
+from app.core.tasks import stop_tasks
 from app.game.rooms import RoomKey
 from app.game.variants import VariantKey
 from app.models import Tournament, TournamentGame, User
@@ -377,9 +378,6 @@ async def running_director(director: TournamentDirector) -> AsyncIterator[Tourna
     try:
         yield director
     finally:
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(task)
         await director.release_all()
         await director.lease.close()

@@ -33,6 +33,7 @@ from redis.asyncio import Redis
 
 from app import metrics
 from app.core.outage import REDIS_ERRORS, Outage
+from app.core.tasks import stop_tasks
 from app.services.errors import ErrorCode, NotFound
 from app.state import AppState
 from app.tables.cluster.admin import apply_freeze, close_table, live_tables
@@ -152,11 +153,7 @@ class ClusterRuntime(RelaySides, ProcessRuntime):
             self.relay = None
 
     async def _stop_loops(self) -> None:
-        for task in self._loops:
-            task.cancel()
-        for task in self._loops:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(*self._loops)
         self._loops = []
 
     # -- ownership ---------------------------------------------------------------------------------------

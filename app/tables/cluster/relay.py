@@ -35,6 +35,7 @@ from redis.exceptions import RedisError
 
 from app import metrics
 from app.core.outage import Outage, listen_through_outages
+from app.core.tasks import stop_tasks
 from app.tables.play.seats import SeatLink
 
 log = logging.getLogger(__name__)
@@ -74,11 +75,7 @@ class Relay:
         self._flush()
         with contextlib.suppress(asyncio.TimeoutError):  # what is queued goes first (close notices)
             await asyncio.wait_for(self._drained(), 2)
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_tasks(*self._tasks)
 
     async def _drained(self) -> None:
         while not self._frames.empty():

@@ -29,6 +29,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from app.bots import TableBots
+from app.core.tasks import stop_tasks
 from app.core.throttle import Throttle
 from app.services.games import FinishedGame
 from app.state import AppState
@@ -120,10 +121,7 @@ class ProcessRuntime:
             await self.resume_all()
             yield
         finally:
-            if pacer is not None:  # awaited: its ``finally`` gives the collector back to Python
-                pacer.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await pacer
+            await stop_tasks(pacer)  # awaited: its ``finally`` gives the collector back to Python
             await self.shutdown()
 
     async def owner_node(self, table_id: str) -> str | None:

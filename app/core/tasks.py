@@ -1,4 +1,4 @@
-"""Stopping a background loop for sure, though a library drop the cancel.
+"""Stopping a background loop for sure, even when a library has dropped its cancel.
 
 Python 3.11's ``asyncio.wait_for`` returns the awaited result and drops the cancel when its task is cancelled
 in the loop turn in which the awaited operation finishes (bpo-42130; 3.12 rewrote ``wait_for`` on

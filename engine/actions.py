@@ -37,6 +37,15 @@ class Action:
     tiles: tuple[Tile, ...] = ()
     declare: Declare | None = None
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = (),
+                 declare: Declare | None = None) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "declare", declare)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
         if self.tile is not None:

@@ -117,6 +117,11 @@ class Verdict:
     winners: tuple[int, ...] = ()
     claim: Action | None = None
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, winners: tuple[int, ...] = (), claim: Action | None = None) -> None:
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "claim", claim)
+
 
 _NOBODY = Verdict()
 """Everybody passed (frozen, so one instance serves every such window)."""

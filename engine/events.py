@@ -22,6 +22,14 @@ class Event:
     public: Mapping[str, Any]
     private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, seq: int, type: str, public: Mapping[str, Any],
+                 private: Mapping[int, Mapping[str, Any]] | None = None) -> None:
+        self.seq = seq
+        self.type = type
+        self.public = public
+        self.private = {} if private is None else private
+
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` may see it (``None``: a spectator, public part only)."""
         out = {"seq": self.seq, "type": self.type, **self.public}

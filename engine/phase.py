@@ -37,6 +37,14 @@ class TurnContext:
     kong_kind: KongKind | None = None
     kong_tile: Tile | None = None
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, source: Source, last: bool = False, kong_kind: KongKind | None = None,
+                 kong_tile: Tile | None = None) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "last", last)
+        object.__setattr__(self, "kong_kind", kong_kind)
+        object.__setattr__(self, "kong_tile", kong_tile)
+
 
 DRAWN = TurnContext(Source.DRAW)
 """A normal draw from the head (摸牌)."""
@@ -56,3 +64,10 @@ class ClaimWindow:
     tile: Tile
     options: dict[int, list[Action]] = field(default_factory=dict)
     answers: dict[int, Action] = field(default_factory=dict)
+
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, kind: str, from_seat: int, tile: Tile, options: dict[int, list[Action]] | None = None,
+                 answers: dict[int, Action] | None = None) -> None:
+        self.kind, self.from_seat, self.tile = kind, from_seat, tile
+        self.options = {} if options is None else options
+        self.answers = {} if answers is None else answers

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -319,7 +320,10 @@ async def record_practice_hand(driver: Any, hand: PracticeHand) -> Settlement:
     """Record a practice hand on an asyncpg connection (under SQLAlchemy's, whose JSON codec takes JSON text),
     outside any transaction: the insert commits by itself.  What the table settler uses on Postgres, where
     the session path's BEGIN, INSERT and COMMIT through SQLAlchemy cost several times the CPU."""
-    args = [json.dumps(hand.row[c]) if c in JSON_COLUMNS else hand.row[c] for c in PRACTICE_COLUMNS]
+    # orjson: a hand's action list is a few kilobytes of JSON, and the standard encoder took about a third of
+    # this function's CPU at 1,000 practice tables (bench/results/throughput.md, ninth round).
+    args = [orjson.dumps(hand.row[c], option=orjson.OPT_NON_STR_KEYS).decode() if c in JSON_COLUMNS
+            else hand.row[c] for c in PRACTICE_COLUMNS]
     hand_id = await driver.fetchval(_PRACTICE_SQL, *args)
     found = None
     if hand_id is None:

@@ -41,6 +41,10 @@ class Sight:
     wild: frozenset[int]
     unseen: list[int]
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, seat: int, counts: list[int], wild: frozenset[int], unseen: list[int]) -> None:
+        self.seat, self.counts, self.wild, self.unseen = seat, counts, wild, unseen
+
     @property
     def jokers(self) -> int:
         """財神 held (wildcards)."""

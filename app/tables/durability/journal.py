@@ -125,6 +125,16 @@ class TableJournal:
         self.commits = 0  # transactions committed (writes / commits: the mean batch)
         self._queue: list[tuple[list[Step], asyncio.Future[None]]] = []
         self._writers: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None  # see ``_running_loop``
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop the journal writes on, kept: on Python 3.11 ``asyncio.get_running_loop`` makes a
+        ``getpid`` system call each time, and every table write asks.  Asked again once that loop is closed
+        (a test's next loop)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     @contextlib.asynccontextmanager
     async def _tx(self) -> AsyncIterator[AsyncConnection]:
@@ -171,7 +181,7 @@ class TableJournal:
             self.writes += 1
             metrics.journal_committed(1, time.perf_counter() - started)
             return
-        loop = asyncio.get_running_loop()
+        loop = self._running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._queue.append((list(steps), done))
         if urgent:
@@ -192,7 +202,7 @@ class TableJournal:
     async def _gather(self) -> None:
         """Wait up to ``gather_seconds`` for more tables' writes, or until ``hurry``.  A bare future and a
         timer: ``asyncio.wait_for`` would add a task per wait and a loop turn before the writer resumes."""
-        loop = asyncio.get_running_loop()
+        loop = self._running_loop()
         self._gathering, self._hurry = True, loop.create_future()
         timer = loop.call_later(self.gather_seconds, _resolve, self._hurry)
         try:

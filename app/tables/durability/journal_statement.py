@@ -41,6 +41,15 @@ class RowWrite:
     actions: list[dict[str, Any]] = field(default_factory=list)
     close: dict[str, Any] | None = None  # a closed hand: the row's new columns (``HandCloseStep.columns``)
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, table_id: str, fence: int, game_id: str, hand_no: int, start: int, v: int,
+                 wall: tuple[str, str, str] | None = None, actions: list[dict[str, Any]] | None = None,
+                 close: dict[str, Any] | None = None) -> None:
+        self.table_id, self.fence, self.game_id, self.hand_no, self.start, self.v = (table_id, fence, game_id,
+                                                                                  hand_no, start, v)
+        self.wall, self.close = wall, close
+        self.actions = [] if actions is None else actions
+
 
 _NEW = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
 _APPEND = ("id", "fence", "hand_no", "start", "log_len", "v")

@@ -33,6 +33,15 @@ class Inbound:
     message: ActionMessage | PingMessage | ResyncMessage | BackMessage | AutoPlayMessage
     received: float = 0.0  # time.perf_counter() when the socket read it (for the latency metric)
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, seat: int, link: SeatLink,
+                 message: ActionMessage | PingMessage | ResyncMessage | BackMessage | AutoPlayMessage,
+                 received: float = 0.0) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "link", link)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "received", received)
+
 
 @dataclass(frozen=True, slots=True)
 class Tick:
@@ -41,6 +50,12 @@ class Tick:
     kind: str
     key: int = 0
     seat: int = -1
+
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, kind: str, key: int = 0, seat: int = -1) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "seat", seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,11 +20,14 @@ T = TypeVar("T")
 class Mailbox(Generic[T]):
     """``maxsize`` items at most (0: no bound); ``get`` is for one task at a time."""
 
-    __slots__ = ("_items", "_waiter", "maxsize")
+    __slots__ = ("_items", "_loop", "_waiter", "maxsize")
 
     def __init__(self, maxsize: int = 0) -> None:
         self._items: deque[T] = deque()
         self._waiter: asyncio.Future[None] | None = None  # the consumer, while it waits for an item
+        # The consumer's loop, kept from its first wait: on Python 3.11 ``asyncio.get_running_loop`` makes a
+        # ``getpid`` system call each time, and the actor and the socket's sender wait once per message.
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.maxsize = maxsize
 
     def qsize(self) -> int:
@@ -56,7 +59,10 @@ class Mailbox(Generic[T]):
         while not self._items:
             if self._waiter is not None:
                 raise RuntimeError("a Mailbox has one consumer; another task is already waiting on it")
-            self._waiter = asyncio.get_running_loop().create_future()
+            loop = self._loop
+            if loop is None:
+                loop = self._loop = asyncio.get_running_loop()
+            self._waiter = loop.create_future()
             try:
                 await self._waiter
             finally:

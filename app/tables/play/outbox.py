@@ -60,6 +60,15 @@ class OpenPrompt:
     act_timer: TimerHandle | None = None
     hints: TurnHintsOut | None = None
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, key: int, seat: int, kind: str, actions: list[Action], v: int, hand_no: int,
+                 deadline: float, deadline_ms: int, timers: list[TimerHandle] | None = None,
+                 act_timer: TimerHandle | None = None, hints: TurnHintsOut | None = None) -> None:
+        self.key, self.seat, self.kind, self.actions = key, seat, kind, actions
+        self.v, self.hand_no, self.deadline, self.deadline_ms = v, hand_no, deadline, deadline_ms
+        self.timers = [] if timers is None else timers
+        self.act_timer, self.hints = act_timer, hints
+
     def cancel(self) -> None:
         for timer in self.timers:
             timer.cancel()

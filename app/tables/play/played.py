@@ -28,6 +28,14 @@ class Played:
     ended_by: str | None = None
     game_over: str | None = None
 
+    # Written out, not generated: see tools/compile_engine.py (CONSTRUCTORS).
+    def __init__(self, events: tuple[Event, ...] = (), hand_ended: bool = False, ended_by: str | None = None,
+                 game_over: str | None = None) -> None:
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "hand_ended", hand_ended)
+        object.__setattr__(self, "ended_by", ended_by)
+        object.__setattr__(self, "game_over", game_over)
+
     @staticmethod
     def hand_over(hand: HandState) -> Played:
         """The hand ended with its result (``hand.result`` must be set)."""

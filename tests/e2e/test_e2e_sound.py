@@ -3,6 +3,8 @@ toggle silences them and is remembered across a reload, and prefers-reduced-moti
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import close_result, play_step, register, unique_name
@@ -88,10 +90,14 @@ def test_a_claim_animates_its_new_meld(page: Page) -> None:
     expect(page.locator(".table .meld").first).to_be_visible()
     fresh = page.evaluate("() => window.__fresh")
     assert fresh and set(fresh) == {"mj-claim"}, fresh
-    # Only once: once play moves on, the meld is drawn without the animation.
-    for _ in range(200):
-        if not page.locator(".meld.fresh").count():
-            break
+    # Only once: once play moves on, the meld is drawn without the animation.  Play moves on by time, not by a
+    # count of steps: the claim may have ended the hand (the next one starts after the hand pause, and the
+    # dialog is closed as above), and on a loaded machine 200 quick steps were once not enough (a fresh-clone
+    # run failed on it, 2026-12-06).
+    deadline = time.monotonic() + 30
+    while page.locator(".meld.fresh").count() and time.monotonic() < deadline:
+        if page.locator("#result-dialog[open]").count():
+            close_result(page)
         play_step(page, claim=False)
         page.wait_for_timeout(20)
     expect(page.locator(".meld.fresh")).to_have_count(0)

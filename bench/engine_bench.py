@@ -196,7 +196,9 @@ def _versus_mahjong(rng: random.Random, n: int) -> list[Row]:
     return rows
 
 
-def _play_random_hand(variant_name: str, seed: int) -> None:
+def play_random_hand(variant_name: str, seed: int) -> None:
+    """One full-rule hand of ``variant_name`` dealt from ``seed``, every seat playing random legal actions (also
+    what ``bench/engine_instructions.py`` counts)."""
     from engine.bots import random_policy
     from engine.state import HandState
     from engine.variants import find_variant
@@ -214,7 +216,7 @@ def section_play(hands: int = 200) -> list[Row]:
     for name in ("tiantai", "taipao", "taiwan"):
         def batch(name: str = name) -> None:
             for seed in range(hands):  # the same hands every repeat, so repeats compare
-                _play_random_hand(name, seed)
+                play_random_hand(name, seed)
 
         us = median_us(batch, hands, repeats=5)
         rows.append((f"{name}: one random hand", us, f"{1e6 / us:,.0f} hands/s (target ≥ 1,000)"))

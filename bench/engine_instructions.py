@@ -4,7 +4,7 @@
     python bench/engine_instructions.py taipao --hands 100
 
 For each variant it runs this file twice under ``valgrind --tool=callgrind`` (Debian's valgrind), once playing
-``--hands`` random full-rule hands (``engine_bench``'s ``_play_random_hand``, the same seeds every time) and once
+``--hands`` random full-rule hands (``engine_bench``'s ``play_random_hand``, the same seeds every time) and once
 playing none, and prints the difference per hand: the instructions one hand costs, start-up and imports
 excluded.  Two builds (say, a checkout with the compiled engine and one without, or two commits) compare by
 running it in each; with the hash seed fixed, the same build gives the same figure run after run.
@@ -29,9 +29,9 @@ def play(variant: str, hands: int) -> None:
     sys.path.insert(0, str(HERE))
     import engine_bench
 
-    engine_bench._play_random_hand(variant, 10_000)
+    engine_bench.play_random_hand(variant, 10_000)
     for seed in range(hands):
-        engine_bench._play_random_hand(variant, seed)
+        engine_bench.play_random_hand(variant, seed)
 
 
 def instructions(variant: str, hands: int) -> int:

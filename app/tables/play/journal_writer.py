@@ -61,17 +61,17 @@ class JournalWriter:
             tries += 1
             try:
                 await self.game_closed()
-            except Fenced as exc:
-                log.warning("table %s: %s; its end is the new owner's to record", self.flow.id, exc)
+            except Fenced as fenced:
+                log.warning("table %s: %s; its end is the new owner's to record", self.flow.id, fenced)
                 return False
-            except Exception as exc:
+            except Exception as failure:
                 if time.monotonic() + wait > deadline:
                     log.error("table %s: the journal did not record the game's end after %d tries (%s); "
-                              "a restart may resume it", self.flow.id, tries, exc)
+                              "a restart may resume it", self.flow.id, tries, failure)
                     return False
                 if tries == 1:
                     log.warning("table %s: the journal cannot record the game's end yet (%s); retrying",
-                                self.flow.id, exc)
+                                self.flow.id, failure)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, END_RETRY_CAP_SECONDS)
             else:
@@ -137,10 +137,10 @@ class JournalWriter:
             flow.logged += len(new)
             flow.close_due = False
             flow.auto_due = False
-        except Fenced as exc:
-            log.warning("table %s: %s; this process stops acting for it", flow.id, exc)
+        except Fenced as fenced:
+            log.warning("table %s: %s; this process stops acting for it", flow.id, fenced)
             self.on_fenced()  # the new owner has it: nothing to reload here
-            raise JournalLost(str(exc)) from None
-        except Exception as exc:
+            raise JournalLost(str(fenced)) from None
+        except Exception as failure:
             log.exception("table %s: journal write failed", flow.id)
-            raise JournalLost(str(exc)) from None
+            raise JournalLost(str(failure)) from None

@@ -6,7 +6,8 @@
 #
 # Each ARM is a checkout under $AB_TREES (default /work/wt; `git worktree add $AB_TREES/ref 357f69b`, with the
 # compiled engine built or copied in where the build has one).  Every run uses this checkout's virtualenv and
-# writes $AB_OUT/SET/ARM_rN.txt (start time, load average, the bench's figures).
+# writes $AB_OUT/SET/ARM_rN.txt (start time, load average, the bench's figures).  The bench is this checkout's
+# (bench/server_bench.py, with BENCH_ROOT naming the arm's tree), whatever the arm's own copy says.
 set -u
 SET=$1; ROUNDS=$2; shift 2; ARMS=("$@")
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,9 @@ for r in $(seq 1 "$ROUNDS"); do
     f=$OUT/${arm}_r$r.txt
     echo "start $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)" > "$f"
     # shellcheck disable=SC2086  # BENCH_ARGS is a list of flags
-    (cd "$TREES/$arm" && "$HERE/.venv/bin/python" bench/server_bench.py $BENCH_ARGS --database-url "$DB" >> "$f" 2>&1)
+    # this checkout's bench against the arm's server (BENCH_ROOT), so every arm is measured the same way
+    (cd "$TREES/$arm" && BENCH_ROOT="$TREES/$arm" "$HERE/.venv/bin/python" "$HERE/bench/server_bench.py" $BENCH_ARGS \
+      --database-url "$DB" >> "$f" 2>&1)
     echo "end $(date -u +%H:%M:%S) rc=$?" >> "$f"
   done
 done

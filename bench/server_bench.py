@@ -39,10 +39,13 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# BENCH_ROOT: the checkout whose server to run (bench/ab.sh runs this script against every arm's tree, so that
+# all arms are measured by the same bench); default: the one this script is in
+sys.path.insert(0, os.environ.get("BENCH_ROOT") or str(Path(__file__).resolve().parents[1]))
 
 SECRET = "bench-secret-" + "x" * 40
 
@@ -323,10 +326,16 @@ def _bucket() -> dict[str, Any]:
     return {"messages": 0, "actions": 0, "hands": 0, "errors": 0, "latency": []}
 
 
-async def run_clients(port: int, seats: list[tuple[str, str, bool]], args: argparse.Namespace) -> dict[str, Any]:
+async def run_clients(port: int, seats: list[tuple[str, str, bool]], args: argparse.Namespace,
+                      mark: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+    """Play every seat until the deadline; ``mark("measure")`` as the measured window opens and ``mark("end")``
+    as it closes, so that the server measures the same window (not the clients' start-up nor their closing)."""
     started = time.monotonic()
     deadline = started + args.warmup + args.seconds
     buckets: dict[str, Any] = {"warmup": _bucket(), "main": _bucket(), "measure_from": started + args.warmup}
+    loop = asyncio.get_running_loop()
+    loop.call_later(args.warmup, mark, "measure")
+    loop.call_later(args.warmup + args.seconds, mark, "end")
     tasks = []
     for table_id, token, counts_hands in seats:
         tasks.append(asyncio.create_task(one_client(port, table_id, token, args, buckets, deadline, counts_hands)))
@@ -345,7 +354,7 @@ async def run_clients(port: int, seats: list[tuple[str, str, bool]], args: argpa
 def client_main(port: int, seats: list[tuple[str, str, bool]], args: argparse.Namespace, conn: Any) -> None:
     import uvloop
 
-    conn.send(uvloop.run(run_clients(port, seats, args)))
+    conn.send(uvloop.run(run_clients(port, seats, args, conn.send)))
 
 
 # -- report ----------------------------------------------------------------------------------------------
@@ -448,7 +457,16 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
         lag_task = asyncio.create_task(loop_lag(lag, stop))
         proc.start()
         gc_pauses = GcPauses(census_every=10 if args.gc_census else 0)
-        await asyncio.sleep(args.warmup)
+
+        async def from_clients() -> Any:
+            return await asyncio.get_running_loop().run_in_executor(None, parent.recv)
+
+        # The clients' measured window, not this process's clock: the server's figures once covered the clients'
+        # start-up (a spawned process's imports) and their closing of every socket too, and the second, when
+        # it was slow, added seconds of tables with nobody connected, cheaper than the rest (issue 36, tenth
+        # round): some runs read a third less CPU than their neighbours for it.
+        if await from_clients() != "measure":
+            raise RuntimeError("the clients did not open the measured window")
         lag.clear()
         gc_pauses.on = True
         sent_before, cpu_before, wall_before = Outbox.sent_total, time.process_time(), time.monotonic()
@@ -464,17 +482,22 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
             # preemptions to whatever function happened to be running
             profiler = cProfile.Profile(time.thread_time)
             profiler.enable()
-        stats = await asyncio.get_running_loop().run_in_executor(None, parent.recv)
+        if await from_clients() != "end":
+            raise RuntimeError("the clients did not close the measured window")
+        server_cpu = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(f"{args.profile}.{args.durable}" if len(args.sizes) == 1
                                 else f"{args.profile}.{args.tables}.{args.durable}")
         server_msgs = Outbox.sent_total - sent_before
-        stats["journal_writes"] = (runtime.journal.writes if runtime.journal else 0) - writes_before
-        stats["journal_commits"] = (runtime.journal.commits if runtime.journal else 0) - commits_before
-        stats["server_cpu"] = (time.process_time() - cpu_before) / (time.monotonic() - wall_before)
-        stats["server_latency"] = [s * 1000 for s in app.state.table_runtime.latencies]
+        writes = (runtime.journal.writes if runtime.journal else 0) - writes_before
+        commits = (runtime.journal.commits if runtime.journal else 0) - commits_before
+        latencies = [s * 1000 for s in app.state.table_runtime.latencies]
         gc_pauses.close()
+        lag_in_window = list(lag)
+        stats = await from_clients()
+        stats.update(journal_writes=writes, journal_commits=commits, server_cpu=server_cpu,
+                     server_latency=latencies)
         stats["gc"] = gc_pauses.line()
         if args.gc_census:
             stats["gc"] += "\n  census          " + gc_census()
@@ -484,8 +507,8 @@ async def run_once(args: argparse.Namespace, rows: list[str]) -> int:
         proc.join(10)
         server.should_exit = True
         await asyncio.wait_for(serve_task, 30)
-    print(report(args, stats, lag, server_msgs), flush=True)
-    rows.append(summary_row(args, stats, lag, server_msgs))
+    print(report(args, stats, lag_in_window, server_msgs), flush=True)
+    rows.append(summary_row(args, stats, lag_in_window, server_msgs))
     return 0 if stats["failed"] == 0 else 1
 
 

@@ -141,7 +141,7 @@ def mypyc_hazards(source: str, name: str = "<source>") -> list[str]:
       the same ``CancelledError`` again (mypy 2.4.1; a dozen lines reproduce it, bench/results/throughput.md
       "seventh round"; mypyc/mypyc#1114 is its kin): a table actor compiled that way killed the next table a
       test started with the previous table's cancel.  An ``except`` that awaits and re-raises does the same
-      job and compiles right (``tests/test_compiled_coroutines.py`` runs both builds through cancels and
+      job and compiles right (``tests/compiled/test_compiled_coroutines.py`` runs both builds through cancels and
       errors at every await and compares them), so the actor winds up in one of those.
     * one ``except … as name`` reused for unrelated exception types in a function: mypyc gives the name the
       type of the first handler and raises ``TypeError`` when a later handler binds another type (a journal

@@ -68,12 +68,6 @@ MODULES = (
     "app/tables/play/played.py",
     "app/tables/play/commands.py",
     "app/tables/play/clock.py",
-    # the actor's own coroutines (its loop, a command's follow-up, the journal writer) and the queue every
-    # message crosses: none awaits in a ``finally`` (``mypyc_hazards``).  Not ``seats.py``: the relay's links
-    # subclass ``SeatLink``, and an interpreted class cannot inherit from a compiled one.
-    "app/tables/play/actor.py",
-    "app/tables/play/journal_writer.py",
-    "app/tables/play/mailbox.py",
 )
 """The compiled modules, as paths from the repository root (the one list: the build and the checks read it)."""
 
@@ -136,23 +130,18 @@ def stale_reason(root: Path = ROOT) -> str | None:
 def mypyc_hazards(source: str, name: str = "<source>") -> list[str]:
     """What in a module's source mypyc would compile into wrong behaviour, each as ``name:line: why``.
 
-    * an ``await`` (or ``async with`` / ``async for``) inside a ``finally``: when a compiled coroutine is
-      cancelled and its ``finally`` awaits while the cancel propagates, the next run of that coroutine raises
-      the same ``CancelledError`` again (mypy 2.4.1; a dozen lines reproduce it, bench/results/throughput.md
-      "seventh round"; mypyc/mypyc#1114 is its kin): a table actor compiled that way killed the next table a
-      test started with the previous table's cancel.  An ``except`` that awaits and re-raises does the same
-      job and compiles right (``tests/compiled/test_compiled_coroutines.py`` runs both builds through cancels and
-      errors at every await and compares them), so the actor winds up in one of those.
+    * ``async def``: when a compiled coroutine is cancelled and its ``finally`` awaits while the cancel
+      propagates, the next run of that coroutine raises the same ``CancelledError`` again (mypy 2.4.1; a
+      dozen lines reproduce it, bench/results/throughput.md "seventh round"): a table actor compiled with the
+      rest killed the next table a test started with the previous table's cancel.  Coroutines stay Python.
     * one ``except … as name`` reused for unrelated exception types in a function: mypyc gives the name the
       type of the first handler and raises ``TypeError`` when a later handler binds another type (a journal
       write's ``except Exception as exc`` after ``except Fenced as exc``), only on that error path.
     """
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Try | ast.TryStar):
-            found += [f"{name}:{sub.lineno}: an await in a finally (await in an `except` that re-raises)"
-                      for stmt in node.finalbody for sub in ast.walk(stmt)
-                      if isinstance(sub, ast.Await | ast.AsyncWith | ast.AsyncFor)]
+        if isinstance(node, ast.AsyncFunctionDef):
+            found.append(f"{name}:{node.lineno}: async def {node.name} (mypyc coroutines and cancellation)")
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             bound: dict[str, set[str]] = {}
             for handler in ast.walk(node):
@@ -160,7 +149,7 @@ def mypyc_hazards(source: str, name: str = "<source>") -> list[str]:
                     bound.setdefault(handler.name, set()).add(ast.unparse(handler.type) if handler.type else "")
             found += [f"{name}:{node.lineno}: {node.name} binds `{n}` to {sorted(t)} (give each its own name)"
                       for n, t in bound.items() if len(t) > 1]
-    return sorted(found, key=lambda line: int(line.split(":")[1]))
+    return found
 
 
 def clean(root: Path = ROOT) -> int:

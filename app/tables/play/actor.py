@@ -133,41 +133,29 @@ class TableActor:
         else:
             self.flow.schedule_start(self.settings.join_seconds if self._humans_missing() else None)
             await self.writer.open_game()  # the first command waits for it: the game's row comes first
-        # The wind-up awaits, so it is not a ``finally``: a compiled coroutine must not await in one
-        # (tools/compile_engine.py, ``mypyc_hazards``).  An ``except`` that re-raises runs it the same way.
         try:
-            await self._play()
-        except BaseException:
-            await self._wind_up()
-            raise
-        await self._wind_up()
-
-    async def _play(self) -> None:
-        """The commands, one at a time, until the table closes; then the linger, if the game ended."""
-        while not self.closed:
-            command = await self.inbox.get()
-            await self._run_one(command)
-            if self.handled % 8 == 0:
-                await asyncio.sleep(0)  # a busy table must not starve the others
-        if self.lingering:
-            await self.linger()
-
-    async def _wind_up(self) -> None:
-        """The actor's end, however it came: close the sockets, record the game's end, tell the runtime."""
-        self.lingering = False
-        self._close_links(self.close_code, self.close_reason)
-        while not self.inbox.empty():  # sockets that joined as the table closed must not hang
-            command = self.inbox.get_nowait()
-            if isinstance(command, Join | Watch):
-                command.link.close(self.close_code, self.close_reason)
-        writer = self.writer
-        if (self.closed_for_good or writer.end_due) and writer.journal is not None and not writer.end_recorded:
-            # Until the end is recorded, the runtime keeps this table's lease (it is not resumable elsewhere).
-            await writer.record_end(self.settings.end_record_seconds)
-        if self.services.on_exit is not None:
-            result = self.services.on_exit(self)
-            if asyncio.iscoroutine(result):
-                await result
+            while not self.closed:
+                command = await self.inbox.get()
+                await self._run_one(command)
+                if self.handled % 8 == 0:
+                    await asyncio.sleep(0)  # a busy table must not starve the others
+            if self.lingering:
+                await self.linger()
+        finally:
+            self.lingering = False
+            self._close_links(self.close_code, self.close_reason)
+            while not self.inbox.empty():  # sockets that joined as the table closed must not hang
+                command = self.inbox.get_nowait()
+                if isinstance(command, Join | Watch):
+                    command.link.close(self.close_code, self.close_reason)
+            writer = self.writer
+            if (self.closed_for_good or writer.end_due) and writer.journal is not None and not writer.end_recorded:
+                # Until the end is recorded, the runtime keeps this table's lease (it is not resumable elsewhere).
+                await writer.record_end(self.settings.end_record_seconds)
+            if self.services.on_exit is not None:
+                result = self.services.on_exit(self)
+                if asyncio.iscoroutine(result):
+                    await result
 
     async def _run_one(self, command: Command) -> None:
         self.handled += 1

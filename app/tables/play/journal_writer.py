@@ -61,17 +61,17 @@ class JournalWriter:
             tries += 1
             try:
                 await self.game_closed()
-            except Fenced as fenced:
-                log.warning("table %s: %s; its end is the new owner's to record", self.flow.id, fenced)
+            except Fenced as exc:
+                log.warning("table %s: %s; its end is the new owner's to record", self.flow.id, exc)
                 return False
-            except Exception as failure:
+            except Exception as exc:
                 if time.monotonic() + wait > deadline:
                     log.error("table %s: the journal did not record the game's end after %d tries (%s); "
-                              "a restart may resume it", self.flow.id, tries, failure)
+                              "a restart may resume it", self.flow.id, tries, exc)
                     return False
                 if tries == 1:
                     log.warning("table %s: the journal cannot record the game's end yet (%s); retrying",
-                                self.flow.id, failure)
+                                self.flow.id, exc)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, END_RETRY_CAP_SECONDS)
             else:
@@ -137,10 +137,10 @@ class JournalWriter:
             flow.logged += len(new)
             flow.close_due = False
             flow.auto_due = False
-        except Fenced as fenced:
-            log.warning("table %s: %s; this process stops acting for it", flow.id, fenced)
+        except Fenced as exc:
+            log.warning("table %s: %s; this process stops acting for it", flow.id, exc)
             self.on_fenced()  # the new owner has it: nothing to reload here
-            raise JournalLost(str(fenced)) from None
-        except Exception as failure:
+            raise JournalLost(str(exc)) from None
+        except Exception as exc:
             log.exception("table %s: journal write failed", flow.id)
-            raise JournalLost(str(failure)) from None
+            raise JournalLost(str(exc)) from None

@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any
 
 import pytest
 
 from app.tables.play import flow as flow_module
+from app.tables.play.flow import HandFlow
 from app.tables.play.seats import SeatLink
-from app.tables.protocol.messages import ActionIn
 from engine.state import HandState
 from tests.app.support.table_harness import (
     Closed,
@@ -26,9 +25,8 @@ from tests.app.support.table_harness import (
 # These tests follow seat 0's first prompts (F-1 made the first dealer random).
 pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("seat_0_deals_first")]
 
-# A crash is injected where the hand flow reads a player's action (``ActionIn.model_dump``: plain pydantic, which
-# the flow calls as Python does, compiled or not; the actor and the flow call each other natively once compiled,
-# so a patch of ``HandFlow``'s methods would not be seen).  The D-7 test below needs an engine stand-in that offers no
+# A crash is injected where the actor hands the flow a player's action (``HandFlow.client_action``, which the
+# actor looks up as Python does, compiled or not).  The D-7 test below needs an engine stand-in that offers no
 # move, by patching ``HandState``'s methods: the compiled hand flow (tools/compile_engine.py) calls those natively
 # and never sees a patch, so that one runs where the flow is plain Python (``make test-pure``, which CI runs
 # before ``make test``).
@@ -46,25 +44,10 @@ async def _started(h, n=3):
     return players, table_id, clients, prompt
 
 
-def _crash_on_actions(monkeypatch, times: int | None, *, break_hand=None) -> list[Any]:
-    """The next ``times`` client actions (None: every one) crash the hand flow as a bug would.  The flow is
-    compiled and calls its own methods natively, so the crash is planted where it reads the action: the
-    message's ``ActionIn.model_dump`` (plain pydantic).  ``break_hand()`` (if given) returns a hand to
-    leave half-way first: over, but with no result (a scorer bug, say)."""
-    real_dump = ActionIn.model_dump
-    calls: list[Any] = []
-
-    def exploding_dump(self, *args, **kwargs):
-        calls.append(self)
-        if times is None or len(calls) <= times:
-            if break_hand is not None:
-                hand = break_hand()
-                hand.phase = type(hand.phase).ENDED
-            raise RuntimeError("boom")
-        return real_dump(self, *args, **kwargs)
-
-    monkeypatch.setattr(ActionIn, "model_dump", exploding_dump)
-    return calls
+def _half_done(flow, seat, message):
+    """A flow that breaks a hand half-way: the hand is over but has no result (a scorer bug, say)."""
+    flow.hand.phase = type(flow.hand.phase).ENDED
+    raise RuntimeError("scorer bug")
 
 
 def _discard(prompt):
@@ -154,7 +137,16 @@ async def test_who_may_connect(settings):
 async def test_a_crash_while_handling_a_message_is_logged_and_the_table_goes_on(settings, monkeypatch, caplog):
     async with harness(settings) as h:
         _, _, clients, prompt = await _started(h)
-        _crash_on_actions(monkeypatch, 1)
+        real_client_action = HandFlow.client_action
+        calls = []
+
+        def exploding_client_action(self, seat, message):
+            calls.append(message)
+            if len(calls) == 1:
+                raise RuntimeError("boom")
+            return real_client_action(self, seat, message)
+
+        monkeypatch.setattr(HandFlow, "client_action", exploding_client_action)
         with caplog.at_level(logging.CRITICAL, logger="app.tables.play.actor"):
             await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
             error = await clients[0].recv_until(is_type("error"))
@@ -168,9 +160,9 @@ async def test_a_crash_while_handling_a_message_is_logged_and_the_table_goes_on(
 
 async def test_a_hand_the_server_breaks_is_void_and_the_next_is_dealt(settings, monkeypatch):
     async with harness(settings) as h:
-        _, table_id, clients, prompt = await _started(h)
+        _, _, clients, prompt = await _started(h)
 
-        _crash_on_actions(monkeypatch, None, break_hand=lambda: h.runtime.actors[table_id].flow.hand)
+        monkeypatch.setattr(HandFlow, "client_action", _half_done)
         await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
         void = await clients[1].recv_until(is_event("hand_void"))
         assert void["event"]["hand_no"] == 1 and len(void["event"]["seed"]) == 64
@@ -220,9 +212,9 @@ async def test_a_failed_deal_is_retried_and_never_settles_a_hand_twice(settings,
 
 async def test_a_server_that_keeps_breaking_hands_ends_the_game(settings, monkeypatch):
     async with harness(settings) as h:
-        _, table_id, clients, prompt = await _started(h)
+        _, _, clients, prompt = await _started(h)
 
-        _crash_on_actions(monkeypatch, None, break_hand=lambda: h.runtime.actors[table_id].flow.hand)
+        monkeypatch.setattr(HandFlow, "client_action", _half_done)
         await clients[0].send({"type": "action", "v": prompt["v"], "action": _discard(prompt)})
         log = PlayLog()
         await asyncio.wait_for(play_to_the_end(clients[0], random.Random(0), log, timeout=3), 10)

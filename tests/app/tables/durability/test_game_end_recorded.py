@@ -14,17 +14,9 @@ from typing import Any
 
 import pytest
 
-from app.bots import TableBots
-from app.game.variants import VariantKey
 from app.tables.durability.journal import TableJournal
 from app.tables.durability.journal_steps import Fenced
-from app.tables.play.clock import FakeClock
-from app.tables.play.flow import HandFlow
 from app.tables.play.journal_writer import JournalWriter
-from app.tables.play.outbox import Outbox
-from app.tables.play.seats import SeatSlot
-from app.tables.settings import TableSettings
-from app.tables.table_info import TableInfo, TableStatus
 from tests.app.support.table_harness import answer_until, harness
 
 DURABLE = {"join_seconds": 0.0, "resume_join_seconds": 30.0, "freeze_gc": False, "durable": True,
@@ -96,14 +88,8 @@ class _Journal:
             raise outcome
 
 
-def _flow() -> HandFlow:
-    """A real hand flow of table ``t1`` (the writer is compiled with the flow: it takes no stand-in)."""
-    info = TableInfo(id="t1", room=None, variant=VariantKey.TAIWAN, options={}, seats=[7, None, None, None],
-                     bots=[1, 2, 3], status=TableStatus.PLAYING, practice=True)
-    slots = [SeatSlot(seat, uid, None, seat in info.bots) for seat, uid in enumerate(info.seats)]
-    clock = FakeClock()
-    return HandFlow(info, TableSettings(), clock, slots, Outbox(slots, clock), TableBots(seed=1),
-                    post=lambda _command: None, table_closed=lambda: False)
+class _Flow:
+    id = "t1"
 
 
 @pytest.mark.parametrize(("script", "within", "recorded", "calls"), [
@@ -114,7 +100,7 @@ def _flow() -> HandFlow:
 ])
 async def test_record_end_retries_an_outage_and_stops_at_a_fence_or_the_deadline(script, within, recorded, calls):
     journal = _Journal(script)
-    writer = JournalWriter(_flow(), journal, 5, on_fenced=lambda: None)  # type: ignore[arg-type]
+    writer = JournalWriter(_Flow(), journal, 5, on_fenced=lambda: None)  # type: ignore[arg-type]
     writer.end_due = True
     assert await writer.record_end(within, first_wait=0.01) is recorded
     assert writer.end_recorded is recorded and writer.end_due is not recorded

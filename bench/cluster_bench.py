@@ -277,11 +277,27 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
                     tables.append((made.json()["id"], token, owner, rng.choice(servers)))
         stats: dict[str, Any] = {"messages": 0, "hands": 0, "direct": [], "relayed": [], "pong_direct": [],
                                  "pong_relayed": [], "messages_direct": 0, "messages_relayed": 0}
-        batches0 = await asyncio.gather(*(s.journal_batches() for s in servers))
-        cpu0 = [s.cpu_seconds() for s in servers]
-        wakes0 = [s.wakeups() for s in servers]
         started = time.monotonic()
         measure_from, deadline = started + args.warmup, started + args.warmup + args.seconds
+
+        async def readings() -> tuple[float, list[float], list[int], list[tuple[float, float]]]:
+            batches = await asyncio.gather(*(s.journal_batches() for s in servers))
+            return time.monotonic(), [s.cpu_seconds() for s in servers], [s.wakeups() for s in servers], batches
+
+        async def window() -> None:
+            """The processes' figures over the clients' measured window only: not the sockets' ramp, nor their
+            closing after the deadline (a slow close once read as seconds of cheap, unconnected tables)."""
+            await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+            t0, cpu0, wakes0, batches0 = await readings()
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+            t1, cpu1, wakes1, batches1 = await readings()
+            elapsed = t1 - t0
+            stats["cpu"] = [(b - a) / elapsed for a, b in zip(cpu0, cpu1, strict=True)]
+            stats["wakeups"] = [(b - a) / elapsed for a, b in zip(wakes0, wakes1, strict=True)]
+            stats["commits"] = sum(b[0] - a[0] for a, b in zip(batches0, batches1, strict=True)) / elapsed
+            stats["writes"] = sum(b[1] - a[1] for a, b in zip(batches0, batches1, strict=True)) / elapsed
+
+        measured = asyncio.create_task(window())
         tasks = []
         for table_id, token, owner, socket_on in tables:
             tag = owner if front else "direct" if socket_on is owner else "relayed"
@@ -289,16 +305,10 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
                                                         measure_from, args.owner_routing)))
             await asyncio.sleep(0.005)
         results = await asyncio.gather(*tasks, return_exceptions=True)
-        elapsed = time.monotonic() - started
-        cpu = [(s.cpu_seconds() - c) / elapsed for s, c in zip(servers, cpu0, strict=True)]
-        stats["wakeups"] = [(s.wakeups() - w) / elapsed for s, w in zip(servers, wakes0, strict=True)]
-        batches = await asyncio.gather(*(s.journal_batches() for s in servers))
-        stats["commits"] = sum(b[0] - a[0] for a, b in zip(batches0, batches, strict=True)) / elapsed
-        stats["writes"] = sum(b[1] - a[1] for a, b in zip(batches0, batches, strict=True)) / elapsed
+        await measured
         stats["failed"] = sum(isinstance(r, BaseException) for r in results)
         stats["failure_kinds"] = sorted({f"{type(r).__name__}: {r}"[:100] for r in results
                                          if isinstance(r, BaseException)})[:4]
-        stats["cpu"] = cpu
         return stats
     finally:
         if front is not None:

@@ -116,7 +116,7 @@ def decompositions(counts: Sequence[int], jokers: int = 0) -> list[tuple[Group, 
         return []
     cs = [*counts[:N_PLAY], 1]  # sentinel at 34
     cd = list(codes_of(counts))
-    T, H, _ = win_tables()
+    T, H, V, _ = win_tables()
     OPTS, NFREE = _OPTIONS, _N_FREE
     acc: list[int] = []
     found: set[tuple[int, ...]] = set()
@@ -146,7 +146,7 @@ def decompositions(counts: Sequence[int], jokers: int = 0) -> list[tuple[Group, 
                     break
             else:
                 cd[g] -= delta
-                S = T[cd[0]] + T[cd[1]] + T[cd[2]] + H[cd[3]]
+                S = V[T[cd[0]]] + V[T[cd[1]]] + V[T[cd[2]]] + V[H[cd[3]]]
                 p2 = pair or isp
                 r = j - jn - (S >> 12)
                 if not p2:

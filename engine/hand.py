@@ -17,14 +17,16 @@ The design follows ``notes/win-detection.md``:
 
 The tables (1.95 M + 78 k entries, one byte each on disk: ``NEED0 << 2 | (NEED1 − NEED0 + 1)``) are built by
 ``engine.hand_tables.build_tables()`` (about one second) and shipped zlib-compressed in ``engine/data/hand_tables.zlib``;
-``python -m engine.hand_tables --build`` regenerates the file.  They are loaded when this module is imported
-(~50 ms) into lists of ints laid out for one addition per group::
+``python -m engine.hand_tables --build`` regenerates the file.  They are kept as they ship, one byte per
+code (2 MB in all), and each byte is read through ``VALUE``, the 256 values laid out for one addition per
+group::
 
-    value = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
+    VALUE[byte] = NEED0 << 12 | 1 << 3·(NEED1 − NEED0 + 1)
 
-so ``S = Σ value`` carries the base in ``S >> 12`` and a histogram of the four ``NEED1 − NEED0`` values in
-the low 12 bits, whose minimum ``DMIN`` looks up.  (The lists take ~16 MB; ``bytes`` tables would take 2 MB
-but make a check ~1.5–2× slower in CPython.)
+so ``S = Σ VALUE[table[code]]`` carries the base in ``S >> 12`` and a histogram of the four ``NEED1 − NEED0``
+values in the low 12 bits, whose minimum ``DMIN`` looks up.  (Until issue 36 the tables were lists of the
+values themselves: 15.6 MB of pointers per process, read at random, which two processes on one machine
+could no longer keep in its last-level cache; the bytes cost one more subscript of a 256-entry tuple.)
 
 Decompositions (needed for scoring only, on a confirmed win) are in ``engine.decompose``, which builds on
 this module's tables (and so is not re-exported here: that would tie the two modules in a circle).
@@ -42,6 +44,7 @@ __all__ = [
     "HandCode",
     "DMIN",
     "GROUP_OF",
+    "VALUE",
     "WEIGHT",
     "check_counts",
     "is_win",
@@ -58,8 +61,16 @@ N_PLAY: Final = 34  # suited + honour kinds; flowers (34..41) are never part of 
 #: bots' 向聽 and the decompositions walk hand codes with them).
 GROUP_OF: Final[tuple[int, ...]] = tuple(t // 9 for t in range(N_PLAY))
 WEIGHT: Final[tuple[int, ...]] = tuple(POW5[t % 9] for t in range(N_PLAY))
-#: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.
-_P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * POW5[k] for d in range(5)) for k in range(1, 9))
+#: ``_Pk[d] = d·5^k``: digit lookups are a little faster than Horner's multiplications in CPython.  Each one
+#: ``Final`` on its own, so the compiled module reads it as a C static, not from the module's dict.
+_P1: Final = tuple(d * POW5[1] for d in range(5))
+_P2: Final = tuple(d * POW5[2] for d in range(5))
+_P3: Final = tuple(d * POW5[3] for d in range(5))
+_P4: Final = tuple(d * POW5[4] for d in range(5))
+_P5: Final = tuple(d * POW5[5] for d in range(5))
+_P6: Final = tuple(d * POW5[6] for d in range(5))
+_P7: Final = tuple(d * POW5[7] for d in range(5))
+_P8: Final = tuple(d * POW5[8] for d in range(5))
 
 # --------------------------------------------------------------------------------------------------
 # Runtime tables (loaded at import: a stand-in loading them on first use would be refused by the compiled
@@ -69,22 +80,29 @@ _P1, _P2, _P3, _P4, _P5, _P6, _P7, _P8 = (tuple(d * POW5[k] for d in range(5)) f
 DMIN: Final = tuple(next((k - 1 for k in range(4) if (h >> (3 * k)) & 7), 2) for h in range(4096))
 
 
-def _load_tables() -> tuple[list[int], list[int]]:
+#: ``VALUE[b]``: what a table byte ``b = NEED0 << 2 | (D + 1)`` adds to a hand's sum (see the module's doc).
+VALUE: Final[tuple[int, ...]] = tuple(((b >> 2) << 12) | (1 << (3 * (b & 3))) for b in range(256))
+
+
+def _split_tables() -> tuple[bytes, bytes]:
     raw = read_table_payload()
-    conv = [((v >> 2) << 12) | (1 << (3 * (v & 3))) for v in range(256)]
-    return list(map(conv.__getitem__, raw[:SUIT_KEYS])), list(map(conv.__getitem__, raw[SUIT_KEYS:]))
+    return raw[:SUIT_KEYS], raw[SUIT_KEYS:]
 
 
-_SUIT, _HON = _load_tables()
+# ``Final``: the compiled module reads a final name as a C static, a plain global from the module's dict on
+# every win check.
+_TABLES: Final = _split_tables()
+_SUIT: Final = _TABLES[0]
+_HON: Final = _TABLES[1]
 
 
-def win_tables() -> tuple[list[int], list[int], tuple[int, ...]]:
-    """The runtime win tables: (suit codes → value, honour codes → value, ``DMIN``).
+def win_tables() -> tuple[bytes, bytes, tuple[int, ...], tuple[int, ...]]:
+    """The runtime win tables: (suit codes → byte, honour codes → byte, ``VALUE``, ``DMIN``).
 
-    A value packs NEED0 in its bits from 12 up and a histogram of D + 1 in its low 12 bits; ``DMIN[h]`` is
-    the least D of such a histogram.  For analyses that walk hand codes themselves (engine.bots.shanten,
-    engine.decompose)."""
-    return _SUIT, _HON, DMIN
+    ``VALUE[byte]`` packs NEED0 in its bits from 12 up and a histogram of D + 1 in its low 12 bits; ``DMIN[h]``
+    is the least D of such a histogram, ``h`` being the low 12 bits of a sum of four values.  For analyses
+    that walk hand codes themselves (engine.bots.shanten, engine.decompose)."""
+    return _SUIT, _HON, VALUE, DMIN
 
 
 def _need(value: int) -> tuple[int, int]:
@@ -96,12 +114,12 @@ def _need(value: int) -> tuple[int, int]:
 
 def suit_needs(code: int) -> tuple[int, int]:
     """(NEED0, NEED1) of one 9-rank suit code."""
-    return _need(_SUIT[code])
+    return _need(VALUE[_SUIT[code]])
 
 
 def honour_needs(code: int) -> tuple[int, int]:
     """(Σ NEED0, Σ NEED0 + min D) of the 7-digit honour code."""
-    return _need(_HON[code])
+    return _need(VALUE[_HON[code]])
 
 
 # --------------------------------------------------------------------------------------------------
@@ -160,12 +178,12 @@ def is_win(counts: Sequence[int], jokers: int = 0) -> bool:
          b0, b1, b2, b3, b4, b5, b6, b7, b8,
          c0, c1, c2, c3, c4, c5, c6, c7, c8,
          h0, h1, h2, h3, h4, h5, h6) = counts if len(counts) == 34 else counts[:34]  # fmt: skip
-    T = _SUIT
+    T, V = _SUIT, VALUE
     S = (
-        T[a0 + _P1[a1] + _P2[a2] + _P3[a3] + _P4[a4] + _P5[a5] + _P6[a6] + _P7[a7] + _P8[a8]]
-        + T[b0 + _P1[b1] + _P2[b2] + _P3[b3] + _P4[b4] + _P5[b5] + _P6[b6] + _P7[b7] + _P8[b8]]
-        + T[c0 + _P1[c1] + _P2[c2] + _P3[c3] + _P4[c4] + _P5[c5] + _P6[c6] + _P7[c7] + _P8[c8]]
-        + _HON[h0 + _P1[h1] + _P2[h2] + _P3[h3] + _P4[h4] + _P5[h5] + _P6[h6]]
+        V[T[a0 + _P1[a1] + _P2[a2] + _P3[a3] + _P4[a4] + _P5[a5] + _P6[a6] + _P7[a7] + _P8[a8]]]
+        + V[T[b0 + _P1[b1] + _P2[b2] + _P3[b3] + _P4[b4] + _P5[b5] + _P6[b6] + _P7[b7] + _P8[b8]]]
+        + V[T[c0 + _P1[c1] + _P2[c2] + _P3[c3] + _P4[c4] + _P5[c5] + _P6[c6] + _P7[c7] + _P8[c8]]]
+        + V[_HON[h0 + _P1[h1] + _P2[h2] + _P3[h3] + _P4[h4] + _P5[h5] + _P6[h6]]]
     )
     r = jokers - (S >> 12) - DMIN[S & 4095]
     return r >= 0 and r % 3 == 0
@@ -238,8 +256,8 @@ class HandCode:
     def is_win(self, jokers: int = 0) -> bool:
         """Is the hand, with ``jokers`` wildcards, a standard win?"""
         m, p, s, h = self._c
-        T = _SUIT
-        S = T[m] + T[p] + T[s] + _HON[h]
+        T, V = _SUIT, VALUE
+        S = V[T[m]] + V[T[p]] + V[T[s]] + V[_HON[h]]
         r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 
@@ -253,11 +271,11 @@ class HandCode:
         c = self._c
         m, p, s, h = c
         g, w = GROUP_OF[t], WEIGHT[t]
-        T = _SUIT
+        T, V = _SUIT, VALUE
         old = c[g]
         if old // w % 5 == 4:
             return False
-        S = T[m] + T[p] + T[s] + (_HON[h + w] if g == 3 else _HON[h] - T[old] + T[old + w])
+        S = V[T[m]] + V[T[p]] + V[T[s]] + (V[_HON[h + w]] if g == 3 else V[_HON[h]] - V[T[old]] + V[T[old + w]])
         r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 
@@ -271,11 +289,11 @@ class HandCode:
         c = self._c
         m, p, s, h = c
         g, w = GROUP_OF[t], WEIGHT[t]
-        T = _SUIT
+        T, V = _SUIT, VALUE
         old = c[g]
         if old // w % 5 == 0:
             raise ValueError(f"no {TILES[t]} to remove")
-        S = T[m] + T[p] + T[s] + (_HON[h - w] if g == 3 else _HON[h] - T[old] + T[old - w])
+        S = V[T[m]] + V[T[p]] + V[T[s]] + (V[_HON[h - w]] if g == 3 else V[_HON[h]] - V[T[old]] + V[T[old - w]])
         r = jokers - (S >> 12) - DMIN[S & 4095]
         return r >= 0 and r % 3 == 0
 
@@ -316,9 +334,9 @@ def waits(counts: Sequence[int], jokers: int = 0, kinds: Iterable[int] = range(N
 
 
 def _waits_from_codes(codes: Sequence[int], jokers: int, kinds: Iterable[int]) -> list[Tile]:
-    T, H = _SUIT, _HON
+    T, H, V = _SUIT, _HON, VALUE
     m, p, s, h = codes
-    tv = (T[m], T[p], T[s], H[h])
+    tv = (V[T[m]], V[T[p]], V[T[s]], V[H[h]])
     S = tv[0] + tv[1] + tv[2] + tv[3]
     # A joker is at least as good as any real tile: no win with J+1 jokers means no waits at all.
     r = jokers + 1 - (S >> 12) - DMIN[S & 4095]
@@ -332,7 +350,7 @@ def _waits_from_codes(codes: Sequence[int], jokers: int, kinds: Iterable[int]) -
         old = codes[g]
         if old // w % 5 == 4:
             continue
-        S2 = S - tv[g] + (H[old + w] if g == 3 else T[old + w])
+        S2 = S - tv[g] + V[H[old + w] if g == 3 else T[old + w]]
         r = jokers - (S2 >> 12) - DMIN[S2 & 4095]
         if r >= 0 and r % 3 == 0:
             out.append(TILES[t])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import hand as _hand
 from engine.melds import MeldKind
@@ -23,8 +23,10 @@ from engine.tiles import N_KINDS, TILES, parse_tiles
 if TYPE_CHECKING:
     from engine.state import HandState
 
-N_PLAY = _hand.N_PLAY
-_GROUP, _WEIGHT = _hand.GROUP_OF, _hand.WEIGHT
+# ``Final``: read as C statics by the compiled module (plain globals are looked up in the module's dict).
+N_PLAY: Final = _hand.N_PLAY
+_GROUP: Final = _hand.GROUP_OF
+_WEIGHT: Final = _hand.WEIGHT
 
 
 @dataclass(slots=True)
@@ -89,7 +91,7 @@ def sight(state: HandState, seat: int) -> Sight:
 
 # Copies of each playable kind in a variant's tile set, per ``Variant.kinds`` tuple (a handful of variants;
 # keyed by identity, checked, as hashing the 144-tuple costs about what counting it does).
-_TOTALS: dict[int, tuple[tuple[int, ...], list[int]]] = {}
+_TOTALS: Final[dict[int, tuple[tuple[int, ...], list[int]]]] = {}
 
 
 def _totals(kinds: tuple[int, ...]) -> list[int]:
@@ -141,16 +143,15 @@ def codes(natural: Sequence[int]) -> list[int]:
     return list(_hand.codes_of(natural))
 
 
-_TABLES: tuple[list[int], list[int], tuple[int, ...]] | None = None
-_KINDS = tuple((t, _GROUP[t], _WEIGHT[t]) for t in range(N_PLAY))  # (kind, its code group, its digit weight)
-
-
-def _tables() -> tuple[list[int], list[int], tuple[int, ...]]:
-    """The win tables, kept here once loaded: the bots ask ``need`` hundreds of times per decision."""
-    global _TABLES
-    if _TABLES is None:
-        _TABLES = _hand.win_tables()
-    return _TABLES
+_KINDS: Final = tuple((t, _GROUP[t], _WEIGHT[t]) for t in range(N_PLAY))  # (kind, its code group, its digit weight)
+# The win tables (``engine.hand.win_tables``), bound once as ``Final`` names: the bots ask ``need`` hundreds of
+# times per decision, and the compiled module reads a final name as a C static (a lazily loaded global cost a
+# dictionary look-up, the tuple's type checks and a new tuple per call).
+_WIN_TABLES: Final = _hand.win_tables()
+_SUIT: Final = _WIN_TABLES[0]
+_HON: Final = _WIN_TABLES[1]
+_VALUE: Final = _WIN_TABLES[2]
+_DMIN: Final = _WIN_TABLES[3]
 
 
 def need(c: Sequence[int], jokers: int) -> int:
@@ -158,8 +159,8 @@ def need(c: Sequence[int], jokers: int) -> int:
 
     0 means a win already; for a 3n+1 hand, 1 means ready (聽牌) and the 向聽 is ``need − 1``.
     """
-    T, H, D = _TABLES or _tables()
-    S = T[c[0]] + T[c[1]] + T[c[2]] + H[c[3]]
+    T, H, V, D = _SUIT, _HON, _VALUE, _DMIN
+    S = V[T[c[0]]] + V[T[c[1]]] + V[T[c[2]]] + V[H[c[3]]]
     x = (S >> 12) + D[S & 4095] - jokers
     if x < 0:  # leftover wildcards make wildcard-only sets: the size residue keeps x ≡ the target
         x %= 3
@@ -178,9 +179,9 @@ def exchange_shanten(c: list[int], jokers: int) -> int:
     remove are chosen greedily (each time the one whose removal lowers the need most), which is exact for
     the usual shapes and never under-counts.  ``c`` is restored before returning.
     """
-    T, H, D = _TABLES or _tables()
+    T, H, V, D = _SUIT, _HON, _VALUE, _DMIN
     # ``need`` is a sum of one table value per group: removing a tile changes only its group's term
-    tv = [T[c[0]], T[c[1]], T[c[2]], H[c[3]]]
+    tv = [V[T[c[0]]], V[T[c[1]]], V[T[c[2]]], V[H[c[3]]]]
     S = tv[0] + tv[1] + tv[2] + tv[3]
     removed: list[int] = []
     best = need(c, jokers)
@@ -191,7 +192,7 @@ def exchange_shanten(c: list[int], jokers: int) -> int:
         for t, g, w in _KINDS:
             old = c[g]
             if old // w % 5:
-                S2 = S - tv[g] + by_group[g][old - w]
+                S2 = S - tv[g] + V[by_group[g][old - w]]
                 x = (S2 >> 12) + D[S2 & 4095] - jokers
                 if x < 0:
                     x %= 3
@@ -201,7 +202,7 @@ def exchange_shanten(c: list[int], jokers: int) -> int:
             break
         remove(c, pick)
         g = _GROUP[pick]
-        value = H[c[g]] if g == 3 else T[c[g]]
+        value = V[H[c[g]] if g == 3 else T[c[g]]]
         S += value - tv[g]
         tv[g] = value
         removed.append(pick)
@@ -218,8 +219,8 @@ def improving_draws(c: list[int], jokers: int, unseen: Sequence[int]) -> tuple[i
     A drawn 財神 always helps; its unseen copies are counted by the caller if wanted, as the face of a
     wildcard is not a "kind" that completes a shape.
     """
-    T, H, D = _TABLES or _tables()
-    tv = [T[c[0]], T[c[1]], T[c[2]], H[c[3]]]
+    T, H, V, D = _SUIT, _HON, _VALUE, _DMIN
+    tv = [V[T[c[0]]], V[T[c[1]]], V[T[c[2]]], V[H[c[3]]]]
     S = tv[0] + tv[1] + tv[2] + tv[3]
     base = (S >> 12) + D[S & 4095] - jokers
     if base < 1:
@@ -235,7 +236,7 @@ def improving_draws(c: list[int], jokers: int, unseen: Sequence[int]) -> tuple[i
         old = c[g]
         if old // w % 5 == 4:
             continue
-        S2 = S - tv[g] + by_group[g][old + w]
+        S2 = S - tv[g] + V[by_group[g][old + w]]
         x = (S2 >> 12) + D[S2 & 4095] - jokers
         if x < 0:
             x %= 3

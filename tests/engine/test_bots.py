@@ -8,6 +8,7 @@ other seats' concealed tiles and the wall, which must not change any decision.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -25,6 +26,7 @@ from engine.bots.shanten import (
     winning_kinds,
 )
 from engine.duel import arrangements, duel, mean_ci, report
+from engine.hand import is_win
 from engine.hand import waits as engine_waits
 from engine.invariants import check_all
 from engine.state import HandState
@@ -87,6 +89,47 @@ def test_waits_match_the_engine_win_check() -> None:
     for t in parse_tiles(hand):
         counts[t] += 1
     assert [TILES[k] for k in kinds] == engine_waits(counts)
+
+
+def _near_win(rng: random.Random, sets: int) -> list[int]:
+    """``sets`` random pungs and chows and a pair (a win), as a 34-long count vector, then one tile swapped
+    for a random one half the time: hands around a win, where the bots' need is 0, 1 or 2."""
+    while True:
+        tiles = [rng.randrange(34)] * 2
+        for _ in range(sets):
+            t = rng.randrange(34)
+            if t < 27 and t % 9 <= 6 and rng.random() < 0.6:
+                tiles += [t, t + 1, t + 2]
+            else:
+                tiles += [t] * 3
+        if rng.random() < 0.5:
+            tiles[rng.randrange(len(tiles))] = rng.randrange(34)
+        counts = [0] * 34
+        for t in tiles:
+            counts[t] += 1
+        if max(counts) <= 4:
+            return counts
+
+
+def test_need_and_waits_agree_with_the_engine_near_a_win() -> None:
+    """The bots read the win tables on their own (``engine.bots.shanten``): around a win, with and without
+    財神, their need is 0 exactly when the engine's win check says win, and a ready hand's waits are the
+    engine's waits."""
+    rng = random.Random(36)
+    seen: Counter[tuple[int, int]] = Counter()
+    for sets in (4, 5) * 300:
+        counts = _near_win(rng, sets)
+        jokers = rng.choice((0, 0, 1, 2))
+        for _ in range(jokers):  # a 財神 stands in for one of the hand's tiles
+            counts[rng.choice([t for t in range(34) if counts[t]])] -= 1
+        c = codes(counts)
+        assert (need(c, jokers) == 0) == is_win(counts, jokers), (counts, jokers)
+        counts[rng.choice([t for t in range(34) if counts[t]])] -= 1  # one tile fewer: 3n+1
+        c = codes(counts)
+        seen[(bool(jokers), need(c, jokers))] += 1
+        if need(c, jokers) == 1:
+            assert [TILES[k] for k in winning_kinds(c, jokers)] == engine_waits(counts, jokers), (counts, jokers)
+    assert seen[(False, 1)] > 50 and seen[(True, 1)] > 50  # both paths were walked, ready hands among them
 
 
 def test_registry_has_the_three_levels() -> None:

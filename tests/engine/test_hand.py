@@ -487,6 +487,20 @@ def test_table_sample_matches_recursive_definition() -> None:
         assert hand.honour_needs(code) == (n0, n0 + d_min), digits
 
 
+def test_runtime_tables_are_the_shipped_bytes_read_through_value() -> None:
+    """The tables stay one byte per code, as shipped (2 MB, not a 15.6 MB list of pointers per process), and
+    ``VALUE`` turns each of the 256 bytes ``NEED0 << 2 | (NEED1 − NEED0 + 1)`` into what a hand's sum adds
+    (``_need`` reads a value back, as ``suit_needs`` does)."""
+    suit, honour, value, _dmin = hand.win_tables()
+    payload = hand_tables.read_table_payload()
+    assert (type(suit), type(honour)) == (bytes, bytes)
+    assert suit == payload[: hand_tables.SUIT_KEYS] and honour == payload[hand_tables.SUIT_KEYS :]
+    assert len(value) == 256
+    for byte in range(256):  # D = NEED1 − NEED0 is −1 (a pair: suit_needs(2) == (1, 0)) to 2
+        need0, d = byte >> 2, (byte & 3) - 1
+        assert hand._need(value[byte]) == (need0, need0 + d), byte
+
+
 def test_table_extremes() -> None:
     assert hand.suit_needs(0) == (0, 2)
     assert hand.suit_needs(1) == (2, 1)  # a single: pung with 2 jokers, or pair with 1

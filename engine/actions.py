@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from engine.tiles import TILES, Tile, parse_tiles
 
@@ -85,7 +85,7 @@ class Action:
         return " ".join(parts)
 
 
-_INTERNED: dict[tuple[ActionKind, int, Tile | None, tuple[Tile, ...], Declare | None], Action] = {}
+_INTERNED: Final[dict[tuple[ActionKind, int, Tile | None, tuple[Tile, ...], Declare | None], Action]] = {}
 
 
 def act(kind: ActionKind, seat: int, tile: Tile | None = None, tiles: tuple[Tile, ...] = (),

@@ -9,7 +9,7 @@ counterclockwise from the discarder (截胡).  Robbing a kong is always first-co
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.actions import Action, ActionKind, act
 from engine.legal import keeps_a_discard, kong_keeps_the_reserve
@@ -20,13 +20,13 @@ from engine.variants.base import PassLock
 if TYPE_CHECKING:
     from engine.board import HandBoard
 
-PRIORITY = {ActionKind.WIN: 3, ActionKind.KONG: 2, ActionKind.PONG: 2, ActionKind.CHOW: 1,
+PRIORITY: Final = {ActionKind.WIN: 3, ActionKind.KONG: 2, ActionKind.PONG: 2, ActionKind.CHOW: 1,
             ActionKind.PASS: 0}
 
 
 # A win and a pass, by seat: offered in every window, built once (``act`` interns them anyway).
-_WIN = [act(ActionKind.WIN, seat) for seat in range(4)]
-_PASS = [act(ActionKind.PASS, seat) for seat in range(4)]
+_WIN: Final = [act(ActionKind.WIN, seat) for seat in range(4)]
+_PASS: Final = [act(ActionKind.PASS, seat) for seat in range(4)]
 
 
 def _win_allowed(state: HandBoard, seat: int, t: Tile) -> bool:
@@ -61,7 +61,7 @@ def _runs_with(t: int) -> list[tuple[tuple[Tile, ...], int, int]]:
     return out
 
 
-_CHOW_RUNS = [_runs_with(t) if t < 27 else [] for t in range(34)]
+_CHOW_RUNS: Final = [_runs_with(t) if t < 27 else [] for t in range(34)]
 
 
 def _chows(state: HandBoard, seat: int, t: Tile) -> list[Action]:
@@ -123,7 +123,7 @@ class Verdict:
         object.__setattr__(self, "claim", claim)
 
 
-_NOBODY = Verdict()
+_NOBODY: Final = Verdict()
 """Everybody passed (frozen, so one instance serves every such window)."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from engine.scoring import ScoreResult
 from engine.scoring.situation import Situation, WinKind
@@ -14,7 +14,7 @@ from engine.tiles import Tile
 if TYPE_CHECKING:
     from engine.seat import SeatState
 
-OUTSIDE_TILE_WINS = frozenset({WinKind.DISCARD, WinKind.ROB_KONG, WinKind.SPLIT_DEAL})
+OUTSIDE_TILE_WINS: Final = frozenset({WinKind.DISCARD, WinKind.ROB_KONG, WinKind.SPLIT_DEAL})
 """Win kinds whose winning tile came from outside the winner's hand (a discard, a robbed kong, 分牌)."""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.actions import Action, ActionKind, Declare, act
 from engine.hand import N_PLAY
@@ -62,10 +62,10 @@ def _locked_turn(state: HandBoard, seat: int) -> list[Action]:
 
 # Plain discards by seat and tile, wins and 杀猪 by seat: built once, looked up every turn.
 # (Only the 34 playable kinds: a flower is never discarded; one stays in a hand only as a 財神.)
-_DISCARD_ACTIONS = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(N_PLAY)] for seat in range(4)]
-_WIN = [act(ActionKind.WIN, seat) for seat in range(4)]
-_KILL_PIG = [act(ActionKind.KILL_PIG, seat) for seat in range(4)]
-_DECLARES = {d.value: d for d in Declare}
+_DISCARD_ACTIONS: Final = [[act(ActionKind.DISCARD, seat, TILES[k]) for k in range(N_PLAY)] for seat in range(4)]
+_WIN: Final = [act(ActionKind.WIN, seat) for seat in range(4)]
+_KILL_PIG: Final = [act(ActionKind.KILL_PIG, seat) for seat in range(4)]
+_DECLARES: Final = {d.value: d for d in Declare}
 
 
 def _discards(state: HandBoard, seat: int, declarations: bool = True) -> list[Action]:

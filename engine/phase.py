@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Final
 
 from engine.actions import Action
 from engine.scoring.situation import KongKind
@@ -46,11 +47,11 @@ class TurnContext:
         object.__setattr__(self, "kong_tile", kong_tile)
 
 
-DRAWN = TurnContext(Source.DRAW)
+DRAWN: Final = TurnContext(Source.DRAW)
 """A normal draw from the head (摸牌)."""
-DRAWN_LAST = TurnContext(Source.DRAW, last=True)
+DRAWN_LAST: Final = TurnContext(Source.DRAW, last=True)
 """The last normal draw (海底)."""
-CLAIMED = TurnContext(Source.CLAIM)
+CLAIMED: Final = TurnContext(Source.CLAIM)
 """A turn that began with a claimed discard (吃 / 碰)."""
 
 

@@ -18,15 +18,18 @@ printing in the notation.  Physical copies are not distinguished: a wall is a se
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-SUITS = "mpsz"
-N_KINDS = 42
-N_SUITED = 27
-HONOUR_BASE = 27
-FLOWER_BASE = 34
+# ``Final``: the compiled engine (tools/compile_engine.py) inlines these where it reads them, instead of looking
+# each one up in the importing module's dict.
+SUITS: Final = "mpsz"
+N_KINDS: Final = 42
+N_SUITED: Final = 27
+HONOUR_BASE: Final = 27
+FLOWER_BASE: Final = 34
 
-CHINESE_HONOURS = "東南西北中發白"
-CHINESE_FLOWERS = "春夏秋冬梅蘭菊竹"
+CHINESE_HONOURS: Final = "東南西北中發白"
+CHINESE_FLOWERS: Final = "春夏秋冬梅蘭菊竹"
 _SIMPLIFIED = {"东": "東", "发": "發", "兰": "蘭"}
 _SUIT_NAMES_ZH = ("萬", "筒", "條")
 
@@ -100,8 +103,8 @@ class Tile(int):
     __str__ = __repr__
 
 
-TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(N_KINDS))
-NAMES: tuple[str, ...] = tuple(f"{t.rank}{t.suit}" for t in TILES)
+TILES: Final[tuple[Tile, ...]] = tuple(Tile(i) for i in range(N_KINDS))
+NAMES: Final[tuple[str, ...]] = tuple(f"{t.rank}{t.suit}" for t in TILES)
 """Notation of every kind, by index: ``NAMES[t]`` is the fast ``str(t)``."""
 
 

@@ -7,7 +7,7 @@ delays to 0 and drive time with a FakeClock; the bench shrinks everything with `
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -27,11 +27,11 @@ class PracticePace(NamedTuple):
 # the defaults a 4-player table spends ~4 s of a turn cycle in holds and ~2.4 s in bots' thinking
 # (docs/server.md); "fast" is 雀魂's pace: about 0.5 s per bot discard.
 BotSpeed = Literal["normal", "fast"]
-BOT_SPEEDS: dict[str, PracticePace] = {  # one entry per BotSpeed (a test checks)
+BOT_SPEEDS: Final[dict[str, PracticePace]] = {  # one entry per BotSpeed (a test checks)
     "normal": PracticePace(bot_delay=1.0, claim_hold=1.0),
     "fast": PracticePace(bot_delay=0.25, claim_hold=0.35),
 }
-DEFAULT_BOT_SPEED: BotSpeed = "normal"
+DEFAULT_BOT_SPEED: Final[BotSpeed] = "normal"
 PRACTICE_HANDS_MAX = 16  # a short practice game: at most this many hands (PracticeCreateIn.hands)
 
 

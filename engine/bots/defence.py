@@ -14,7 +14,7 @@ the one it wins on — read only from public events, so it never uses hidden inf
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.bots.shanten import N_PLAY, Sight
 from engine.tiles import HONOUR_BASE, TILES
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 # Fraction of ready hands among normal bots' hands after a discard, by melds (rows) and discards made // 2
 # (columns, capped at the last); measured by ``bench/ready_table.py`` (results in bench/results/bots.md).
-READY_TABLES: dict[int, tuple[tuple[float, ...], ...]] = {
+READY_TABLES: Final[dict[int, tuple[tuple[float, ...], ...]]] = {
     # 4 sets + pair (天台, 14-tile hands)
     4: ((0.00, 0.02, 0.10, 0.27, 0.43, 0.54, 0.62, 0.74, 0.78),
         (0.00, 0.06, 0.20, 0.37, 0.50, 0.57, 0.58, 0.58, 0.60),
@@ -40,8 +40,8 @@ READY_TABLES: dict[int, tuple[tuple[float, ...], ...]] = {
 
 # chance that one given middle-ish kind is among a ready hand's waits, by sets in a hand (calibrated against
 # the deal-ins of normal bots' games: bench/results/bots.md, "deal-in calibration")
-WAIT_SHARE = {4: 0.11, 5: 0.07}
-OWN_RIVER = 0.35  # a tile the ready seat threw itself is that much less likely to be a wait (no 振聽 rule)
+WAIT_SHARE: Final = {4: 0.11, 5: 0.07}
+OWN_RIVER: Final = 0.35  # a tile the ready seat threw itself is that much less likely to be a wait (no 振聽 rule)
 
 
 def ready_chance(state: HandState, seat: int) -> float:
@@ -71,7 +71,7 @@ def passed_since_last_discard(state: HandState, seat: int) -> set[int]:
     return out
 
 
-_KIND_OF: dict[str, int] = {str(t): int(t) for t in TILES}
+_KIND_OF: Final[dict[str, int]] = {str(t): int(t) for t in TILES}
 
 
 def _kind(name: object) -> int:

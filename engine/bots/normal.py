@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.actions import Action, ActionKind
 from engine.bots.easy import isolation
@@ -38,7 +38,7 @@ from engine.tiles import HONOUR_BASE
 if TYPE_CHECKING:
     from engine.state import HandState
 
-_DRAGONS = frozenset(range(HONOUR_BASE + 4, HONOUR_BASE + 7))
+_DRAGONS: Final = frozenset(range(HONOUR_BASE + 4, HONOUR_BASE + 7))
 
 
 def by_kind(legal: Sequence[Action]) -> dict[ActionKind, list[Action]]:
@@ -71,7 +71,7 @@ class DrawWeights:
     reach: int = 1  # ... up to this many off-suit tiles; with more, no one-suit value is counted
 
 
-DRAW_WEIGHTS: dict[str, DrawWeights] = {
+DRAW_WEIGHTS: Final[dict[str, DrawWeights]] = {
     "tiantai": DrawWeights(),
 }
 

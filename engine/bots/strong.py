@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.actions import Action, ActionKind, Declare
 from engine.bots.defence import deal_in_chance, threat_map
@@ -68,8 +68,8 @@ class ValueTable:
     kong_pays: bool = False  # every kong scores 台 for winner and losers alike: take 暗槓 / 加槓 unless it unreadies
 
 
-DEFAULT_VALUE = ValueTable()
-VALUE_TABLES: dict[str, ValueTable] = {
+DEFAULT_VALUE: Final = ValueTable()
+VALUE_TABLES: Final[dict[str, ValueTable]] = {
     # 底 5 + 1 per 台 (docs/rules/taiwan.md#payment): a 台 is a fifth of a base, so speed beats 門清; 混一色 4 / 清一色 8 still pay.
     # a deal-in pays 底 + 台 alone; a win brings that from one seat, or from three on 自摸.
     "taiwan": ValueTable(flush_weight=0.4, defence_ratio=0.7),
@@ -81,7 +81,7 @@ VALUE_TABLES: dict[str, ValueTable] = {
     "tiantai": ValueTable(flush_weight=1.6, defence_ratio=0.9),
 }
 
-FLUSH_SHARE = 0.6  # the dominant suit's share of suited tiles from which a one-suit hand is pursued
+FLUSH_SHARE: Final = 0.6  # the dominant suit's share of suited tiles from which a one-suit hand is pursued
 
 
 def _suit_tiles(state: HandState, seat: int, view: Sight) -> list[int]:
@@ -192,11 +192,11 @@ def defended_discard(state: HandState, seat: int, view: Sight, rng: random.Rando
     return plain[best[1]] if best else None
 
 
-HASTE = 0.8  # how much one certainly-ready seat shortens the hand (own draws left ÷ (1 + HASTE))
-MIN_RISK = 0.02  # below this chance of dealing in, normal's efficient discard stands
+HASTE: Final = 0.8  # how much one certainly-ready seat shortens the hand (own draws left ÷ (1 + HASTE))
+MIN_RISK: Final = 0.02  # below this chance of dealing in, normal's efficient discard stands
 
 
-DECLARE_MIJI = True  # Miji (8 台) on a discard that leaves the hand ready: measured in bench/results/bots.md
+DECLARE_MIJI: Final = True  # Miji (8 台) on a discard that leaves the hand ready: measured in bench/results/bots.md
 
 
 def _miji(state: HandState, seat: int, legal: list[Action], choice: Action) -> Action:
@@ -269,7 +269,7 @@ def _paying_kong(view: Sight, kongs: list[Action]) -> Action | None:
     return None
 
 
-PIG_WAIT_DRAWS = 2.0  # own draws left (before 分牌) from which a ready 杀猪 holding waits for 杀猪胡
+PIG_WAIT_DRAWS: Final = 2.0  # own draws left (before 分牌) from which a ready 杀猪 holding waits for 杀猪胡
 
 
 def _pig_can_wait(state: HandState, view: Sight) -> bool:
@@ -283,8 +283,8 @@ def _pig_can_wait(state: HandState, view: Sight) -> bool:
     return best_after_discard(nat, codes(nat), view.jokers, need) <= 1
 
 
-FOLD_CLAIMS = True  # pass claims that leave a far hand while other seats are likely ready
-FOLD_READY_SUM = 0.6  # summed readiness of the other seats from which a far hand stops claiming
+FOLD_CLAIMS: Final = True  # pass claims that leave a far hand while other seats are likely ready
+FOLD_READY_SUM: Final = 0.6  # summed readiness of the other seats from which a far hand stops claiming
 
 
 def _folding_claim(state: HandState, seat: int, view: Sight, claim: Action) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from engine.melds import Meld
 from engine.tiles import Tile
@@ -45,7 +45,7 @@ class Declaration(str, Enum):
     MIJI = "miji"  # MIGI 咪幾
 
 
-SELF_DRAWN_KINDS = frozenset(
+SELF_DRAWN_KINDS: Final = frozenset(
     {WinKind.SELF_DRAW, WinKind.KONG_REPLACEMENT, WinKind.FLOWER_REPLACEMENT}
 )
 FED_KINDS = frozenset({WinKind.DISCARD, WinKind.ROB_KONG})  # won on another player's tile (discard or rob)

@@ -18,12 +18,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
 # Postgres refuses more bind parameters than this in one statement; a larger batch takes the general path.
-MAX_PARAMETERS = 32_767
+MAX_PARAMETERS: Final = 32_767
 
 
 @dataclass
@@ -51,19 +51,19 @@ class RowWrite:
         self.actions = [] if actions is None else actions
 
 
-_NEW = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
-_APPEND = ("id", "fence", "hand_no", "start", "log_len", "v")
-_ACTION = ("table_id", "game_id", "hand_no", "seq", "action")
-_MATCH = ("v", "last_result", "dealer", "dealer_streak", "round_wind", "hands_played", "voided", "points", "coins",
+_NEW: Final = ("id", "fence", "hand_no", "seed", "salt", "commitment", "log_len", "v")
+_APPEND: Final = ("id", "fence", "hand_no", "start", "log_len", "v")
+_ACTION: Final = ("table_id", "game_id", "hand_no", "seq", "action")
+_MATCH: Final = ("v", "last_result", "dealer", "dealer_streak", "round_wind", "hands_played", "voided", "points", "coins",
           "first_commitment")
-_CLOSE = ("id", "fence", "game_id", "hand_no", *_MATCH)
+_CLOSE: Final = ("id", "fence", "game_id", "hand_no", *_MATCH)
 # SQL types of the values a batched statement compares or sets (Postgres types a VALUES list by them)
-SQL_TYPES = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
+SQL_TYPES: Final = {"id": "TEXT", "table_id": "TEXT", "game_id": "TEXT", "fence": "BIGINT", "hand_no": "INTEGER",
              "start": "INTEGER", "log_len": "INTEGER", "seq": "INTEGER", "v": "BIGINT", "seed": "TEXT",
              "salt": "TEXT", "commitment": "TEXT", "action": "JSON", "last_result": "JSON", "dealer": "INTEGER",
              "dealer_streak": "INTEGER", "round_wind": "INTEGER", "hands_played": "INTEGER", "voided": "INTEGER",
              "points": "JSON", "coins": "JSON", "first_commitment": "TEXT"}
-_JSON = frozenset(c for c, t in SQL_TYPES.items() if t == "JSON")
+_JSON: Final = frozenset(c for c, t in SQL_TYPES.items() if t == "JSON")
 
 
 def json_text(value: Any) -> str:

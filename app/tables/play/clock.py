@@ -16,11 +16,11 @@ import itertools
 import math
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 # A timer is moved onto the slack's grid only when it is due at least this many slacks ahead: it then fires at
 # most a tenth of its delay late.
-SLACK_FACTOR = 10
+SLACK_FACTOR: Final = 10
 
 
 class TimerHandle(Protocol):

@@ -17,7 +17,7 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from app import metrics
 from app.bots import TableBots
@@ -47,10 +47,10 @@ from engine.state import HandState
 from engine.variants import find_variant
 
 log = logging.getLogger(__name__)
-PROMPT_KIND = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}
+PROMPT_KIND: Final = {Phase.TURN: "turn", Phase.SPLIT: "split", Phase.CLAIMS: "claim", Phase.ROB: "rob"}
 # Prompts whose pass nobody sees (a claim on a discard, robbing a kong): a bot that passes passes at once.
-SILENT_PASS_KINDS = frozenset({"claim", "rob"})
-HOLD_AFTER = {"discard", "kong_attempt"}
+SILENT_PASS_KINDS: Final = frozenset({"claim", "rob"})
+HOLD_AFTER: Final = {"discard", "kong_attempt"}
 
 
 class HandFlow:

@@ -4,13 +4,14 @@ tables the normal bot's suggestion.  Everything comes from ``engine.hints`` on t
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from app.tables.protocol.messages import ActionOut, DiscardWaitsOut, TurnHintsOut, WaitOut
 from engine.bots import get_policy
 from engine.hints import Wait, discard_waits, ready_waits
 from engine.state import HandState
 
-SUGGESTING_LEVEL = "normal"  # issue 12: practice tables suggest what the normal bot would do
+SUGGESTING_LEVEL: Final = "normal"  # issue 12: practice tables suggest what the normal bot would do
 
 
 def _waits(found: list[Wait]) -> list[WaitOut]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import orjson
 from pydantic import BaseModel
@@ -24,8 +24,8 @@ from engine.events import Event
 # Each distinct action's protocol part, built once: legal actions are interned by the engine
 # (``engine.actions.act``) and few (kinds × seats × tiles), and building a pydantic model per action per
 # prompt was most of a turn prompt's cost.  The parts are never mutated, only serialized.
-_ACTION_OUT: dict[Action, ActionOut] = {}
-_ACTION_JSON: dict[Action, orjson.Fragment] = {}  # the same, encoded once (``OpenPrompt.frame``)
+_ACTION_OUT: Final[dict[Action, ActionOut]] = {}
+_ACTION_JSON: Final[dict[Action, orjson.Fragment]] = {}  # the same, encoded once (``OpenPrompt.frame``)
 
 
 def action_out(action: Action) -> ActionOut:

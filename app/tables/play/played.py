@@ -5,7 +5,7 @@ the actor acts on it (settles an ended hand, ends the game) instead of reading f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from engine.events import Event
 from engine.state import HandState
@@ -50,7 +50,7 @@ class Played:
                       self.ended_by or later.ended_by, self.game_over or later.game_over)
 
 
-NOTHING = Played()
+NOTHING: Final = Played()
 """A command that moved nothing the actor must follow up."""
 
 

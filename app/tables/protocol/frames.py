@@ -11,14 +11,14 @@ still go through their models.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import orjson
 from pydantic import BaseModel
 
 # Some events key their parts by seat (ints): pydantic writes such a key as a string, and so does orjson with
 # this option (it refuses non-string keys by default).
-OPTIONS = orjson.OPT_NON_STR_KEYS
+OPTIONS: Final = orjson.OPT_NON_STR_KEYS
 
 
 def encode(payload: dict[str, Any]) -> str:

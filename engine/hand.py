@@ -25,8 +25,9 @@ group::
 
 so ``S = Σ VALUE[table[code]]`` carries the base in ``S >> 12`` and a histogram of the four ``NEED1 − NEED0``
 values in the low 12 bits, whose minimum ``DMIN`` looks up.  (Until issue 36 the tables were lists of the
-values themselves: 15.6 MB of pointers per process, read at random, which two processes on one machine
-could no longer keep in its last-level cache; the bytes cost one more subscript of a 256-entry tuple.)
+values themselves, 15.6 MB of pointers per process; the bytes cost one more subscript of a 256-entry tuple,
+which reading the tables as ``Final`` names repaid several times over: bench/results/throughput.md, eleventh
+round.)
 
 Decompositions (needed for scoring only, on a confirmed win) are in ``engine.decompose``, which builds on
 this module's tables (and so is not re-exported here: that would tie the two modules in a circle).

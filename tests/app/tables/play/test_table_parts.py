@@ -98,8 +98,11 @@ async def test_the_journal_writer_writes_what_is_due_once() -> None:
     assert journal.units == [[("hand", "t1", 5, 1)]] and not flow.start_due
     bot_prompt = next(p for p in flow.prompts.values() if p.seat in flow.info.bots or p.seat == 0)
     flow.play(flow.bots.choose(flow.hand, bot_prompt.seat))
+    # The bot's discard, and in about one deal in 170 the pass a bot makes at once on it: all of them, in one unit.
+    played = len(flow.hand.actions)
+    assert played in (1, 2)
     await writer.persist()
-    assert journal.units[-1] == [("append", "t1", 5, 1, 0, 1)] and flow.logged == 1
+    assert journal.units[-1] == [("append", "t1", 5, 1, 0, played)] and flow.logged == played
     await writer.persist()  # nothing new: nothing written
     assert len(journal.units) == 2
 

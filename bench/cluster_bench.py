@@ -16,7 +16,8 @@ Reported per P: discard → event p50/p99/max over all sockets, and separately f
 (direct) and on another process (relayed): the relay's extra latency per message is the difference, in the
 same run.  Plus hands settled, messages/s, each server's CPU and wake-ups (voluntary context switches) a
 second, and the journal's commits and table writes a second (from each server's ``/metrics``).  ``--pin``
-pins server i to core i, to tell the servers' own cost from the cost of sharing cores with each other.  The
+pins server i to core i, to tell the servers' own cost from the cost of sharing cores with each other;
+``--slack-ms`` and ``--gather-ms`` set every server's timer slack and journal gather window.  The
 machine is shared: run ``uptime`` beside it.  Bounded: at most 2,000 tables, 8 processes and 300 s per run.
 """
 
@@ -62,6 +63,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         "their own machines or cores would")
     parser.add_argument("--owner-routing", action="store_true", help="behind nginx (implies --nginx), each "
                         "socket routed to its table's owner by the ticket's node (bench/nginx_front.py)")
+    parser.add_argument("--slack-ms", type=float, default=None, help="TABLE_TIMER_SLACK_MS (default: the product's)")
+    parser.add_argument("--gather-ms", type=float, default=None,
+                        help="TABLE_JOURNAL_GATHER_MS (default: the product's)")
     args = parser.parse_args(argv)
     args.nginx = args.nginx or args.owner_routing
     args.tables = max(1, min(args.tables, 2000))
@@ -91,6 +95,10 @@ class Server:
             TABLE_BOT_DELAY_SECONDS=str(args.bot_delay), TABLE_CLAIM_HOLD_SECONDS=str(args.hold),
             TABLE_HAND_PAUSE_SECONDS="0.5", TABLE_RATE_LIMIT_MESSAGES="1000000", TABLE_JOIN_SECONDS="120",
             SOCKETS_PER_IP="100000", PYTHONUNBUFFERED="1", NODE_NAME=node)
+        if args.slack_ms is not None:
+            env["TABLE_TIMER_SLACK_MS"] = str(args.slack_ms)
+        if args.gather_ms is not None:
+            env["TABLE_JOURNAL_GATHER_MS"] = str(args.gather_ms)
         with log.open("ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out,
                                          stderr=subprocess.STDOUT)

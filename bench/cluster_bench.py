@@ -61,6 +61,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pin", action="store_true", help="pin server i to core i (mod the cores), the clients, "
                         "nginx, Postgres and Redis left to float: each server keeps its core's caches, as servers on "
                         "their own machines or cores would")
+    parser.add_argument("--pin-cores", default=None, help="comma-separated cores: server i pinned to the i-th "
+                        "(implies --pin).  Run the bench under `taskset -c` on the other cores to give the servers "
+                        "cores of their own")
     parser.add_argument("--owner-routing", action="store_true", help="behind nginx (implies --nginx), each "
                         "socket routed to its table's owner by the ticket's node (bench/nginx_front.py)")
     parser.add_argument("--slack-ms", type=float, default=None, help="TABLE_TIMER_SLACK_MS (default: the product's)")
@@ -68,6 +71,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="TABLE_JOURNAL_GATHER_MS (default: the product's)")
     args = parser.parse_args(argv)
     args.nginx = args.nginx or args.owner_routing
+    args.cores = [int(c) for c in args.pin_cores.split(",")] if args.pin_cores else None
+    args.pin = args.pin or bool(args.cores)
     args.tables = max(1, min(args.tables, 2000))
     args.seconds = max(1.0, min(args.seconds, 300.0))
     args.counts = [max(1, min(int(p), 8)) for p in args.processes.split(",")]
@@ -261,7 +266,7 @@ async def run(args: argparse.Namespace, count: int, logdir: Path) -> dict[str, A
         await first.ready()
         servers += [Server(args, prefix, False, logdir / f"p{count}-{i}.log", node=node(i)) for i in range(1, count)]
         if args.pin:
-            cores = sorted(os.sched_getaffinity(0))
+            cores = args.cores or sorted(os.sched_getaffinity(0))
             for i, server in enumerate(servers):
                 os.sched_setaffinity(server.proc.pid, {cores[i % len(cores)]})
         await asyncio.gather(*(s.ready() for s in servers[1:]))

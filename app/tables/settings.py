@@ -120,8 +120,10 @@ class TableSettings(BaseSettings):
     journal_gather_ms: float = Field(default=20.0, ge=0, le=100, description="durable tables on Postgres: a "
                                      "journal write no player is waiting on (a bot's move, a timer's) waits "
                                      "up to this long for other tables' writes, so one commit carries many "
-                                     "tables' turns; a player's own action commits at once and takes them "
-                                     "along.  0: every write commits at once")
+                                     "tables' turns (ending on the last tick of the timer slack's grid inside "
+                                     "that window, a turn of the loop the tables' timers wake it for anyway); "
+                                     "a player's own action commits at once and takes them along.  0: every "
+                                     "write commits at once")
     # Issue 36: at production pace 1,000 tables set ~1,300 timers a second, each due on its own millisecond, so
     # nearly every timer was a wake-up of its own (a system call, a context switch, a loop turn) and each bot's
     # move a journal write gathered alone.  With the slack, timers due within one slack fire together:

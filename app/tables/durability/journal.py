@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -92,7 +93,7 @@ class TableJournal:
     def __init__(self, engine: AsyncEngine, *, serial: bool = False, lock: asyncio.Lock | None = None,
                  group_commit: bool = True, max_batch: int = 512, writers: int = 1,
                  hold_connections: bool = False, synchronous_commit: bool = True,
-                 gather_seconds: float = 0.0) -> None:
+                 gather_seconds: float = 0.0, tick_seconds: float = 0.0) -> None:
         self.engine = engine
         # Keep the writers' connections between commits (Postgres) instead of a pool checkout, with its
         # pre-ping round trip, per commit: ~1.2 → ~0.7 ms of CPU per commit on the bench machine.  A
@@ -118,6 +119,10 @@ class TableJournal:
         # An urgent write (a player's own action) ends the wait at once.  While one writer gathers, no other
         # starts.
         self.gather_seconds = gather_seconds
+        # The tables' timers fire on a grid of this step (``RealClock``'s slack, TableSettings.timer_slack_ms):
+        # a gathering wait ends on the last tick within its window, a turn of the loop those timers wake anyway,
+        # instead of waking the process once more on a time of its own (see ``gather_deadline``).
+        self.tick_seconds = tick_seconds
         self._gathering = False
         self._urgent = False  # an urgent write is queued
         self._hurry: asyncio.Future[None] | None = None  # resolved to end the current gathering wait
@@ -199,12 +204,26 @@ class TableJournal:
         self._urgent = True
         _resolve(self._hurry)
 
+    def gather_deadline(self, now: float) -> float:
+        """When a gathering wait that starts at ``now`` (the loop's time) ends: on the last tick of the timers'
+        grid (``tick_seconds``) no later than ``now + gather_seconds``, or at the window's end when no tick
+        falls inside it.  Each wake-up costs this machine's vCPU 0.1-0.3 ms of CPU whatever it then does
+        (bench/results/cluster.md, twelfth round), and the gathered commit then leaves on a turn the tables'
+        own timers wake the process for."""
+        end = now + self.gather_seconds
+        tick = self.tick_seconds
+        if tick:
+            on_grid = math.floor(end / tick) * tick
+            if on_grid > now:
+                return on_grid
+        return end
+
     async def _gather(self) -> None:
-        """Wait up to ``gather_seconds`` for more tables' writes, or until ``hurry``.  A bare future and a
+        """Wait until ``gather_deadline``, for more tables' writes, or until ``hurry``.  A bare future and a
         timer: ``asyncio.wait_for`` would add a task per wait and a loop turn before the writer resumes."""
         loop = self._running_loop()
         self._gathering, self._hurry = True, loop.create_future()
-        timer = loop.call_later(self.gather_seconds, _resolve, self._hurry)
+        timer = loop.call_at(self.gather_deadline(loop.time()), _resolve, self._hurry)
         try:
             await self._hurry
         finally:

@@ -111,7 +111,8 @@ class ProcessRuntime:
                                         hold_connections=not state.settings.is_sqlite,
                                         synchronous_commit=self.settings.journal_synchronous_commit,
                                         gather_seconds=0.0 if state.settings.is_sqlite
-                                        else self.settings.journal_gather_ms / 1000)
+                                        else self.settings.journal_gather_ms / 1000,
+                                        tick_seconds=self.settings.timer_slack_ms / 1000)
         if self.settings.freeze_gc:
             warm_up(self.settings.gc_gen2_threshold, self.settings.gc_gen0_threshold)
         pacer = (asyncio.create_task(paced_collections(self.settings.gc_young_interval_seconds,

@@ -4,8 +4,11 @@ writer returns only once its own rows are durable, and one table's refused write
 from __future__ import annotations
 
 import asyncio
+import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 
 from app.game.rooms import RoomKey
@@ -226,12 +229,14 @@ async def test_hands_of_many_tables_close_together_and_a_fenced_one_stays_open(e
     await journal.close()
 
 
+@pytest.mark.parametrize("tick", [0.0, 0.1], ids=["no-grid", "grid"])
 @pytest.mark.parametrize("writers", [1, 2])
-async def test_writes_that_trickle_in_within_the_gathering_wait_share_one_commit(engine, writers: int) -> None:
+async def test_writes_that_trickle_in_within_the_gathering_wait_share_one_commit(engine, writers: int,
+                                                                                 tick: float) -> None:
     """TableSettings.journal_gather_ms (issue 36): timers' writes (bots' moves) of tables acting a few ms apart,
     which an idle writer would commit one by one, share one commit; each caller still returns only once its
     row is committed."""
-    journal = TableJournal(engine, serial=writers == 1, writers=writers, gather_seconds=0.1)
+    journal = TableJournal(engine, serial=writers == 1, writers=writers, gather_seconds=0.3, tick_seconds=tick)
     await _open(journal)
     commits = journal.commits
 
@@ -245,6 +250,37 @@ async def test_writes_that_trickle_in_within_the_gathering_wait_share_one_commit
         game = await journal.load(table_id)
         assert game is not None and game.actions == [_discard(i, 0)]
     await journal.close()
+
+
+@pytest.mark.parametrize(("now", "gather", "tick", "deadline"), [
+    (1.003, 0.020, 0.010, 1.020),  # the window ends at 1.023: the last tick inside it
+    (1.017, 0.020, 0.010, 1.030),  # ends at 1.037
+    (1.0005, 0.020, 0.0, 1.0205),  # no grid (timer slack 0): the window's own end
+    (1.001, 0.005, 0.010, 1.006),  # no tick inside a window shorter than the grid: the window's own end
+    (2.0012, 0.100, 0.025, 2.100),  # a window of several ticks ends on the last
+])
+def test_a_gathering_wait_ends_on_the_last_tick_of_the_timers_grid_inside_its_window(
+        now: float, gather: float, tick: float, deadline: float) -> None:
+    """TableSettings.journal_gather_ms and timer_slack_ms (issue 36, twelfth round): the wait ends on a turn of
+    the loop the tables' timers wake the process for anyway, never after the window."""
+    journal = TableJournal.__new__(TableJournal)
+    journal.gather_seconds, journal.tick_seconds = gather, tick
+    assert journal.gather_deadline(now) == pytest.approx(deadline)
+
+
+@given(now=st.floats(0, 1e6), gather=st.floats(0.001, 0.1), tick=st.sampled_from([0.005, 0.01, 0.025, 0.05]))
+def test_a_gathering_waits_end_is_inside_its_window_and_on_the_grid_the_table_clock_uses(
+        now: float, gather: float, tick: float) -> None:
+    """The deadline is never before ``now`` nor after the window, and when the window holds a tick it is one of
+    ``RealClock``'s ticks (a far timer's due time there is a whole number of slacks)."""
+    journal = TableJournal.__new__(TableJournal)
+    journal.gather_seconds, journal.tick_seconds = gather, tick
+    deadline = journal.gather_deadline(now)
+    assert now < deadline <= now + gather + 1e-9
+    if math.floor((now + gather) / tick) * tick > now:
+        assert deadline / tick == pytest.approx(round(deadline / tick), abs=1e-6)
+    else:
+        assert deadline == now + gather
 
 
 @pytest.mark.parametrize("writers", [1, 2])

@@ -5,10 +5,10 @@
 
 A table server does a few tens of µs of work per message and sleeps in the event loop between bursts; how
 many messages each wake-up carries falls with its load.  This bench asks what that alone costs, with no server:
-a unit (a few hundred random reads of a list and a dict, ~15 µs) is done ``units`` times per wake-up, ``wakes``
+a unit (a few hundred random reads of a list and a dict, ~12 µs) is done ``units`` times per wake-up, ``wakes``
 times a second, sleeping between bursts, and the process's CPU per unit is reported beside the same unit done
 back to back (one wake-up a second).  The difference per wake-up is the machine's toll on going to sleep and
-waking: on the bench's 2-core VM about 0.1-0.3 ms of CPU per wake-up and a colder unit after it
+waking: on the bench's 2-core VM 0.06-0.2 ms of CPU per wake-up, and slower units after it
 (bench/results/cluster.md, twelfth round), which is why a process's CPU per table-second falls as its tables
 rise.  Rounds alternate the cells; medians are printed.  Bounded: at most 10 rounds of 10 s a cell.
 """

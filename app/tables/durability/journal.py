@@ -207,9 +207,9 @@ class TableJournal:
     def gather_deadline(self, now: float) -> float:
         """When a gathering wait that starts at ``now`` (the loop's time) ends: on the last tick of the timers'
         grid (``tick_seconds``) no later than ``now + gather_seconds``, or at the window's end when no tick
-        falls inside it.  Each wake-up costs this machine's vCPU 0.1-0.3 ms of CPU whatever it then does
-        (bench/results/cluster.md, twelfth round), and the gathered commit then leaves on a turn the tables'
-        own timers wake the process for."""
+        falls inside it.  The gathered commit then leaves on a turn the tables' own timers wake the process
+        for: each wake-up costs the bench's VM 0.06-0.2 ms of CPU whatever it then does, and the work after it
+        runs colder (``bench/wake_cost.py``; bench/results/cluster.md, twelfth round)."""
         end = now + self.gather_seconds
         tick = self.tick_seconds
         if tick:

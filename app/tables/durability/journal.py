@@ -77,6 +77,10 @@ class _RollBack(Exception):
     """Some unit of a batch was fenced: undo the batch and write the others again without it."""
 
 
+# How close (in ticks) a time may come to a tick of the timers' grid and count as on it (``gather_deadline``).
+_TICK_TOLERANCE = 1e-6
+
+
 class TableJournal:
     """Durable table state on the app's database.  ``serial``: one write at a time in this process (SQLite
     has a single writer; queueing here keeps writers off its busy-timeout).
@@ -213,9 +217,13 @@ class TableJournal:
         end = now + self.gather_seconds
         tick = self.tick_seconds
         if tick:
-            on_grid = math.floor(end / tick) * tick
-            if on_grid > now:
-                return on_grid
+            # Ticks by index, with a tolerance for the division's rounding: the loop's time is whole ms, so it
+            # often sits on a tick, and that tick (1.9 / 0.005 is 380.0, 380 * 0.005 is 1.9000000000000001) must
+            # count as now, not as a tick ahead, or the gather would end at once.
+            first = math.floor(now / tick + _TICK_TOLERANCE) + 1
+            last = math.floor(end / tick + _TICK_TOLERANCE)
+            if last >= first:
+                return last * tick
         return end
 
     async def _gather(self) -> None:

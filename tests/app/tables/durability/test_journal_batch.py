@@ -258,6 +258,8 @@ async def test_writes_that_trickle_in_within_the_gathering_wait_share_one_commit
     (1.0005, 0.020, 0.0, 1.0205),  # no grid (timer slack 0): the window's own end
     (1.001, 0.005, 0.010, 1.006),  # no tick inside a window shorter than the grid: the window's own end
     (2.0012, 0.100, 0.025, 2.100),  # a window of several ticks ends on the last
+    (1.9, 0.004, 0.005, 1.904),  # now on a tick (the loop's time is whole ms): that tick is now, not ahead
+    (1.9, 0.020, 0.010, 1.920),  # ... so a window from a tick ends a whole window later, on the tick there
 ])
 def test_a_gathering_wait_ends_on_the_last_tick_of_the_timers_grid_inside_its_window(
         now: float, gather: float, tick: float, deadline: float) -> None:
@@ -277,10 +279,12 @@ def test_a_gathering_waits_end_is_inside_its_window_and_on_the_grid_the_table_cl
     journal.gather_seconds, journal.tick_seconds = gather, tick
     deadline = journal.gather_deadline(now)
     assert now < deadline <= now + gather + 1e-9
-    if math.floor((now + gather) / tick) * tick > now:
+    first_tick_after_now = (math.floor(now / tick + 1e-6) + 1) * tick  # a time within 1e-6 ticks of one is on it
+    if first_tick_after_now <= now + gather - 1e-9:  # the window holds a tick: the deadline is one, the last
         assert deadline / tick == pytest.approx(round(deadline / tick), abs=1e-6)
+        assert deadline + tick > now + gather - 1e-9
     else:
-        assert deadline == now + gather
+        assert deadline == pytest.approx(now + gather, abs=1e-9)
 
 
 @pytest.mark.parametrize("writers", [1, 2])
